@@ -1,0 +1,3 @@
+//! The rules: a deterministic, integer-only simulation chained in `FixedUpdate`.
+
+pub mod kinds;
