@@ -1,0 +1,98 @@
+# .ci/lib.sh — the setup shared by ./play, ./test and .ci/run: system packages, Rust, target dir.
+#
+# Sourced, never run. Every function installs only what is missing, so a warm machine pays
+# a few dpkg/rustup queries and nothing else.
+
+# One persistent target dir outside the clone: every distinct (profile, features, target) set
+# rebuilds Bevy (minutes on 2 cores), so a fresh clone must find the old artifacts.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/undercooked-target}"
+
+# What compiling the crate needs on Debian/Ubuntu, each for a reason found by building:
+#   build-essential  cc for the C parts of -sys crates
+#   pkg-config       how alsa-sys, libudev-sys and wayland-sys find their libraries
+#   libasound2-dev   audio (cpal → alsa-sys)
+#   libudev-dev      gamepads (gilrs → libudev-sys)
+#   libwayland-dev   winit's Wayland backend links libwayland-client (wayland-sys without dlopen)
+# X11 and xkbcommon are loaded with dlopen at run time, so their -dev packages are not needed.
+UC_BUILD_PACKAGES=(build-essential pkg-config libasound2-dev libudev-dev libwayland-dev)
+# rustup's installer, only when no Rust is installed yet.
+UC_RUSTUP_PACKAGES=(curl ca-certificates)
+
+uc_log() { printf '%s\n' "$*" >&2; }
+
+# Runs a command as root: directly when we are root, through sudo otherwise.
+uc_as_root() {
+  if [ "$(id -u)" -eq 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo "$@"
+  else
+    uc_log "need root to run: $* (no sudo found)"
+    return 1
+  fi
+}
+
+# Installs the named Debian packages that are not installed yet; `apt-get update` only then.
+uc_need_apt() {
+  local missing=() pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  if ! command -v apt-get >/dev/null 2>&1; then
+    uc_log "missing system packages (${missing[*]}) and no apt-get: install their equivalents by hand"
+    return 1
+  fi
+  uc_log "installing system packages: ${missing[*]}"
+  uc_as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+    uc_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# Makes `cargo` available: an existing rustup/cargo install, or a fresh rustup one. The
+# toolchain itself (version, rustfmt, clippy, wasm32 std) is named by rust-toolchain.toml.
+uc_need_rust() {
+  if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
+    export PATH="$HOME/.cargo/bin:$PATH"
+  fi
+  if ! command -v cargo >/dev/null 2>&1; then
+    uc_need_apt "${UC_RUSTUP_PACKAGES[@]}" || return 1
+    uc_log "installing Rust with rustup (https://rustup.rs)"
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs |
+      sh -s -- -y --profile minimal --default-toolchain none || return 1
+    export PATH="$HOME/.cargo/bin:$PATH"
+  fi
+  # Installs the pinned toolchain (with the components and targets the file lists) when it
+  # is missing; rustup proxies would do that on first use too, unless RUSTUP_AUTO_INSTALL=0.
+  if command -v rustup >/dev/null 2>&1 && ! rustc --version >/dev/null 2>&1; then
+    rustup toolchain install
+  fi
+}
+
+# Adds a rustup component (rustfmt, clippy) to the pinned toolchain when it is missing.
+uc_need_component() {
+  local component=$1
+  command -v rustup >/dev/null 2>&1 || return 0
+  rustup component list --installed | grep -q "^$component" || rustup component add "$component"
+}
+
+# Adds a rustup target when it is missing (the wasm32 check needs its std).
+uc_need_target() {
+  local target=$1
+  command -v rustup >/dev/null 2>&1 || return 0
+  rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+}
+
+# Everything a build of the crate (any feature set) needs. Written with `&&` rather than
+# relying on `set -e`, which bash ignores inside a function called from an `||` list.
+uc_need_build_deps() {
+  uc_need_apt "${UC_BUILD_PACKAGES[@]}" && uc_need_rust
+}
+
+# What .ci/run needs beyond a build: the lint tools and the browser target.
+uc_need_ci_tools() {
+  uc_need_build_deps &&
+    uc_need_component rustfmt &&
+    uc_need_component clippy &&
+    uc_need_target wasm32-unknown-unknown &&
+    rustc --version && cargo --version
+}
