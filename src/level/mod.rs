@@ -1,3 +1,23 @@
 //! Levels and the recipe book: RON schema, compile + validate, and the Bevy asset loader.
+//!
+//! One parse + validate path (`compile`, `recipes`, `files`) serves the asset loader, the
+//! `validate` CLI and the tests; `model` is what the simulation consumes.
 
+pub mod cli;
+pub mod compile;
+pub mod error;
+pub mod files;
+pub mod loader;
 pub mod model;
+pub mod recipes;
+pub mod schema;
+pub mod source_map;
+mod text;
+
+pub use compile::parse_level;
+pub use error::{ErrorCode, LevelError, LoadError, Pos};
+pub use files::{
+    check_campaign, check_level_set, find_level, load_campaign, load_level_file, load_recipes_file,
+};
+pub use loader::{LastGoodLevels, LevelAsset, LevelPlugin, RecipeBookAsset};
+pub use recipes::{builtin_recipes, parse_recipes};
