@@ -11,6 +11,7 @@ pub mod loader;
 pub mod model;
 pub mod recipes;
 pub mod schema;
+pub mod sketch;
 pub mod source_map;
 mod text;
 

@@ -1,3 +1,114 @@
 //! The rules: a deterministic, integer-only simulation chained in `FixedUpdate`.
+//!
+//! Each stage is one system over every Room entity; inside a room everything iterates by
+//! stable id. No floats, no clock, no OS randomness anywhere under this folder (a test scans).
 
+pub mod action;
+pub mod events;
+pub mod hash;
+pub mod input;
 pub mod kinds;
+pub mod movement;
+pub mod rng;
+pub mod room;
+pub mod units;
+
+use bevy::prelude::*;
+use room::Room;
+
+/// The stages of one tick, chained once in this order (docs/SIMULATION.md has the table).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SimSystems {
+    /// Stage 1: one frame per seat.
+    ResolveInput,
+    /// Stage 2b: presses, holds, arbitration, the hands.
+    ActionGate,
+    /// Stage 3: stun, velocity, sweep, push, facing.
+    Movement,
+    /// Stage 4: station pipelines.
+    Stations,
+    /// Stage 4b: burn, rot, carry decay.
+    Freshness,
+    /// Stage 5: the ticket rail.
+    Orders,
+    /// Stage 6: hazards.
+    Hazards,
+    /// Stage 7: clock, verdict, settle.
+    Round,
+    /// tick += 1 and the hash chain.
+    Advance,
+}
+
+/// Adds the simulation's stages to `FixedUpdate`. The tick rate itself is configured by whoever
+/// hosts the schedule (the clock plugin), so this folder stays free of time types.
+pub struct SimPlugin;
+
+impl Plugin for SimPlugin {
+    fn build(&self, app: &mut App) {
+        app.configure_sets(
+            FixedUpdate,
+            (
+                SimSystems::ResolveInput,
+                SimSystems::ActionGate,
+                SimSystems::Movement,
+                SimSystems::Stations,
+                SimSystems::Freshness,
+                SimSystems::Orders,
+                SimSystems::Hazards,
+                SimSystems::Round,
+                SimSystems::Advance,
+            )
+                .chain(),
+        );
+        app.add_systems(
+            FixedUpdate,
+            (
+                resolve_inputs.in_set(SimSystems::ResolveInput),
+                gate_actions.in_set(SimSystems::ActionGate),
+                move_cooks.in_set(SimSystems::Movement),
+                advance_rooms.in_set(SimSystems::Advance),
+            ),
+        );
+    }
+}
+
+/// Stage 1 (and the start of a tick: the previous tick's events are cleared).
+pub fn resolve_inputs(mut rooms: Query<&mut Room>) {
+    rooms.par_iter_mut().for_each(|mut room| {
+        room.events.clear();
+        input::resolve_room_inputs(&mut room);
+    });
+}
+
+/// Stage 2b.
+pub fn gate_actions(mut rooms: Query<&mut Room>) {
+    rooms.par_iter_mut().for_each(|mut room| action::gate_room_actions(&mut room));
+}
+
+/// Stage 3.
+pub fn move_cooks(mut rooms: Query<&mut Room>) {
+    rooms.par_iter_mut().for_each(|mut room| movement::move_room_cooks(&mut room));
+}
+
+/// The last stage: tick += 1, then the next link of the hash chain.
+pub fn advance_rooms(mut rooms: Query<&mut Room>) {
+    rooms.par_iter_mut().for_each(|mut room| advance_room(&mut room));
+}
+
+fn advance_room(room: &mut Room) {
+    room.tick += 1;
+    room.hash = hash::chain(room.hash, room);
+}
+
+/// One whole tick of one room outside any schedule, in exactly the chain's order. Tests and
+/// tools use it; a test proves it matches the scheduled chain hash for hash.
+pub fn step_room(room: &mut Room) {
+    room.events.clear();
+    input::resolve_room_inputs(room);
+    action::gate_room_actions(room);
+    movement::move_room_cooks(room);
+    advance_room(room);
+}
+
+#[cfg(test)]
+mod tests;
