@@ -105,7 +105,7 @@ fn gather(path: &Path, job: &mut Job) -> Outcome {
     if !meta.is_dir() {
         if path.file_name().is_some_and(|n| n == INDEX_FILE) {
             let dir = path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-            job.indexes.push((path.to_path_buf(), dir));
+            add_index(path, &dir, job);
             return Outcome::Valid;
         }
         return add_file(path, job);
@@ -119,15 +119,26 @@ fn gather(path: &Path, job: &mut Job) -> Outcome {
         return unreadable(path, "the folder holds no .ron level files");
     }
     if index.is_file() {
-        job.indexes.push((index, path.to_path_buf()));
+        add_index(&index, path, job);
     }
     files.iter().map(|f| add_file(f, job)).max().unwrap_or(Outcome::Valid)
 }
 
-fn add_file(path: &Path, job: &mut Job) -> Outcome {
-    // The same file named twice (a folder and a file in it) is one file, not a duplicate id.
+/// The same file named twice (a folder and a file in it) is checked once, not reported as
+/// a duplicate id against itself.
+fn first_sighting(path: &Path, job: &mut Job) -> bool {
     let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    if !job.seen.insert(key) {
+    job.seen.insert(key)
+}
+
+fn add_index(index: &Path, dir: &Path, job: &mut Job) {
+    if first_sighting(index, job) {
+        job.indexes.push((index.to_path_buf(), dir.to_path_buf()));
+    }
+}
+
+fn add_file(path: &Path, job: &mut Job) -> Outcome {
+    if !first_sighting(path, job) {
         return Outcome::Valid;
     }
     match std::fs::read(path) {
