@@ -1,0 +1,467 @@
+//! Levels, recipes and the validator end to end: shipped files, one fixture per error code,
+//! fuzzed garbage, the `validate` CLI's exit codes, and the Bevy asset loader.
+//!
+//! One test binary on purpose: each integration binary links Bevy, and link time dominates.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use undercooked::level::compile::parse_level;
+use undercooked::level::files::{LevelSource, check_campaign, check_level_set, level_files};
+use undercooked::level::model::{Level, RecipeBook, TICK_HZ};
+use undercooked::level::{
+    ErrorCode, LevelError, builtin_recipes, find_level, load_campaign, load_recipes_file,
+    parse_recipes,
+};
+use undercooked::sim::kinds::{StationKind, Tile};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn book() -> RecipeBook {
+    load_recipes_file(&root().join("assets/recipes.ron")).expect("the shipped recipe book is valid")
+}
+
+fn shipped_sources() -> Vec<LevelSource> {
+    let files = level_files(&root().join("levels")).expect("levels/ is readable");
+    files
+        .iter()
+        .map(|p| LevelSource {
+            file: p.display().to_string(),
+            bytes: std::fs::read(p).expect("readable level"),
+        })
+        .collect()
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The invariants the sim relies on, for any level the compiler accepts.
+fn assert_level_invariants(level: &Level) {
+    assert!(level.width > 0 && level.height > 0);
+    assert_eq!(level.tiles.len(), (level.width * level.height) as usize);
+    assert!(!level.spawns.is_empty());
+    for &spawn in &level.spawns {
+        assert!(!level.tile(spawn).blocks_body(), "spawn {spawn:?} is walkable");
+    }
+    let mut last = (-1, -1);
+    for s in &level.stations {
+        assert_eq!(level.tile(s.cell), Tile::Station(s.kind));
+        let key = (s.cell.1, s.cell.0);
+        assert!(key > last, "stations are row-major");
+        last = key;
+    }
+    let tile_stations = level.tiles.iter().filter(|t| matches!(t, Tile::Station(_))).count();
+    assert_eq!(tile_stations, level.stations.len());
+    let o = &level.orders;
+    assert!(o.interval_min >= 1 && o.interval_min <= o.interval_max);
+    assert!(o.deadline >= 1 && level.time_limit >= 1 && o.concurrent >= 1);
+    assert!(level.props.plates >= 1);
+}
+
+// ---------------------------------------------------------------- (a) shipped files
+
+#[test]
+fn the_shipped_campaign_loads_in_index_order() {
+    let book = book();
+    let levels = load_campaign(&root().join("levels"), &book).expect("campaign is valid");
+    let ids: Vec<&str> = levels.iter().map(|l| l.id.as_str()).collect();
+    assert_eq!(ids, ["tutorial", "soup_kitchen", "burger_bar", "harbour"]);
+    for level in &levels {
+        assert_level_invariants(level);
+        for kind in [StationKind::Serve, StationKind::Trash, StationKind::Prep] {
+            assert!(level.stations.iter().any(|s| s.kind == kind), "{} has a {kind:?}", level.id);
+        }
+        let washes = level.stations.iter().any(|s| s.kind == StationKind::Sink);
+        let rack = level.stations.iter().any(|s| s.kind == StationKind::PlateRack);
+        assert!(washes || rack, "{} has a plate path", level.id);
+        assert!((9..=14).contains(&level.width) && (5..=9).contains(&level.height));
+    }
+    // Difficulty rises: longer rounds or higher targets, never lower.
+    for pair in levels.windows(2) {
+        assert!(pair[1].target_score > pair[0].target_score);
+    }
+}
+
+#[test]
+fn every_shipped_level_file_validates_as_a_set() {
+    let book = book();
+    for checked in check_level_set(&shipped_sources(), &book) {
+        if let Err(errors) = &checked.result {
+            panic!("{} is invalid:\n{}", checked.file, lines(errors));
+        }
+    }
+}
+
+#[test]
+fn the_builtin_book_is_the_shipped_file() {
+    assert_eq!(builtin_recipes().expect("valid"), book());
+}
+
+#[test]
+fn the_tutorial_compiles_to_the_documented_shape() {
+    let book = book();
+    let level = find_level(&root().join("levels"), "tutorial", &book).expect("found");
+    assert_eq!((level.width, level.height), (9, 5));
+    // Spawns by digit, stations row-major: the first station is the lettuce shelf at (2, 0).
+    assert_eq!(level.spawns, vec![(3, 2), (5, 2)]);
+    assert_eq!(level.stations[0].cell, (2, 0));
+    assert_eq!(level.time_limit, 180 * TICK_HZ);
+    assert_eq!(level.orders.interval_min, 12 * TICK_HZ);
+    assert_eq!(level.orders.interval_max, 18 * TICK_HZ);
+    assert_eq!(level.orders.deadline, 60 * TICK_HZ);
+    assert!(matches!(
+        find_level(&root().join("levels"), "no_such_level", &book),
+        Err(undercooked::level::LoadError::NotFound(_))
+    ));
+}
+
+// ---------------------------------------------------------------- (b) one fixture per code
+
+/// A fixture's first line: `// expect: CODE @ LINE` (or `@ -` when the error has no place).
+fn expectation(src: &str, path: &Path) -> (ErrorCode, Option<u32>) {
+    let header = src.lines().next().unwrap_or_default();
+    let rest = header
+        .strip_prefix("// expect: ")
+        .unwrap_or_else(|| panic!("{}: missing `// expect:` header", path.display()));
+    let (code, line) = rest.split_once(" @ ").expect("`CODE @ LINE`");
+    let code = ErrorCode::from_str_code(code.trim()).expect("a known code");
+    (code, line.trim().parse().ok())
+}
+
+fn fixtures(dir: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+        .expect("fixture folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn lines(errors: &[LevelError]) -> String {
+    errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
+}
+
+fn assert_exactly(path: &Path, errors: &[LevelError], code: ErrorCode, line: Option<u32>) {
+    let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    assert_eq!(name, code.as_str().to_lowercase(), "fixture named after its code");
+    assert!(!errors.is_empty(), "{}: no errors", path.display());
+    assert!(
+        errors.iter().all(|e| e.code == code),
+        "{}: expected only {code}, got\n{}",
+        path.display(),
+        lines(errors)
+    );
+    assert_eq!(errors[0].line, line, "{}: line of\n{}", path.display(), lines(errors));
+}
+
+#[test]
+fn each_bad_fixture_yields_exactly_its_code_and_line() {
+    let book = book();
+    let mut covered = BTreeSet::new();
+    for path in fixtures("tests/fixtures/levels/bad") {
+        let bytes = read(&path);
+        let (code, line) = expectation(&String::from_utf8_lossy(&bytes), &path);
+        // Validated after the shipped levels, as `validate levels/ fixture.ron` would.
+        let mut set = shipped_sources();
+        set.push(LevelSource { file: path.display().to_string(), bytes });
+        let checked = check_level_set(&set, &book);
+        let last = checked.last().expect("the fixture");
+        let errors = last.result.as_ref().expect_err("fixture must be invalid");
+        assert_exactly(&path, errors, code, line);
+        covered.insert(code);
+    }
+    let known: Vec<String> =
+        ["tutorial", "soup_kitchen", "burger_bar", "harbour"].map(String::from).into();
+    for path in fixtures("tests/fixtures/levels/bad_index") {
+        let bytes = read(&path);
+        let (code, line) = expectation(&String::from_utf8_lossy(&bytes), &path);
+        let errors = check_campaign(&bytes, &path.display().to_string(), &known).expect_err("bad");
+        assert_exactly(&path, &errors, code, line);
+        covered.insert(code);
+    }
+    for path in fixtures("tests/fixtures/recipes/bad") {
+        let bytes = read(&path);
+        let (code, line) = expectation(&String::from_utf8_lossy(&bytes), &path);
+        let errors = parse_recipes(&bytes, &path.display().to_string()).expect_err("bad");
+        assert_exactly(&path, &errors, code, line);
+        covered.insert(code);
+    }
+    let missing: Vec<&str> =
+        ErrorCode::ALL.iter().filter(|c| !covered.contains(c)).map(|c| c.as_str()).collect();
+    assert!(missing.is_empty(), "codes without a fixture: {missing:?}");
+}
+
+#[test]
+fn a_broken_level_reports_every_problem_at_once() {
+    let src = read(&root().join("levels/tutorial.ron"));
+    let text = String::from_utf8(src)
+        .expect("utf8")
+        .replace("\"R..1.2..W\"", "\"R..1.2..Q\"")
+        .replace("concurrent: 2", "concurrent: 0")
+        .replace("time_limit: 180.0", "time_limit: -1.0");
+    let errors = parse_level(text.as_bytes(), "t.ron", &book()).expect_err("invalid");
+    let codes: BTreeSet<ErrorCode> = errors.iter().map(|e| e.code).collect();
+    let want =
+        [ErrorCode::UnknownTile, ErrorCode::NoServe, ErrorCode::BadCount, ErrorCode::BadDuration];
+    assert_eq!(codes, want.into_iter().collect(), "{}", lines(&errors));
+}
+
+// ---------------------------------------------------------------- (c) fuzz: never panic
+
+/// xorshift64: a fixed-seed byte source, so failures reproduce without a rand crate.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Runs every parser over `bytes`; whatever the input, the answer is a value or coded errors.
+fn parse_all(bytes: &[u8], book: &RecipeBook) -> Result<(), Vec<LevelError>> {
+    let known = vec!["tutorial".to_string()];
+    let _ = parse_recipes(bytes, "fuzz.ron");
+    let _ = check_campaign(bytes, "fuzz.ron", &known);
+    match parse_level(bytes, "fuzz.ron", book) {
+        Ok(level) => {
+            assert_level_invariants(&level);
+            Ok(())
+        }
+        Err(errors) => {
+            assert!(!errors.is_empty(), "an Err always names a problem");
+            Err(errors)
+        }
+    }
+}
+
+fn shipped_texts() -> Vec<(String, Vec<u8>)> {
+    let mut texts: Vec<(String, Vec<u8>)> =
+        shipped_sources().into_iter().map(|s| (s.file, s.bytes)).collect();
+    for extra in ["levels/index.ron", "assets/recipes.ron"] {
+        texts.push((extra.into(), read(&root().join(extra))));
+    }
+    texts
+}
+
+#[test]
+fn every_truncation_of_every_shipped_file_is_an_error() {
+    let book = book();
+    for (file, bytes) in shipped_texts() {
+        // Past the final `)` only whitespace is cut, and the file is still whole.
+        let end = bytes.iter().rposition(|&b| b == b')').expect("ends with )");
+        for cut in 0..=end {
+            let errors = parse_all(&bytes[..cut], &book);
+            assert!(errors.is_err(), "{file} cut at byte {cut} was accepted as a level");
+            let code = errors.err().and_then(|e| e.first().map(|e| e.code));
+            assert!(code.is_some(), "{file} cut at {cut}");
+        }
+    }
+}
+
+#[test]
+fn empty_binary_and_random_inputs_are_coded_errors() {
+    let book = book();
+    let fixed: [&[u8]; 9] = [
+        b"",
+        b"   \n\n",
+        b"\xEF\xBB\xBF",
+        b"\xff\xfe\xfd",
+        b"Level(\x00)",
+        b"Level(",
+        b"Level()",
+        b"RecipeBook(recipes: [])",
+        b"((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((",
+    ];
+    for bytes in fixed {
+        let errors = parse_all(bytes, &book).expect_err("not a level");
+        assert!(!errors.is_empty());
+    }
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..400 {
+        let len = rng.below(600);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        assert!(parse_all(&bytes, &book).is_err(), "random bytes are not a level");
+    }
+}
+
+#[test]
+fn mutated_shipped_files_never_panic() {
+    let book = book();
+    let mut rng = XorShift(0xD1B5_4A32_D192_ED03);
+    const ALPHABET: &[u8] = b"#.-_KFUPWSTR1234oltmbpfr\"'(),:[]{} \n0123456789e-+.xZ";
+    for (_, original) in shipped_texts() {
+        for _ in 0..150 {
+            let mut bytes = original.clone();
+            for _ in 0..=rng.below(4) {
+                let at = rng.below(bytes.len());
+                match rng.below(4) {
+                    0 => bytes[at] = ALPHABET[rng.below(ALPHABET.len())],
+                    1 => {
+                        let to = (at + rng.below(24)).min(bytes.len());
+                        bytes.drain(at..to);
+                    }
+                    2 => bytes.insert(at, ALPHABET[rng.below(ALPHABET.len())]),
+                    _ => bytes[at] = rng.next() as u8,
+                }
+                if bytes.is_empty() {
+                    break;
+                }
+            }
+            let _ = parse_all(&bytes, &book);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- (d) the CLI's exit codes
+
+fn validate(args: &[&Path]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .arg("validate")
+        .args(args)
+        .current_dir(root())
+        .env_remove("UNDERCOOKED_RECIPES")
+        .output()
+        .expect("the binary runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("undercooked-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn validate_exits_0_on_the_shipped_levels() {
+    let (code, out) = validate(&[]);
+    assert_eq!(code, 0, "{out}");
+    let twice =
+        [Path::new("levels"), Path::new("levels/tutorial.ron"), Path::new("levels/index.ron")];
+    let (code, out) = validate(&twice);
+    assert_eq!(code, 0, "naming a file twice is not a duplicate id:\n{out}");
+    assert!(out.contains("5 file(s) checked: 5 valid, 0 invalid"), "{out}");
+}
+
+#[test]
+fn validate_exits_1_on_a_bad_fixture_and_names_the_code() {
+    let (code, out) = validate(&[Path::new("tests/fixtures/levels/bad/grid_ragged.ron")]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("grid_ragged.ron:10:18: GRID_RAGGED:"), "{out}");
+    let (code, out) = validate(&[Path::new("tests/fixtures/levels/bad")]);
+    assert_eq!(code, 1, "{out}");
+}
+
+#[test]
+fn validate_exits_2_on_a_missing_path() {
+    let (code, out) = validate(&[Path::new("levels/tutorial.ron"), Path::new("no/such/level.ron")]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("no/such/level.ron"), "{out}");
+}
+
+#[test]
+fn validate_exits_1_never_101_on_garbage_files() {
+    let dir = scratch_dir("garbage");
+    let tutorial = read(&root().join("levels/tutorial.ron"));
+    let mut rng = XorShift(42);
+    let mut files: Vec<(String, Vec<u8>)> = vec![
+        ("empty.ron".into(), Vec::new()),
+        ("binary.bin".into(), (0..=255u8).collect()),
+        ("latin1.ron".into(), b"Level(name: \"caf\xe9\")".to_vec()),
+    ];
+    for i in 0..8 {
+        let cut = rng.below(tutorial.len() - 2);
+        files.push((format!("cut{i}.ron"), tutorial[..cut].to_vec()));
+        let random: Vec<u8> = (0..rng.below(300)).map(|_| rng.next() as u8).collect();
+        files.push((format!("random{i}.ron"), random));
+    }
+    for (name, bytes) in &files {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).expect("write");
+        let (code, out) = validate(&[&path]);
+        assert_eq!(code, 1, "{name}: {out}");
+        assert!(
+            ErrorCode::ALL.iter().any(|c| out.contains(c.as_str())),
+            "{name} names a code: {out}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------- the Bevy asset loader
+
+mod loader {
+    use super::*;
+    use bevy::asset::io::AssetSourceBuilder;
+    use bevy::prelude::*;
+    use undercooked::level::loader::{
+        LastGoodLevels, LevelAsset, LevelPlugin, RecipeBookAsset, register_levels_source,
+    };
+
+    fn app() -> App {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        register_levels_source(&mut app, "levels");
+        app.register_asset_source(
+            "fixtures",
+            AssetSourceBuilder::platform_default("tests/fixtures/levels/bad", None),
+        );
+        app.add_plugins((AssetPlugin::default(), LevelPlugin));
+        app
+    }
+
+    /// Steps the app until `done` holds; loading runs on Bevy's IO threads.
+    fn update_until(app: &mut App, done: impl Fn(&World) -> bool) {
+        for _ in 0..5000 {
+            app.update();
+            if done(app.world()) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        panic!("assets never finished loading");
+    }
+
+    #[test]
+    fn loads_good_and_bad_levels_and_keeps_only_good_ones() {
+        let mut app = app();
+        let server = app.world().resource::<AssetServer>().clone();
+        let good: Handle<LevelAsset> = server.load("levels://tutorial.ron");
+        let bad: Handle<LevelAsset> = server.load("fixtures://grid_ragged.ron");
+        let book: Handle<RecipeBookAsset> = server.load("recipes.ron");
+        let ids = (good.id(), bad.id(), book.id());
+        update_until(&mut app, move |w| {
+            w.resource::<Assets<LevelAsset>>().get(ids.0).is_some()
+                && w.resource::<Assets<LevelAsset>>().get(ids.1).is_some()
+                && w.resource::<Assets<RecipeBookAsset>>().get(ids.2).is_some()
+        });
+        app.update();
+        let levels = app.world().resource::<Assets<LevelAsset>>();
+        assert_eq!(
+            levels.get(&good).and_then(LevelAsset::level).map(|l| l.id.as_str()),
+            Some("tutorial")
+        );
+        let errors =
+            levels.get(&bad).and_then(|a| a.result.as_ref().err()).expect("bad fixture fails");
+        assert!(errors.iter().all(|e| e.code == ErrorCode::GridRagged), "{}", lines(errors));
+        let books = app.world().resource::<Assets<RecipeBookAsset>>();
+        assert!(books.get(&book).is_some_and(|b| b.result.is_ok()));
+        let kept = app.world().resource::<LastGoodLevels>();
+        assert!(kept.get(&good).is_some());
+        assert!(kept.get(&bad).is_none());
+    }
+}
