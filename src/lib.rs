@@ -1,5 +1,7 @@
 //! Undercooked: module tree and feature gates only.
 
+pub mod bench;
 pub mod clock;
 pub mod level;
+pub mod replay;
 pub mod sim;
