@@ -126,7 +126,12 @@ pub enum SimEvent {
         score_delta: i32,
     },
     /// The trash threshold was met with an empty hand.
-    TrashedAlreadyEmpty { seat: Seat },
+    TrashedAlreadyEmpty {
+        seat: Seat,
+    },
     /// A cook entered a stun.
-    Stunned { seat: Seat, ticks: u32 },
+    Stunned {
+        seat: Seat,
+        ticks: u32,
+    },
 }

@@ -8,7 +8,10 @@
 use super::events::SimEvent;
 use super::kinds::Dir4;
 use super::room::{Cook, CookState, Room, V2};
-use super::units::{ACCEL, DECEL, MAX_SPEED, MOVE_UNIT, PUSH_ITERATIONS, PUSH_SLOP, RADIUS, STUN_TICKS, TILE, cell_of};
+use super::units::{
+    ACCEL, DECEL, MAX_SPEED, MOVE_UNIT, PUSH_ITERATIONS, PUSH_SLOP, RADIUS, STUN_TICKS, TILE,
+    cell_of,
+};
 use crate::level::model::Level;
 
 /// An axis of the grid.
@@ -159,7 +162,14 @@ fn overlap(a: V2, b: V2) -> (i32, i32) {
 
 /// Push two overlapping cooks apart along `axis` by `need`, symmetric: each takes half, and
 /// what one cannot take (a wall behind it) the other takes. Returns the separation achieved.
-fn separate_pair(level: &Level, cooks: &mut [Cook], i: usize, j: usize, axis: Axis, need: i32) -> i32 {
+fn separate_pair(
+    level: &Level,
+    cooks: &mut [Cook],
+    i: usize,
+    j: usize,
+    axis: Axis,
+    need: i32,
+) -> i32 {
     let (pi, pj) = (cooks[i].pos, cooks[j].pos);
     let (ai, aj) = match axis {
         Axis::X => (pi.x, pj.x),

@@ -17,7 +17,9 @@ use std::sync::Arc;
 pub type Seat = u8;
 
 /// A per-room monotonic item id: items are created in id order and iterated in id order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct ItemId(pub u32);
 
 /// A position or velocity in µtiles.
@@ -225,7 +227,8 @@ impl Room {
         let cooks = sorted
             .iter()
             .map(|spec| {
-                let spawn = level.spawns.get(spec.seat as usize % spawns).copied().unwrap_or((0, 0));
+                let spawn =
+                    level.spawns.get(spec.seat as usize % spawns).copied().unwrap_or((0, 0));
                 let stack = spec.seat as usize / spawns;
                 let (ox, oy) = match stack {
                     0 => (0, 0),
@@ -346,4 +349,3 @@ pub fn spawn_kitchen(
 ) -> Entity {
     commands.spawn(Room::new(level, book, seed, seats)).id()
 }
-

@@ -76,10 +76,7 @@ pub fn clamp_move(x: i32, y: i32) -> (i32, i32) {
     if len <= MOVE_UNIT as i64 {
         (x as i32, y as i32)
     } else {
-        (
-            (x * MOVE_UNIT as i64 / len) as i32,
-            (y * MOVE_UNIT as i64 / len) as i32,
-        )
+        ((x * MOVE_UNIT as i64 / len) as i32, (y * MOVE_UNIT as i64 / len) as i32)
     }
 }
 

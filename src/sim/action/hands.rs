@@ -12,7 +12,9 @@ pub fn apply_verb(room: &mut Room, cook_index: usize, station: usize, verb: Verb
     match verb {
         Verb::PickItem(id) => pick_item(room, cook_index, station, id),
         Verb::PickFromStation => pick_from_station(room, cook_index, station),
-        Verb::Release | Verb::PlaceOnStation | Verb::PlateDish => set_down(room, cook_index, station),
+        Verb::Release | Verb::PlaceOnStation | Verb::PlateDish => {
+            set_down(room, cook_index, station)
+        }
         Verb::StartWork | Verb::HoldWork | Verb::Serve | Verb::Wash | Verb::Trash => {}
     }
 }

@@ -108,7 +108,9 @@ pub fn select_verb(room: &Room, cook_index: usize, station: usize) -> Result<Ver
             Some(_) => Ok(Verb::Trash),
         },
         StationKind::Sink => match held.map(|i| &i.kind) {
-            None if st.state == StationState::Ready && on_station.is_some() => Ok(Verb::PickFromStation),
+            None if st.state == StationState::Ready && on_station.is_some() => {
+                Ok(Verb::PickFromStation)
+            }
             None => deny(DeniedReason::HandsEmpty),
             Some(ItemKind::Plate { dirty: true, .. }) => Ok(Verb::Wash),
             Some(_) => deny(DeniedReason::WrongItem),

@@ -86,7 +86,11 @@ pub fn gate_room_actions(room: &mut Room) {
         if let Some(key) = claim
             && claims.get(&key).is_some_and(|&(_, winner)| winner != c)
         {
-            room.events.push(SimEvent::Denied { seat, reason: DeniedReason::ContestedLost, why: None });
+            room.events.push(SimEvent::Denied {
+                seat,
+                reason: DeniedReason::ContestedLost,
+                why: None,
+            });
             continue;
         }
         // Earlier seats may have changed the kitchen: re-decide on the current state.
@@ -96,7 +100,9 @@ pub fn gate_room_actions(room: &mut Room) {
                 && aims_at_trash(room, c));
         match decision {
             Decision::Act { station, verb } => hands::apply_verb(room, c, station, verb),
-            Decision::Deny((reason, why)) => room.events.push(SimEvent::Denied { seat, reason, why }),
+            Decision::Deny((reason, why)) => {
+                room.events.push(SimEvent::Denied { seat, reason, why })
+            }
         }
         room.cooks[c].trash_hold = u32::from(at_trash);
     }

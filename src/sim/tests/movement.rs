@@ -63,7 +63,10 @@ fn a_diagonal_is_no_faster_than_a_straight_line() {
     let dy = (b.cooks[0].pos.y - cell_centre(1)) as i64;
     let diagonal = (dx * dx + dy * dy).isqrt();
     // No √2 bonus; integer truncation of the unit diagonal (707/1000) may cost a hair.
-    assert!(diagonal <= straight && straight - diagonal <= straight / 1000, "straight {straight}, diagonal {diagonal}");
+    assert!(
+        diagonal <= straight && straight - diagonal <= straight / 1000,
+        "straight {straight}, diagonal {diagonal}"
+    );
     assert!(a.cooks[0].vel.x <= MAX_SPEED);
 }
 

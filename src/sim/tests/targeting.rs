@@ -23,12 +23,7 @@ fn candidate_walk_per_facing_is_one_rotated_row() {
 #[test]
 fn forgiveness_boundary_is_inclusive_at_1_6_tiles() {
     let centre = V2::centre_of((5, 5));
-    let cases = [
-        (990_000, true),
-        (1_600_000, true),
-        (1_600_001, false),
-        (1_610_000, false),
-    ];
+    let cases = [(990_000, true), (1_600_000, true), (1_600_001, false), (1_610_000, false)];
     for (d, inside) in cases {
         let pos = V2::new(centre.x - d, centre.y);
         assert_eq!(in_reach(pos, (5, 5)), inside, "distance {d}");

@@ -49,23 +49,58 @@ fn table() -> Vec<(&'static str, char, Setup, Result<Verb, (DeniedReason, Option
     vec![
         ("stunned outranks all", '-', |r| r.cooks[0].stun = 3, Err((Stunned, None))),
         ("whiff at open floor", '.', |_| {}, Err((NothingHere, None))),
-        ("blocked fixture", '-', |r| r.stations[0].state = StationState::Blocked, Err((InvalidState, None))),
-        ("dirty + free hand washes in place", 'K', |r| r.stations[0].state = StationState::Dirty, Ok(Verb::Wash)),
-        ("dirty + full hand", 'K', |r| {
-            r.stations[0].state = StationState::Dirty;
-            hold_item(r, onion(Form::Raw));
-        }, Err((StationDirty, None))),
-        ("own work holds", 'K', |r| {
-            r.stations[0].state = StationState::Working;
-            r.stations[0].worker = Some(0);
-        }, Ok(Verb::HoldWork)),
-        ("someone else's work", 'K', |r| {
-            r.stations[0].state = StationState::Working;
-            r.stations[0].worker = Some(1);
-        }, Err((StationBusy, None))),
-        ("release grace still running", 'K', |r| r.stations[0].worker = Some(1), Err((StationBusy, None))),
+        (
+            "blocked fixture",
+            '-',
+            |r| r.stations[0].state = StationState::Blocked,
+            Err((InvalidState, None)),
+        ),
+        (
+            "dirty + free hand washes in place",
+            'K',
+            |r| r.stations[0].state = StationState::Dirty,
+            Ok(Verb::Wash),
+        ),
+        (
+            "dirty + full hand",
+            'K',
+            |r| {
+                r.stations[0].state = StationState::Dirty;
+                hold_item(r, onion(Form::Raw));
+            },
+            Err((StationDirty, None)),
+        ),
+        (
+            "own work holds",
+            'K',
+            |r| {
+                r.stations[0].state = StationState::Working;
+                r.stations[0].worker = Some(0);
+            },
+            Ok(Verb::HoldWork),
+        ),
+        (
+            "someone else's work",
+            'K',
+            |r| {
+                r.stations[0].state = StationState::Working;
+                r.stations[0].worker = Some(1);
+            },
+            Err((StationBusy, None)),
+        ),
+        (
+            "release grace still running",
+            'K',
+            |r| r.stations[0].worker = Some(1),
+            Err((StationBusy, None)),
+        ),
         ("serve with empty hands", 'W', |_| {}, Err((HandsEmpty, None))),
-        ("serve a dish", 'W', |r| hold_item(r, plate(false, vec![(Ingredient::Lettuce, Form::Chopped)])), Ok(Verb::Serve)),
+        (
+            "serve a dish",
+            'W',
+            |r| hold_item(r, plate(false, vec![(Ingredient::Lettuce, Form::Chopped)])),
+            Ok(Verb::Serve),
+        ),
         ("serve a raw onion", 'W', |r| hold_item(r, onion(Form::Raw)), Err((WrongItem, None))),
         ("trash with empty hands", 'T', |_| {}, Err((HandsEmpty, None))),
         ("trash a carried item", 'T', |r| hold_item(r, onion(Form::Raw)), Ok(Verb::Trash)),
@@ -73,27 +108,81 @@ fn table() -> Vec<(&'static str, char, Setup, Result<Verb, (DeniedReason, Option
         ("sink with food", 'S', |r| hold_item(r, onion(Form::Raw)), Err((WrongItem, None))),
         ("sink with empty hands", 'S', |_| {}, Err((HandsEmpty, None))),
         ("shelf stock", 'o', |_| {}, Ok(Verb::PickFromStation)),
-        ("shelf set-down escape hatch", 'o', |r| hold_item(r, onion(Form::Chopped)), Ok(Verb::Release)),
+        (
+            "shelf set-down escape hatch",
+            'o',
+            |r| hold_item(r, onion(Form::Chopped)),
+            Ok(Verb::Release),
+        ),
         ("rack gives a plate", 'R', |_| {}, Ok(Verb::PickFromStation)),
-        ("rack without plates", 'R', |r| r.plates_clean = 0, Err((NothingHere, Some(DeniedWhy::NoPlate)))),
+        (
+            "rack without plates",
+            'R',
+            |r| r.plates_clean = 0,
+            Err((NothingHere, Some(DeniedWhy::NoPlate))),
+        ),
         ("rack with food in hand", 'R', |r| hold_item(r, onion(Form::Raw)), Err((HandsFull, None))),
-        ("counter item", '-', |r| { put_on_target(r, onion(Form::Raw), None); }, Ok(Verb::PickItem(ItemId(1)))),
+        (
+            "counter item",
+            '-',
+            |r| {
+                put_on_target(r, onion(Form::Raw), None);
+            },
+            Ok(Verb::PickItem(ItemId(1))),
+        ),
         ("empty counter, free hand", '-', |_| {}, Err((InvalidState, None))),
-        ("empty counter, full hand", '-', |r| hold_item(r, onion(Form::Raw)), Ok(Verb::PlaceOnStation)),
-        ("loaded counter, full hand", '-', |r| {
-            put_on_target(r, onion(Form::Raw), None);
-            hold_item(r, onion(Form::Raw));
-        }, Err((HandsFull, None))),
-        ("board input starts work", 'K', |r| { put_on_target(r, onion(Form::Raw), None); }, Ok(Verb::StartWork)),
-        ("board set-down is grabbable", 'K', |r| {
-            put_on_target(r, onion(Form::Raw), Some(Mark { placer: 1, tick: 0 }));
-        }, Ok(Verb::PickItem(ItemId(1)))),
-        ("board output", 'K', |r| {
-            put_on_target(r, onion(Form::Chopped), None);
-            r.stations[0].state = StationState::Ready;
-        }, Ok(Verb::PickFromStation)),
-        ("prep plates a chopped item", 'P', |r| hold_item(r, onion(Form::Chopped)), Ok(Verb::PlateDish)),
-        ("prep takes a raw set-down", 'P', |r| hold_item(r, onion(Form::Raw)), Ok(Verb::PlaceOnStation)),
+        (
+            "empty counter, full hand",
+            '-',
+            |r| hold_item(r, onion(Form::Raw)),
+            Ok(Verb::PlaceOnStation),
+        ),
+        (
+            "loaded counter, full hand",
+            '-',
+            |r| {
+                put_on_target(r, onion(Form::Raw), None);
+                hold_item(r, onion(Form::Raw));
+            },
+            Err((HandsFull, None)),
+        ),
+        (
+            "board input starts work",
+            'K',
+            |r| {
+                put_on_target(r, onion(Form::Raw), None);
+            },
+            Ok(Verb::StartWork),
+        ),
+        (
+            "board set-down is grabbable",
+            'K',
+            |r| {
+                put_on_target(r, onion(Form::Raw), Some(Mark { placer: 1, tick: 0 }));
+            },
+            Ok(Verb::PickItem(ItemId(1))),
+        ),
+        (
+            "board output",
+            'K',
+            |r| {
+                put_on_target(r, onion(Form::Chopped), None);
+                r.stations[0].state = StationState::Ready;
+            },
+            Ok(Verb::PickFromStation),
+        ),
+        (
+            "prep plates a chopped item",
+            'P',
+            |r| hold_item(r, onion(Form::Chopped)),
+            Ok(Verb::PlateDish),
+        ),
+        (
+            "prep takes a raw set-down",
+            'P',
+            |r| hold_item(r, onion(Form::Raw)),
+            Ok(Verb::PlaceOnStation),
+        ),
     ]
 }
 
@@ -159,12 +248,22 @@ fn two_cooks_on_one_item_the_earlier_frame_wins() {
     let mut r = kitchen('-');
     let id = put_on_target(&mut r, onion(Form::Raw), None);
     let tick = r.tick;
-    r.inputs.push(0, crate::sim::input::InputFrame { seq: 5, tick, mv: (0, 0), action: true, face: None });
-    r.inputs.push(1, crate::sim::input::InputFrame { seq: 2, tick, mv: (0, 0), action: true, face: None });
+    r.inputs.push(
+        0,
+        crate::sim::input::InputFrame { seq: 5, tick, mv: (0, 0), action: true, face: None },
+    );
+    r.inputs.push(
+        1,
+        crate::sim::input::InputFrame { seq: 2, tick, mv: (0, 0), action: true, face: None },
+    );
     step_room(&mut r);
     assert_eq!(r.cooks[1].held, Some(id));
     assert_eq!(r.cooks[0].held, None);
-    assert!(r.events.contains(&SimEvent::Denied { seat: 0, reason: DeniedReason::ContestedLost, why: None }));
+    assert!(r.events.contains(&SimEvent::Denied {
+        seat: 0,
+        reason: DeniedReason::ContestedLost,
+        why: None
+    }));
     assert_eq!(r.items.len(), 1, "the item is conserved");
 }
 
