@@ -1,7 +1,9 @@
 //! Undercooked: module tree and feature gates only.
 
 pub mod bench;
+pub mod bot;
 pub mod clock;
 pub mod level;
 pub mod replay;
+pub mod report;
 pub mod sim;

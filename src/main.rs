@@ -99,12 +99,14 @@ fn run_replay(action: ReplayAction, paths: &ReplayPaths) -> u8 {
             .max()
             .unwrap_or(0),
         ReplayAction::Run { script, json } => match replay_cli::run_summary(&script, paths) {
-            Ok(summary) if json => {
+            Ok((summary, payload)) if json => {
                 println!("{summary}");
+                println!("{payload}");
                 0
             }
-            Ok(summary) => {
+            Ok((summary, payload)) => {
                 println!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
+                println!("{}", serde_json::to_string_pretty(&payload).unwrap_or_default());
                 0
             }
             Err(e) => fail(e),

@@ -117,15 +117,15 @@ pub fn check(script_path: &Path, paths: &ReplayPaths) -> Result<CheckOutcome, Re
     Ok(compare(&golden, &run))
 }
 
-/// `replay run --json`: the final state summary as one JSON object.
+/// `replay run`: the final state summary and the round's result payload.
 pub fn run_summary(
     script_path: &Path,
     paths: &ReplayPaths,
-) -> Result<serde_json::Value, ReplayError> {
+) -> Result<(serde_json::Value, serde_json::Value), ReplayError> {
     let l = load(script_path, paths)?;
     let run = run_script(l.level.clone(), l.book, &l.script, l.script.run_ticks(), false);
     let room = &run.room;
-    Ok(serde_json::json!({
+    let summary = serde_json::json!({
         "script": l.script.name,
         "level_id": l.level.id,
         "seed": l.script.seed,
@@ -145,8 +145,15 @@ pub fn run_summary(
             "created": room.counters.created,
             "destroyed": room.counters.destroyed,
             "trashed": room.counters.trashed,
+            "served": room.counters.served,
+            "missed": room.counters.missed,
+            "wasted": room.counters.wasted,
         },
-    }))
+        "score": room.score,
+        "orders": room.orders.iter().map(|o| o.id).collect::<Vec<_>>(),
+        "plates": { "clean": room.plates_clean, "dirty": room.plates_dirty },
+    });
+    Ok((summary, crate::report::result_payload(room)))
 }
 
 /// Print a check outcome; returns the exit code.

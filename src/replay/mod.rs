@@ -1,5 +1,6 @@
 //! Replays: run an input script through the real schedule, record goldens, check them.
 
+pub mod author;
 pub mod cli;
 pub mod golden;
 pub mod script;

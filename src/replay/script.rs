@@ -12,17 +12,17 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ScriptItem {
     Food(Ingredient, Form),
-    Plate { dirty: bool, parts: Vec<(Ingredient, Form)> },
+    Plate { parts: Vec<(Ingredient, Form)> },
 }
 
 impl ScriptItem {
     pub fn kind(&self) -> ItemKind {
         match self {
             ScriptItem::Food(i, f) => ItemKind::Food(*i, *f),
-            ScriptItem::Plate { dirty, parts } => {
+            ScriptItem::Plate { parts } => {
                 let mut parts = parts.clone();
                 parts.sort();
-                ItemKind::Plate { dirty: *dirty, parts }
+                ItemKind::Plate { parts }
             }
         }
     }

@@ -3,7 +3,7 @@
 //! A refusal is always exactly one `Denied` event for the press that caused it, never silence
 //! and never one per tick.
 
-use super::room::{ItemId, Seat};
+use super::room::{ItemId, Seat, Verdict};
 use serde::{Deserialize, Serialize};
 
 /// Why a press did nothing. Every refusal names itself; the client shows it as a nudge.
@@ -20,10 +20,22 @@ pub enum DeniedReason {
     StationBusy,
     InvalidState,
     ContestedLost,
+    /// Serve: the dish is burnt (quality zero or a burnt part).
+    Burnt,
+    /// Serve: an empty plate is not a dish.
+    NoTarget,
+    /// Serve: the rail is empty.
+    NoOrders,
+    /// Serve: matches no live order and is not part of one.
+    WrongRecipe,
+    /// Serve: part of a live order's recipe, but not all of it.
+    Incomplete,
+    /// Plating: the plate could no longer become any recipe.
+    NoRecipe,
 }
 
 impl DeniedReason {
-    pub const ALL: [DeniedReason; 11] = [
+    pub const ALL: [DeniedReason; 17] = [
         DeniedReason::Stunned,
         DeniedReason::NothingHere,
         DeniedReason::OutOfReach,
@@ -35,6 +47,12 @@ impl DeniedReason {
         DeniedReason::StationBusy,
         DeniedReason::InvalidState,
         DeniedReason::ContestedLost,
+        DeniedReason::Burnt,
+        DeniedReason::NoTarget,
+        DeniedReason::NoOrders,
+        DeniedReason::WrongRecipe,
+        DeniedReason::Incomplete,
+        DeniedReason::NoRecipe,
     ];
 
     /// The rulebook's wire string.
@@ -51,6 +69,12 @@ impl DeniedReason {
             DeniedReason::StationBusy => "station_busy",
             DeniedReason::InvalidState => "invalid_state",
             DeniedReason::ContestedLost => "contested_lost",
+            DeniedReason::Burnt => "burnt",
+            DeniedReason::NoTarget => "no_target",
+            DeniedReason::NoOrders => "no_orders",
+            DeniedReason::WrongRecipe => "wrong_recipe",
+            DeniedReason::Incomplete => "incomplete",
+            DeniedReason::NoRecipe => "no_recipe",
         }
     }
 
@@ -68,6 +92,12 @@ impl DeniedReason {
             DeniedReason::StationBusy => "station busy",
             DeniedReason::InvalidState => "can't use that now",
             DeniedReason::ContestedLost => "someone got there first",
+            DeniedReason::Burnt => "it's burnt!",
+            DeniedReason::NoTarget => "that's an empty plate",
+            DeniedReason::NoOrders => "no orders yet",
+            DeniedReason::WrongRecipe => "nobody ordered that",
+            DeniedReason::Incomplete => "not finished yet",
+            DeniedReason::NoRecipe => "that's not a dish",
         }
     }
 }
@@ -133,5 +163,66 @@ pub enum SimEvent {
     Stunned {
         seat: Seat,
         ticks: u32,
+    },
+    /// A cook started (or resumed) working a fixture.
+    WorkStarted {
+        seat: Seat,
+        station: u16,
+    },
+    /// A chop finished.
+    Chopped {
+        station: u16,
+        item: ItemId,
+    },
+    /// A stove finished cooking (pan or pot).
+    Cooked {
+        station: u16,
+    },
+    /// A fixture's output is ready to take.
+    Ready {
+        station: u16,
+    },
+    /// A plate (sink) or a dirty fixture (in place) was washed clean.
+    Washed {
+        station: u16,
+    },
+    /// Food burnt on the heat or rotted on a board.
+    Burnt {
+        station: u16,
+    },
+    /// Food the kitchen destroyed (pushed off a board, washed out of a burnt pot).
+    Wasted {
+        item: ItemId,
+        station: u16,
+    },
+    /// An ingredient went onto a plate.
+    Plated {
+        seat: Seat,
+        plate: ItemId,
+    },
+    /// A dish filled an order.
+    Served {
+        seat: Seat,
+        order_id: u32,
+        points: i32,
+        quality: u32,
+        streak: u32,
+    },
+    /// The score moved (serve, miss penalty, trash).
+    Score {
+        delta: i32,
+        score: i32,
+    },
+    /// An order expired on the rail.
+    OrderMissed {
+        order_id: u32,
+        recipe: u16,
+    },
+    /// The verdict landed (exactly once per round; never for an abort).
+    RoundEnd {
+        result: Verdict,
+        score: i32,
+        target: i32,
+        stars: u8,
     },
 }

@@ -78,6 +78,24 @@ pub fn walk(room: &Room, sink: &mut dyn FieldSink) {
     sink.field(&|| "counters.trashed".into(), room.counters.trashed as i64);
     sink.field(&|| "counters.created".into(), room.counters.created as i64);
     sink.field(&|| "counters.destroyed".into(), room.counters.destroyed as i64);
+    sink.field(&|| "counters.served".into(), room.counters.served as i64);
+    sink.field(&|| "counters.missed".into(), room.counters.missed as i64);
+    sink.field(&|| "counters.wasted".into(), room.counters.wasted as i64);
+    sink.field(&|| "score".into(), room.score as i64);
+    sink.field(&|| "streak".into(), room.streak as i64);
+    sink.field(&|| "longest_streak".into(), room.longest_streak as i64);
+    sink.field(&|| "time_left".into(), room.time_left as i64);
+    sink.field(&|| "result".into(), room.result.map_or(-1, |v| v as i64));
+    sink.field(&|| "next_order_at".into(), room.next_order_at as i64);
+    sink.field(&|| "next_order_id".into(), room.next_order_id as i64);
+    sink.field(&|| "orders.len".into(), room.orders.len() as i64);
+    for o in &room.orders {
+        let id = o.id;
+        sink.field(&|| format!("orders[#{id}].id"), id as i64);
+        sink.field(&|| format!("orders[#{id}].recipe"), o.recipe as i64);
+        sink.field(&|| format!("orders[#{id}].value"), o.value as i64);
+        sink.field(&|| format!("orders[#{id}].deadline"), o.deadline as i64);
+    }
     sink.field(&|| "cooks.len".into(), room.cooks.len() as i64);
     for c in &room.cooks {
         let s = c.seat;
@@ -95,6 +113,8 @@ pub fn walk(room: &Room, sink: &mut dyn FieldSink) {
         sink.field(&|| format!("cooks[{s}].speed_ppm"), c.modifiers.speed_ppm as i64);
         sink.field(&|| format!("cooks[{s}].accel_ppm"), c.modifiers.accel_ppm as i64);
         sink.field(&|| format!("cooks[{s}].slide"), c.modifiers.slide as i64);
+        sink.field(&|| format!("cooks[{s}].score"), c.score as i64);
+        sink.field(&|| format!("cooks[{s}].dishes_served"), c.dishes_served as i64);
     }
     sink.field(&|| "stations.len".into(), room.stations.len() as i64);
     for (i, st) in room.stations.iter().enumerate() {
@@ -112,8 +132,8 @@ pub fn walk(room: &Room, sink: &mut dyn FieldSink) {
                 sink.field(&|| format!("items[#{id}].kind"), ingredient.code() as i64);
                 sink.field(&|| format!("items[#{id}].form"), form_code(*form));
             }
-            ItemKind::Plate { dirty, parts } => {
-                sink.field(&|| format!("items[#{id}].kind"), 100 + *dirty as i64);
+            ItemKind::Plate { parts } => {
+                sink.field(&|| format!("items[#{id}].kind"), 100);
                 sink.field(&|| format!("items[#{id}].parts"), parts.len() as i64);
                 for (k, (ingredient, form)) in parts.iter().enumerate() {
                     sink.field(
@@ -128,6 +148,7 @@ pub fn walk(room: &Room, sink: &mut dyn FieldSink) {
         let (placer, at) = item.mark.map_or((-1, -1), |m| (m.placer as i64, m.tick as i64));
         sink.field(&|| format!("items[#{id}].mark.placer"), placer);
         sink.field(&|| format!("items[#{id}].mark.tick"), at);
+        sink.field(&|| format!("items[#{id}].heat"), item.heat as i64);
     }
 }
 

@@ -4,13 +4,19 @@
 //! stable id. No floats, no clock, no OS randomness anywhere under this folder (a test scans).
 
 pub mod action;
+pub mod dishes;
 pub mod events;
+pub mod freshness;
 pub mod hash;
 pub mod input;
 pub mod kinds;
 pub mod movement;
+pub mod orders;
 pub mod rng;
 pub mod room;
+pub mod round;
+pub mod scoring;
+pub mod stations;
 pub mod units;
 
 use bevy::prelude::*;
@@ -66,6 +72,10 @@ impl Plugin for SimPlugin {
                 resolve_inputs.in_set(SimSystems::ResolveInput),
                 gate_actions.in_set(SimSystems::ActionGate),
                 move_cooks.in_set(SimSystems::Movement),
+                work_stations.in_set(SimSystems::Stations),
+                age_food.in_set(SimSystems::Freshness),
+                run_order_rail.in_set(SimSystems::Orders),
+                judge_rounds.in_set(SimSystems::Round),
                 advance_rooms.in_set(SimSystems::Advance),
             ),
         );
@@ -80,14 +90,44 @@ pub fn resolve_inputs(mut rooms: Query<&mut Room>) {
     });
 }
 
+/// Run a gameplay stage on every room whose round is still live (a decided round is frozen
+/// for the settle: only the clock clamp and tick += 1 keep running).
+fn for_live_rooms(rooms: &mut Query<&mut Room>, stage: fn(&mut Room)) {
+    rooms.par_iter_mut().for_each(|mut room| {
+        if room.result.is_none() {
+            stage(&mut room);
+        }
+    });
+}
+
 /// Stage 2b.
 pub fn gate_actions(mut rooms: Query<&mut Room>) {
-    rooms.par_iter_mut().for_each(|mut room| action::gate_room_actions(&mut room));
+    for_live_rooms(&mut rooms, action::gate_room_actions);
 }
 
 /// Stage 3.
 pub fn move_cooks(mut rooms: Query<&mut Room>) {
-    rooms.par_iter_mut().for_each(|mut room| movement::move_room_cooks(&mut room));
+    for_live_rooms(&mut rooms, movement::move_room_cooks);
+}
+
+/// Stage 4.
+pub fn work_stations(mut rooms: Query<&mut Room>) {
+    for_live_rooms(&mut rooms, stations::step_room_stations);
+}
+
+/// Stage 4b.
+pub fn age_food(mut rooms: Query<&mut Room>) {
+    for_live_rooms(&mut rooms, freshness::step_room_freshness);
+}
+
+/// Stage 5.
+pub fn run_order_rail(mut rooms: Query<&mut Room>) {
+    for_live_rooms(&mut rooms, orders::step_room_orders);
+}
+
+/// Stage 7.
+pub fn judge_rounds(mut rooms: Query<&mut Room>) {
+    rooms.par_iter_mut().for_each(|mut room| round::step_room_round(&mut room));
 }
 
 /// The last stage: tick += 1, then the next link of the hash chain.
@@ -105,8 +145,14 @@ fn advance_room(room: &mut Room) {
 pub fn step_room(room: &mut Room) {
     room.events.clear();
     input::resolve_room_inputs(room);
-    action::gate_room_actions(room);
-    movement::move_room_cooks(room);
+    if room.result.is_none() {
+        action::gate_room_actions(room);
+        movement::move_room_cooks(room);
+        stations::step_room_stations(room);
+        freshness::step_room_freshness(room);
+        orders::step_room_orders(room);
+    }
+    round::step_room_round(room);
     advance_room(room);
 }
 

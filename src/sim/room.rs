@@ -93,6 +93,9 @@ pub struct Cook {
     /// This tick's resolved frame (neutral when the seat sent none).
     pub input: ResolvedInput,
     pub modifiers: MoveModifiers,
+    /// Points this cook's serves earned (display only, never competitive).
+    pub score: i32,
+    pub dishes_served: u32,
 }
 
 /// A fixture's pipeline state.
@@ -125,8 +128,9 @@ pub struct Station {
 pub enum ItemKind {
     /// An ingredient in some form.
     Food(Ingredient, Form),
-    /// A plate: clean or dirty, with the prepared ingredients on it (sorted multiset).
-    Plate { dirty: bool, parts: Vec<Part> },
+    /// A clean plate with the prepared ingredients on it (a sorted multiset). Dirty plates are
+    /// not carried: a served plate goes to the sink's dirty stack (`Room::plates_dirty`).
+    Plate { parts: Vec<Part> },
 }
 
 /// Where an item is: every item is in exactly one hand or on exactly one fixture.
@@ -153,6 +157,8 @@ pub struct Item {
     pub quality: u32,
     /// Present when a hand set this item down (absent for stock and pipeline output).
     pub mark: Option<Mark>,
+    /// Ticks of heat left before a finished dish on a ready stove burns (0 = not counting).
+    pub heat: u32,
 }
 
 /// Round-long tallies.
@@ -162,8 +168,46 @@ pub struct Counters {
     pub trashed: u32,
     /// Items ever created (shelf and rack picks, pre-placed items).
     pub created: u32,
-    /// Items ever destroyed (trash, plates returned to the rack).
+    /// Items ever destroyed (trash, plates returned to the rack, dishes served, waste).
     pub destroyed: u32,
+    /// Dishes served.
+    pub served: u32,
+    /// Orders that expired on the rail.
+    pub missed: u32,
+    /// Food destroyed by the kitchen (pushed off a board, washed out of a burnt pot).
+    pub wasted: u32,
+}
+
+/// One ticket on the rail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Order {
+    /// Monotonic from 1: rail order is id order (FIFO).
+    pub id: u32,
+    /// Index into the room's recipe book.
+    pub recipe: u16,
+    /// Points before quality, streak and time bonus (the recipe's base score at spawn).
+    pub value: i32,
+    /// The absolute tick on which the order expires.
+    pub deadline: u32,
+}
+
+/// How a round ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Verdict {
+    Won,
+    Lost,
+    /// Ended by the host (a fault, everyone left); never emits ROUND_END.
+    Aborted,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Won => "won",
+            Verdict::Lost => "lost",
+            Verdict::Aborted => "aborted",
+        }
+    }
 }
 
 /// A seat to place at round start.
@@ -207,6 +251,20 @@ pub struct Room {
     pub pots_clean: u32,
     pub pots_dirty: u32,
     pub counters: Counters,
+    /// Live orders in id order.
+    pub orders: Vec<Order>,
+    /// The tick (pre-increment) on which the rail next tries to spawn.
+    pub next_order_at: u32,
+    pub next_order_id: u32,
+    /// The level's pool as recipe-book indices (resolved once at build).
+    pub pool: Vec<u16>,
+    pub score: i32,
+    /// Consecutive serves since the last miss.
+    pub streak: u32,
+    pub longest_streak: u32,
+    /// Ticks of round clock left (frozen at the verdict).
+    pub time_left: u32,
+    pub result: Option<Verdict>,
     /// Frames waiting for their tick.
     pub inputs: InputQueue,
     /// The facts of the latest tick (cleared when the next tick starts).
@@ -250,6 +308,8 @@ impl Room {
                     trash_hold: 0,
                     input: ResolvedInput::default(),
                     modifiers: MoveModifiers::default(),
+                    score: 0,
+                    dishes_served: 0,
                 }
             })
             .collect();
@@ -279,6 +339,21 @@ impl Room {
             pots_clean: level.props.pots,
             pots_dirty: 0,
             counters: Counters::default(),
+            orders: Vec::new(),
+            next_order_at: super::orders::FIRST_ORDER_DELAY_TICKS,
+            next_order_id: 1,
+            pool: level
+                .orders
+                .pool
+                .iter()
+                .filter_map(|id| book.index_of(id))
+                .map(|i| i as u16)
+                .collect(),
+            score: 0,
+            streak: 0,
+            longest_streak: 0,
+            time_left: level.time_limit,
+            result: None,
             inputs: InputQueue::default(),
             events: Vec::new(),
             level,
@@ -315,7 +390,7 @@ impl Room {
         let id = ItemId(self.next_item);
         self.next_item += 1;
         self.counters.created += 1;
-        self.items.push(Item { id, kind, place, quality: QUALITY_FULL, mark: None });
+        self.items.push(Item { id, kind, place, quality: QUALITY_FULL, mark: None, heat: 0 });
         id
     }
 
@@ -329,6 +404,11 @@ impl Room {
             }
             self.items.remove(i);
         }
+    }
+
+    /// Does the level have a sink (where served plates come back dirty)?
+    pub fn has_sink(&self) -> bool {
+        self.stations.iter().any(|s| s.kind == StationKind::Sink)
     }
 
     /// Place an item on a station before the round starts (replay scripts and tests).

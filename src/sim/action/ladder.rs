@@ -1,8 +1,11 @@
 //! The verb ladder: what one press means right now, or the one named reason it means nothing.
 
+use crate::level::model::Part;
+use crate::sim::dishes::{can_become_dish, with_parts};
 use crate::sim::events::{DeniedReason, DeniedWhy};
-use crate::sim::kinds::{Form, StationKind};
-use crate::sim::room::{ItemId, ItemKind, Room, StationState};
+use crate::sim::kinds::{Form, StationKind, Vessel};
+use crate::sim::room::{Item, ItemId, ItemKind, Room, StationState};
+use crate::sim::stations::{POT_CAPACITY, transition};
 use serde::{Deserialize, Serialize};
 
 /// Everything a press can do.
@@ -57,99 +60,186 @@ impl Verb {
 /// A refusal: the reason and, for zero stock, the why.
 pub type Denial = (DeniedReason, Option<DeniedWhy>);
 
-/// Is this a grabbable set-down / shelf item, in id order (the first set-down wins)?
-fn grabbable_on(room: &Room, station: usize) -> Option<ItemId> {
-    let st = &room.stations[station];
+/// The one item lying on a fixture, if any (counters, prep, board and pan hold one).
+fn first_on(room: &Room, station: usize) -> Option<&Item> {
+    room.items_on(station).next()
+}
+
+/// Would putting `food` onto `plate_parts` leave a plate that can still become a dish?
+fn plating(room: &Room, plate_parts: &[Part], food: &[Part]) -> Result<Verb, Denial> {
+    if can_become_dish(&room.book, &with_parts(plate_parts, food)) {
+        Ok(Verb::PlateDish)
+    } else {
+        Err((DeniedReason::NoRecipe, None))
+    }
+}
+
+/// The parts a fixture's finished output would put on a plate (a ready pot pours all of them).
+fn output_parts(room: &Room, station: usize) -> Vec<Part> {
     room.items_on(station)
-        .find(|i| {
-            matches!(st.kind, StationKind::Shelf(_) | StationKind::Counter | StationKind::PlateRack)
-                || i.mark.is_some()
+        .filter_map(|i| match i.kind {
+            ItemKind::Food(ing, form) => Some((ing, form)),
+            ItemKind::Plate { .. } => None,
         })
-        .map(|i| i.id)
+        .collect()
+}
+
+/// A holding surface (counter, prep): one item; an ingredient and a plate combine.
+fn holding_surface(room: &Room, held: Option<&Item>, on: Option<&Item>) -> Result<Verb, Denial> {
+    match (held, on) {
+        (None, Some(item)) => Ok(Verb::PickItem(item.id)),
+        (None, None) => Err((DeniedReason::InvalidState, None)),
+        (Some(_), None) => Ok(Verb::PlaceOnStation),
+        (Some(h), Some(o)) => match (&h.kind, &o.kind) {
+            (ItemKind::Plate { parts }, ItemKind::Food(i, f))
+            | (ItemKind::Food(i, f), ItemKind::Plate { parts }) => {
+                plating(room, parts, &[(*i, *f)])
+            }
+            _ => Err((DeniedReason::HandsFull, None)),
+        },
+    }
+}
+
+/// The chop board: set-down starts the input, a free hand works it, output is taken or plated.
+fn chop_board(
+    room: &Room,
+    station: usize,
+    held: Option<&Item>,
+    on: Option<&Item>,
+) -> Result<Verb, Denial> {
+    let st = &room.stations[station];
+    match (held, on) {
+        (None, None) => Err((DeniedReason::InvalidState, None)),
+        (None, Some(item)) if item.mark.is_some() => Ok(Verb::PickItem(item.id)),
+        (None, Some(_)) if st.state == StationState::Ready => Ok(Verb::PickFromStation),
+        (None, Some(item)) if matches!(item.kind, ItemKind::Food(_, Form::Burnt)) => {
+            Ok(Verb::PickFromStation)
+        }
+        (None, Some(_)) => Ok(Verb::StartWork),
+        (Some(_), None) => Ok(Verb::PlaceOnStation),
+        (Some(h), Some(o)) => match (&h.kind, &o.kind) {
+            // The push-out: a rotted item yields to a new one the board works.
+            (ItemKind::Food(i, f), ItemKind::Food(_, Form::Burnt))
+                if transition(st.kind, *i, *f).is_some() =>
+            {
+                Ok(Verb::PlaceOnStation)
+            }
+            (ItemKind::Plate { parts }, ItemKind::Food(i, f))
+                if st.state == StationState::Ready =>
+            {
+                plating(room, parts, &[(*i, *f)])
+            }
+            _ => Err((DeniedReason::StationBusy, None)),
+        },
+    }
+}
+
+/// A stove: loads start cooking on their own; a plate takes (pan) or pours (pot) the output.
+fn stove(room: &Room, station: usize, vessel: Vessel, held: Option<&Item>) -> Result<Verb, Denial> {
+    let st = &room.stations[station];
+    let on = first_on(room, station);
+    let count = room.items_on(station).count();
+    match held {
+        None => match on {
+            None => Err((DeniedReason::InvalidState, None)),
+            Some(item) if item.mark.is_some() => Ok(Verb::PickItem(item.id)),
+            // Soup is poured, never carried by hand.
+            Some(_) if st.state == StationState::Ready && vessel == Vessel::Pot => {
+                Err((DeniedReason::HandsEmpty, None))
+            }
+            Some(_) if st.state == StationState::Ready => Ok(Verb::PickFromStation),
+            Some(_) => Err((DeniedReason::StationBusy, None)),
+        },
+        Some(h) => match &h.kind {
+            ItemKind::Plate { parts } if st.state == StationState::Ready => {
+                plating(room, parts, &output_parts(room, station))
+            }
+            ItemKind::Food(i, f) if transition(st.kind, *i, *f).is_some() => {
+                let has_room = match vessel {
+                    Vessel::Pan => count == 0,
+                    Vessel::Pot => count < POT_CAPACITY && on.is_none_or(|o| o.mark.is_none()),
+                };
+                if !has_room {
+                    Err((DeniedReason::StationBusy, None))
+                } else if vessel == Vessel::Pot && count == 0 && room.pots_clean == 0 {
+                    Err((DeniedReason::NothingHere, Some(DeniedWhy::NoPot)))
+                } else {
+                    Ok(Verb::PlaceOnStation)
+                }
+            }
+            _ if on.is_none() => Ok(Verb::PlaceOnStation),
+            _ => Err((DeniedReason::StationBusy, None)),
+        },
+    }
 }
 
 /// The ladder, with the cook's own condition first and the fixture's state before its kind.
-/// `seat` must be a cook of the room and `station` a valid index.
+/// `cook_index` must be a cook of the room and `station` a valid index.
 pub fn select_verb(room: &Room, cook_index: usize, station: usize) -> Result<Verb, Denial> {
     let cook = &room.cooks[cook_index];
     let st = &room.stations[station];
     let held = cook.held.and_then(|id| room.item(id));
     let deny = |r: DeniedReason| Err((r, None));
+    let mine = st.worker == Some(cook.seat);
 
     match st.state {
         StationState::Blocked => return deny(DeniedReason::InvalidState),
         // Dirt outranks every other state: a free hand washes in place.
         StationState::Dirty => {
-            return if held.is_none() { Ok(Verb::Wash) } else { deny(DeniedReason::StationDirty) };
-        }
-        StationState::Working => {
-            return if st.worker == Some(cook.seat) {
-                Ok(Verb::HoldWork)
-            } else {
-                deny(DeniedReason::StationBusy)
+            return match (held, st.worker) {
+                (Some(_), _) => deny(DeniedReason::StationDirty),
+                (None, Some(w)) if w != cook.seat => deny(DeniedReason::StationBusy),
+                (None, _) => Ok(Verb::Wash),
             };
         }
-        StationState::Idle | StationState::Ready => {}
+        StationState::Working if st.worker.is_some() => {
+            return if mine { Ok(Verb::HoldWork) } else { deny(DeniedReason::StationBusy) };
+        }
+        StationState::Working | StationState::Idle | StationState::Ready => {}
     }
     // A worker slot still held through its release grace is not free.
-    if st.worker.is_some_and(|w| w != cook.seat) {
+    if st.worker.is_some() && !mine {
         return deny(DeniedReason::StationBusy);
     }
 
-    let on_station = room.items_on(station).next();
+    let on = first_on(room, station);
     match st.kind {
         StationKind::Serve => match held.map(|i| &i.kind) {
             None => deny(DeniedReason::HandsEmpty),
-            Some(ItemKind::Plate { dirty: false, parts }) if !parts.is_empty() => Ok(Verb::Serve),
+            Some(ItemKind::Plate { .. }) => Ok(Verb::Serve),
             Some(_) => deny(DeniedReason::WrongItem),
         },
         StationKind::Trash => match held {
             None => deny(DeniedReason::HandsEmpty),
             Some(_) => Ok(Verb::Trash),
         },
-        StationKind::Sink => match held.map(|i| &i.kind) {
-            None if st.state == StationState::Ready && on_station.is_some() => {
-                Ok(Verb::PickFromStation)
-            }
-            None => deny(DeniedReason::HandsEmpty),
-            Some(ItemKind::Plate { dirty: true, .. }) => Ok(Verb::Wash),
+        StationKind::Sink => match held {
+            None if room.plates_dirty > 0 => Ok(Verb::StartWork),
+            None => deny(DeniedReason::InvalidState),
             Some(_) => deny(DeniedReason::WrongItem),
         },
-        StationKind::Shelf(_) => match held {
-            None => Ok(grabbable_on(room, station).map_or(Verb::PickFromStation, Verb::PickItem)),
+        StationKind::Shelf(ingredient) => match held {
+            None => Ok(on.map_or(Verb::PickFromStation, |i| Verb::PickItem(i.id))),
+            // A plate takes a raw ingredient straight off the shelf when a dish wants it.
+            Some(Item { kind: ItemKind::Plate { parts }, .. })
+                if can_become_dish(&room.book, &with_parts(parts, &[(ingredient, Form::Raw)])) =>
+            {
+                Ok(Verb::PlateDish)
+            }
             Some(_) => Ok(Verb::Release),
         },
         StationKind::PlateRack => match held.map(|i| &i.kind) {
-            None => match grabbable_on(room, station) {
-                Some(id) => Ok(Verb::PickItem(id)),
+            None => match on {
+                Some(item) => Ok(Verb::PickItem(item.id)),
                 None if room.plates_clean > 0 => Ok(Verb::PickFromStation),
                 None => Err((DeniedReason::NothingHere, Some(DeniedWhy::NoPlate))),
             },
-            Some(ItemKind::Plate { dirty: false, parts }) if parts.is_empty() => Ok(Verb::Release),
+            Some(ItemKind::Plate { parts }) if parts.is_empty() => Ok(Verb::Release),
             Some(_) => deny(DeniedReason::HandsFull),
         },
-        StationKind::Counter => match (held, on_station) {
-            (None, Some(item)) => Ok(Verb::PickItem(item.id)),
-            (None, None) => deny(DeniedReason::InvalidState),
-            (Some(_), None) => Ok(Verb::PlaceOnStation),
-            (Some(_), Some(_)) => deny(DeniedReason::HandsFull),
-        },
-        StationKind::ChopBoard | StationKind::Stove(_) | StationKind::Prep => {
-            match (held, on_station) {
-                (None, Some(item)) if item.mark.is_some() => Ok(Verb::PickItem(item.id)),
-                (None, Some(_)) if st.state == StationState::Ready => Ok(Verb::PickFromStation),
-                (None, Some(_)) => Ok(Verb::StartWork),
-                (None, None) => deny(DeniedReason::InvalidState),
-                (Some(_), Some(_)) => deny(DeniedReason::HandsFull),
-                (Some(h), None) => Ok(match (st.kind, &h.kind) {
-                    (
-                        StationKind::Prep,
-                        ItemKind::Food(_, Form::Chopped | Form::Cooked | Form::Boiled),
-                    ) => Verb::PlateDish,
-                    _ => Verb::PlaceOnStation,
-                }),
-            }
-        }
+        StationKind::Counter | StationKind::Prep => holding_surface(room, held, on),
+        StationKind::ChopBoard => chop_board(room, station, held, on),
+        StationKind::Stove(vessel) => stove(room, station, vessel, held),
     }
 }
 
@@ -160,12 +250,18 @@ pub enum ClaimKey {
     Station(usize),
 }
 
-/// PICK_ITEM lifts one item, START_WORK takes the single worker slot, and PICK_FROM_STATION
-/// claims only when the fixture holds its one finished item (stock is never contested).
+/// PICK_ITEM lifts one item, START_WORK and an in-place WASH take the single worker slot, a
+/// plate taking a fixture's output claims that output, and PICK_FROM_STATION claims only when
+/// the fixture holds its one finished item (stock is never contested).
 pub fn claim_of(room: &Room, verb: Verb, station: usize) -> Option<ClaimKey> {
+    let kind = room.stations[station].kind;
     match verb {
         Verb::PickItem(id) => Some(ClaimKey::Item(id)),
         Verb::StartWork => Some(ClaimKey::Station(station)),
+        Verb::Wash if kind != StationKind::Sink => Some(ClaimKey::Station(station)),
+        Verb::PlateDish if matches!(kind, StationKind::ChopBoard | StationKind::Stove(_)) => {
+            Some(ClaimKey::Station(station))
+        }
         Verb::PickFromStation => room.items_on(station).next().map(|i| ClaimKey::Item(i.id)),
         _ => None,
     }

@@ -9,7 +9,7 @@ use super::input::InputFrame;
 use super::kinds::Dir4;
 use super::room::{Room, SeatSpec, V2};
 use super::step_room;
-use crate::level::model::RecipeBook;
+use crate::level::recipes::builtin_recipes;
 use crate::level::sketch::sketch_level;
 use std::sync::Arc;
 
@@ -17,7 +17,7 @@ use std::sync::Arc;
 pub fn room(rows: &[&str], seats: u8) -> Room {
     Room::new(
         Arc::new(sketch_level("test", rows)),
-        Arc::new(RecipeBook::default()),
+        Arc::new(builtin_recipes().expect("the built-in recipe book is valid")),
         1,
         &SeatSpec::numbered(seats),
     )

@@ -37,8 +37,8 @@ fn onion(form: Form) -> ItemKind {
     ItemKind::Food(Ingredient::Onion, form)
 }
 
-fn plate(dirty: bool, parts: Vec<(Ingredient, Form)>) -> ItemKind {
-    ItemKind::Plate { dirty, parts }
+fn plate(parts: Vec<(Ingredient, Form)>) -> ItemKind {
+    ItemKind::Plate { parts }
 }
 
 type Setup = fn(&mut Room);
@@ -98,15 +98,15 @@ fn table() -> Vec<(&'static str, char, Setup, Result<Verb, (DeniedReason, Option
         (
             "serve a dish",
             'W',
-            |r| hold_item(r, plate(false, vec![(Ingredient::Lettuce, Form::Chopped)])),
+            |r| hold_item(r, plate(vec![(Ingredient::Lettuce, Form::Chopped)])),
             Ok(Verb::Serve),
         ),
         ("serve a raw onion", 'W', |r| hold_item(r, onion(Form::Raw)), Err((WrongItem, None))),
         ("trash with empty hands", 'T', |_| {}, Err((HandsEmpty, None))),
         ("trash a carried item", 'T', |r| hold_item(r, onion(Form::Raw)), Ok(Verb::Trash)),
-        ("sink with a dirty plate", 'S', |r| hold_item(r, plate(true, vec![])), Ok(Verb::Wash)),
+        ("sink with a dirty stack", 'S', |r| r.plates_dirty = 1, Ok(Verb::StartWork)),
         ("sink with food", 'S', |r| hold_item(r, onion(Form::Raw)), Err((WrongItem, None))),
-        ("sink with empty hands", 'S', |_| {}, Err((HandsEmpty, None))),
+        ("sink with nothing to wash", 'S', |_| {}, Err((InvalidState, None))),
         ("shelf stock", 'o', |_| {}, Ok(Verb::PickFromStation)),
         (
             "shelf set-down escape hatch",
@@ -114,7 +114,14 @@ fn table() -> Vec<(&'static str, char, Setup, Result<Verb, (DeniedReason, Option
             |r| hold_item(r, onion(Form::Chopped)),
             Ok(Verb::Release),
         ),
+        (
+            "a plate takes a bun off its shelf",
+            'b',
+            |r| hold_item(r, plate(vec![])),
+            Ok(Verb::PlateDish),
+        ),
         ("rack gives a plate", 'R', |_| {}, Ok(Verb::PickFromStation)),
+        ("rack takes back an empty plate", 'R', |r| hold_item(r, plate(vec![])), Ok(Verb::Release)),
         (
             "rack without plates",
             'R',
@@ -147,6 +154,76 @@ fn table() -> Vec<(&'static str, char, Setup, Result<Verb, (DeniedReason, Option
             Err((HandsFull, None)),
         ),
         (
+            "chopped lettuce onto a plate on the counter",
+            '-',
+            |r| {
+                put_on_target(r, plate(vec![(Ingredient::Tomato, Form::Chopped)]), None);
+                hold_item(r, ItemKind::Food(Ingredient::Lettuce, Form::Chopped));
+            },
+            Ok(Verb::PlateDish),
+        ),
+        (
+            "a raw onion makes no dish",
+            '-',
+            |r| {
+                put_on_target(r, plate(vec![]), None);
+                hold_item(r, onion(Form::Raw));
+            },
+            Err((NoRecipe, None)),
+        ),
+        (
+            "a busy board refuses a second item",
+            'K',
+            |r| {
+                put_on_target(r, onion(Form::Raw), None);
+                hold_item(r, onion(Form::Raw));
+            },
+            Err((StationBusy, None)),
+        ),
+        (
+            "a cooking stove is busy",
+            'F',
+            |r| {
+                put_on_target(r, ItemKind::Food(Ingredient::Patty, Form::Raw), None);
+                r.stations[0].state = StationState::Working;
+            },
+            Err((StationBusy, None)),
+        ),
+        (
+            "a patty into the pan",
+            'F',
+            |r| hold_item(r, ItemKind::Food(Ingredient::Patty, Form::Raw)),
+            Ok(Verb::PlaceOnStation),
+        ),
+        (
+            "no pot left for the soup",
+            'U',
+            |r| {
+                r.pots_clean = 0;
+                hold_item(r, onion(Form::Raw));
+            },
+            Err((NothingHere, Some(DeniedWhy::NoPot))),
+        ),
+        (
+            "soup is poured, not carried",
+            'U',
+            |r| {
+                put_on_target(r, onion(Form::Boiled), None);
+                r.stations[0].state = StationState::Ready;
+            },
+            Err((HandsEmpty, None)),
+        ),
+        (
+            "a plate takes the soup",
+            'U',
+            |r| {
+                put_on_target(r, onion(Form::Boiled), None);
+                r.stations[0].state = StationState::Ready;
+                hold_item(r, plate(vec![]));
+            },
+            Ok(Verb::PlateDish),
+        ),
+        (
             "board input starts work",
             'K',
             |r| {
@@ -174,7 +251,10 @@ fn table() -> Vec<(&'static str, char, Setup, Result<Verb, (DeniedReason, Option
         (
             "prep plates a chopped item",
             'P',
-            |r| hold_item(r, onion(Form::Chopped)),
+            |r| {
+                put_on_target(r, plate(vec![]), None);
+                hold_item(r, ItemKind::Food(Ingredient::Lettuce, Form::Chopped));
+            },
             Ok(Verb::PlateDish),
         ),
         (
@@ -212,8 +292,17 @@ fn the_table_cannot_lose_a_row() {
     for v in Verb::ALL {
         assert!(verbs.contains(&format!("{:?}", v.kind())), "verb {v:?} has no row");
     }
-    // CONTESTED_LOST is the gate's, never the ladder's: proven by the contested tests.
-    for r in DeniedReason::ALL.into_iter().filter(|r| *r != DeniedReason::ContestedLost) {
+    // CONTESTED_LOST is the gate's, never the ladder's: proven by the contested tests; the
+    // serve refusals are the scoring's (tests in src/sim/tests/kitchen.rs).
+    let not_ladder = [
+        DeniedReason::ContestedLost,
+        DeniedReason::Burnt,
+        DeniedReason::NoTarget,
+        DeniedReason::NoOrders,
+        DeniedReason::WrongRecipe,
+        DeniedReason::Incomplete,
+    ];
+    for r in DeniedReason::ALL.into_iter().filter(|r| !not_ladder.contains(r)) {
         // OUT_OF_REACH and NOT_FACING come from targeting (tests/targeting.rs).
         if matches!(r, DeniedReason::OutOfReach | DeniedReason::NotFacing) {
             continue;

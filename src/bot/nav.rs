@@ -1,0 +1,100 @@
+//! Grid navigation for bot cooks: shortest walkable paths and a steering law that turns a path
+//! into stick input without clipping wall corners or overshooting the goal.
+
+use crate::level::model::{Cell, Level};
+use crate::sim::room::{Cook, V2};
+use crate::sim::units::{MOVE_UNIT, RADIUS, TILE};
+use std::collections::VecDeque;
+
+/// Can a body stand in this cell?
+pub fn walkable(level: &Level, cell: Cell) -> bool {
+    !level.tile(cell).blocks_body()
+}
+
+/// The shortest 4-neighbour path of walkable cells from `from` to `to` (both included), or
+/// `None` when `to` cannot be reached. Neighbours are tried in a fixed order (right, down,
+/// left, up), so the path is the same on every machine.
+pub fn path(level: &Level, from: Cell, to: Cell) -> Option<Vec<Cell>> {
+    if !walkable(level, to) {
+        return None;
+    }
+    let w = level.width.max(1) as usize;
+    let idx = |c: Cell| c.1 as usize * w + c.0 as usize;
+    let inside = |c: Cell| c.0 >= 0 && c.1 >= 0 && c.0 < level.width && c.1 < level.height;
+    if !inside(from) || !inside(to) {
+        return None;
+    }
+    let mut prev: Vec<Option<Cell>> = vec![None; w * level.height.max(1) as usize];
+    let mut seen = vec![false; prev.len()];
+    let mut queue = VecDeque::from([from]);
+    seen[idx(from)] = true;
+    while let Some(c) = queue.pop_front() {
+        if c == to {
+            let mut out = vec![c];
+            let mut at = c;
+            while let Some(p) = prev[idx(at)] {
+                out.push(p);
+                at = p;
+            }
+            out.reverse();
+            return Some(out);
+        }
+        for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
+            let n = (c.0 + dx, c.1 + dy);
+            if inside(n) && !seen[idx(n)] && walkable(level, n) {
+                seen[idx(n)] = true;
+                prev[idx(n)] = Some(c);
+                queue.push_back(n);
+            }
+        }
+    }
+    None
+}
+
+/// Close enough to a goal centre to count as arrived (µtiles).
+pub const ARRIVE_TOLERANCE: i32 = 60_000;
+/// Slow enough to count as stopped (µtiles per tick).
+pub const STOP_SPEED: i32 = 25_000;
+
+/// Has the cook arrived (and settled) at the centre of `goal`?
+pub fn arrived(cook: &Cook, goal: Cell) -> bool {
+    let c = V2::centre_of(goal);
+    (c.x - cook.pos.x).abs() <= ARRIVE_TOLERANCE
+        && (c.y - cook.pos.y).abs() <= ARRIVE_TOLERANCE
+        && cook.vel.x.abs() <= STOP_SPEED
+        && cook.vel.y.abs() <= STOP_SPEED
+}
+
+/// Proportional speed toward an offset: full stick from 0.3 tile out, easing in below that so
+/// the cook brakes onto the point instead of overshooting it.
+fn ease(offset: i32) -> i32 {
+    (offset as i64 * MOVE_UNIT as i64 / 300_000).clamp(-(MOVE_UNIT as i64), MOVE_UNIT as i64) as i32
+}
+
+/// The stick that walks `cook` along `route` (a path whose first cell is the cook's cell)
+/// toward its last cell: along the step's axis, while centring on the other axis so corners
+/// are never clipped.
+pub fn steer(cook: &Cook, route: &[Cell]) -> (i16, i16) {
+    let here = cook.pos.cell();
+    let goal = *route.last().unwrap_or(&here);
+    let next = route.iter().position(|c| *c == here).and_then(|i| route.get(i + 1)).copied();
+    let Some(next) = next else {
+        // In the goal cell (or off the route): ease onto the goal's centre.
+        let c = V2::centre_of(goal);
+        return (ease(c.x - cook.pos.x) as i16, ease(c.y - cook.pos.y) as i16);
+    };
+    let (dx, dy) = (next.0 - here.0, next.1 - here.1);
+    let centre = V2::centre_of(here);
+    // Within the body's slack of the corridor centre, push on; otherwise re-centre first.
+    let slack = (TILE / 2 - RADIUS) / 2;
+    let (mx, my) = if dx != 0 {
+        let off = centre.y - cook.pos.y;
+        let along = if off.abs() > slack { 0 } else { dx * MOVE_UNIT };
+        (along, ease(off))
+    } else {
+        let off = centre.x - cook.pos.x;
+        let along = if off.abs() > slack { 0 } else { dy * MOVE_UNIT };
+        (ease(off), along)
+    };
+    (mx as i16, my as i16)
+}

@@ -1,0 +1,46 @@
+//! Plain-JSON views of a room for the world outside the sim: the round's result payload.
+//!
+//! Lives outside `sim/` because it renders ticks as seconds for people; every number it reads
+//! is the sim's integer state, so the payload is a function of the state at the verdict alone.
+
+use crate::sim::room::Room;
+use crate::sim::round::stars;
+use crate::sim::units::TICK_HZ;
+use serde_json::{Value, json};
+
+/// Ticks as seconds (exact: a tick is 0.05 s).
+pub fn ticks_to_seconds(ticks: u32) -> f64 {
+    ticks as f64 / TICK_HZ as f64
+}
+
+/// The result payload, with exactly the rulebook's keys: result, score, target, stars,
+/// time_left, counters{served, missed, wasted}, longest_streak, players[{id, name, score,
+/// dishes_served, missed_contrib}], level_id, seed, ticks. `missed_contrib` is the round's
+/// misses spread evenly over the seats (floor): an estimate for display, never a gate.
+pub fn result_payload(room: &Room) -> Value {
+    let seats = room.cooks.len() as u32;
+    let missed_each = room.counters.missed.checked_div(seats).unwrap_or(0);
+    json!({
+        "result": room.result.map(|v| v.as_str()),
+        "score": room.score,
+        "target": room.level.target_score,
+        "stars": stars(room),
+        "time_left": ticks_to_seconds(room.time_left),
+        "counters": {
+            "served": room.counters.served,
+            "missed": room.counters.missed,
+            "wasted": room.counters.wasted,
+        },
+        "longest_streak": room.longest_streak,
+        "players": room.cooks.iter().map(|c| json!({
+            "id": c.seat,
+            "name": c.name,
+            "score": c.score,
+            "dishes_served": c.dishes_served,
+            "missed_contrib": missed_each,
+        })).collect::<Vec<_>>(),
+        "level_id": room.level.id,
+        "seed": room.seed,
+        "ticks": room.tick,
+    })
+}
