@@ -48,7 +48,9 @@ impl V2 {
 }
 
 /// What a cook's body is doing, for clients and the stun rule.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum CookState {
     #[default]
     Idle,
@@ -99,7 +101,9 @@ pub struct Cook {
 }
 
 /// A fixture's pipeline state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum StationState {
     #[default]
     Idle,

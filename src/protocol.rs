@@ -1,0 +1,136 @@
+//! The wire: every replicated component and every message, registered in one fixed order.
+//!
+//! Clients never see `Room` (the sim's private state); they see these views, which the
+//! projection (src/project.rs) writes from each room every tick wherever a simulation runs —
+//! the headless server, or the embedded server of a local game. Everything here is plain data
+//! in the sim's integer units, so the client interpolates and formats, and nothing drifts.
+
+use crate::sim::events::SimEvent;
+use crate::sim::input::InputFrame;
+use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Tile};
+use crate::sim::room::{CookState, StationState, Verdict};
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The kitchen a view entity belongs to (the room entity, mapped by the replication layer).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InRoom(pub Entity);
+
+/// One ticket on the rail, as the HUD shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderView {
+    pub id: u32,
+    /// The recipe's id in the book (e.g. "salad").
+    pub recipe: String,
+    /// Display name (e.g. "Salad").
+    pub name: String,
+    pub parts: Vec<(Ingredient, Form)>,
+    pub value: i32,
+    /// Ticks left before the order is missed.
+    pub ticks_left: u32,
+    /// The span every order is given (for the deadline bar).
+    pub ticks_total: u32,
+}
+
+/// The room's public state: on the room entity.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomView {
+    pub level_id: String,
+    pub level_name: String,
+    pub hint: String,
+    pub tick: u32,
+    pub time_left: u32,
+    pub time_limit: u32,
+    pub score: i32,
+    pub target: i32,
+    pub streak: u32,
+    pub result: Option<Verdict>,
+    pub stars: u8,
+    pub orders: Vec<OrderView>,
+    pub plates_clean: u32,
+    pub plates_dirty: u32,
+    pub pots_clean: u32,
+    pub served: u32,
+    pub missed: u32,
+}
+
+/// The kitchen's grid: on the room entity, sent once per level.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GridView {
+    pub width: i32,
+    pub height: i32,
+    /// Row-major.
+    pub tiles: Vec<Tile>,
+}
+
+/// One cook, on its own entity.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CookView {
+    pub seat: u8,
+    pub name: String,
+    /// µtiles.
+    pub pos: (i32, i32),
+    /// µtiles per tick.
+    pub vel: (i32, i32),
+    pub facing: Dir4,
+    pub state: CookState,
+    pub stun: u32,
+    /// The carried item's id, if any.
+    pub held: Option<u32>,
+    /// Ticks the action button has been held (for hold animations).
+    pub action_ticks: u32,
+    pub score: i32,
+    pub dishes_served: u32,
+}
+
+/// One fixture, on its own entity.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StationView {
+    pub index: u16,
+    pub kind: StationKind,
+    pub cell: (i32, i32),
+    pub state: StationState,
+    pub progress: u32,
+    /// Ticks the current work takes (0 when idle), for progress bars.
+    pub duration: u32,
+    pub worker: Option<u8>,
+    /// Ticks of heat left on its dish before it burns (0 = no countdown): the burn warning.
+    pub heat: u32,
+}
+
+/// Where an item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ItemPlace {
+    Hand(u8),
+    Station(u16),
+}
+
+/// What an item is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ItemLook {
+    Food(Ingredient, Form),
+    Plate(Vec<(Ingredient, Form)>),
+}
+
+/// One item, on its own entity.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemView {
+    pub id: u32,
+    pub look: ItemLook,
+    pub place: ItemPlace,
+    /// ppm.
+    pub quality: u32,
+}
+
+/// Client → server: input frames for the sender's seat (the seat comes from the connection).
+#[derive(Message, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputBatch {
+    pub frames: Vec<InputFrame>,
+}
+
+/// Server → client: the facts of one tick of the client's room, for sound and effects.
+#[derive(Message, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TickEvents {
+    pub tick: u32,
+    pub events: Vec<SimEvent>,
+}
