@@ -72,27 +72,42 @@ impl Plugin for SimPlugin {
     }
 }
 
+/// Below this many rooms a stage steps them on the calling thread: a task-pool scope costs more
+/// than a few room-ticks. Rooms never read each other, so the result is the same either way.
+const PAR_MIN_ROOMS: usize = 4;
+
+/// Run one stage over every room, in parallel when there are enough rooms to pay for it.
+fn for_each_room(rooms: &mut Query<&mut Room>, stage: fn(&mut Room)) {
+    if rooms.iter().len() < PAR_MIN_ROOMS {
+        for mut room in rooms.iter_mut() {
+            stage(&mut room);
+        }
+    } else {
+        rooms.par_iter_mut().for_each(|mut room| stage(&mut room));
+    }
+}
+
 /// Stage 1 (and the start of a tick: the previous tick's events are cleared).
 pub fn resolve_inputs(mut rooms: Query<&mut Room>) {
-    rooms.par_iter_mut().for_each(|mut room| {
+    for_each_room(&mut rooms, |room| {
         room.events.clear();
-        input::resolve_room_inputs(&mut room);
+        input::resolve_room_inputs(room);
     });
 }
 
 /// Stage 2b.
 pub fn gate_actions(mut rooms: Query<&mut Room>) {
-    rooms.par_iter_mut().for_each(|mut room| action::gate_room_actions(&mut room));
+    for_each_room(&mut rooms, action::gate_room_actions);
 }
 
 /// Stage 3.
 pub fn move_cooks(mut rooms: Query<&mut Room>) {
-    rooms.par_iter_mut().for_each(|mut room| movement::move_room_cooks(&mut room));
+    for_each_room(&mut rooms, movement::move_room_cooks);
 }
 
 /// The last stage: tick += 1, then the next link of the hash chain.
 pub fn advance_rooms(mut rooms: Query<&mut Room>) {
-    rooms.par_iter_mut().for_each(|mut room| advance_room(&mut room));
+    for_each_room(&mut rooms, advance_room);
 }
 
 fn advance_room(room: &mut Room) {
