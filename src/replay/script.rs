@@ -147,7 +147,7 @@ impl InputScript {
         if errors.is_empty() { Ok(()) } else { Err(errors) }
     }
 
-    /// The frames due on `tick`, stamped as a live room stamps them (tick, per-seat seq).
+    /// The frames due on `tick`, stamped with that tick and, as seq, the frame's index in the script.
     pub fn frames_for(&self, tick: u32) -> impl Iterator<Item = (Seat, InputFrame)> + '_ {
         self.frames.iter().enumerate().filter_map(move |(index, f)| {
             let offset = tick.checked_sub(f.tick)?;

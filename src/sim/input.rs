@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 /// One input frame for one seat, as every source produces it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct InputFrame {
-    /// Per-seat sequence number (the tie-break after the tick).
+    /// Sequence number (the tie-break after the tick; lower wins). Live sources number their own
+    /// frames; a replay uses the frame's index in its script.
     pub seq: u32,
     /// The tick this frame is meant for.
     pub tick: u32,

@@ -82,20 +82,35 @@ impl Plugin for SimPlugin {
     }
 }
 
+/// Below this many rooms a stage steps them on the calling thread: a task-pool scope costs more
+/// than a few room-ticks. Rooms never read each other, so the result is the same either way.
+const PAR_MIN_ROOMS: usize = 4;
+
+/// Run one stage over every room, in parallel when there are enough rooms to pay for it.
+fn for_each_room(rooms: &mut Query<&mut Room>, stage: impl Fn(&mut Room) + Send + Sync) {
+    if rooms.iter().len() < PAR_MIN_ROOMS {
+        for mut room in rooms.iter_mut() {
+            stage(&mut room);
+        }
+    } else {
+        rooms.par_iter_mut().for_each(|mut room| stage(&mut room));
+    }
+}
+
 /// Stage 1 (and the start of a tick: the previous tick's events are cleared).
 pub fn resolve_inputs(mut rooms: Query<&mut Room>) {
-    rooms.par_iter_mut().for_each(|mut room| {
+    for_each_room(&mut rooms, |room| {
         room.events.clear();
-        input::resolve_room_inputs(&mut room);
+        input::resolve_room_inputs(room);
     });
 }
 
 /// Run a gameplay stage on every room whose round is still live (a decided round is frozen
 /// for the settle: only the clock clamp and tick += 1 keep running).
 fn for_live_rooms(rooms: &mut Query<&mut Room>, stage: fn(&mut Room)) {
-    rooms.par_iter_mut().for_each(|mut room| {
+    for_each_room(rooms, |room| {
         if room.result.is_none() {
-            stage(&mut room);
+            stage(room);
         }
     });
 }
@@ -127,12 +142,12 @@ pub fn run_order_rail(mut rooms: Query<&mut Room>) {
 
 /// Stage 7.
 pub fn judge_rounds(mut rooms: Query<&mut Room>) {
-    rooms.par_iter_mut().for_each(|mut room| round::step_room_round(&mut room));
+    for_each_room(&mut rooms, round::step_room_round);
 }
 
 /// The last stage: tick += 1, then the next link of the hash chain.
 pub fn advance_rooms(mut rooms: Query<&mut Room>) {
-    rooms.par_iter_mut().for_each(|mut room| advance_room(&mut room));
+    for_each_room(&mut rooms, advance_room);
 }
 
 fn advance_room(room: &mut Room) {

@@ -234,18 +234,21 @@ fn push_apart(level: &Level, cooks: &mut [Cook]) -> Vec<(usize, usize)> {
 
 /// Stage 3 for one room.
 pub fn move_room_cooks(room: &mut Room) {
-    let level = room.level.clone();
-    let mut starts: Vec<V2> = Vec::with_capacity(room.cooks.len());
-    for cook in &mut room.cooks {
-        let held = apply_stun(cook, &mut room.events);
-        starts.push(cook.pos);
+    // Borrow the level beside the cooks instead of cloning the `Arc`: every room of a batch
+    // shares one level, and its refcount's cache line was bounced between threads each tick.
+    let Room { level, cooks, events, .. } = room;
+    let level: &Level = level;
+    let mut starts: Vec<(V2, Dir4)> = Vec::with_capacity(cooks.len());
+    for cook in cooks.iter_mut() {
+        let held = apply_stun(cook, events);
+        starts.push((cook.pos, cook.facing));
         if held {
             continue;
         }
         cook.facing = facing_for(cook);
         cook.vel = desired_velocity(cook);
-        let moved_x = slide(&level, cook, Axis::X, cook.vel.x);
-        let moved_y = slide(&level, cook, Axis::Y, cook.vel.y);
+        let moved_x = slide(level, cook, Axis::X, cook.vel.x);
+        let moved_y = slide(level, cook, Axis::Y, cook.vel.y);
         // A wall stops the velocity on that axis, so a cook does not keep pressing into it.
         if moved_x != cook.vel.x {
             cook.vel.x = moved_x;
@@ -255,20 +258,25 @@ pub fn move_room_cooks(room: &mut Room) {
         }
         cook.state = if cook.vel == V2::ZERO { CookState::Idle } else { CookState::Moving };
     }
-    let stuck = push_apart(&level, &mut room.cooks);
+    let stuck = push_apart(level, cooks);
     // A real deadlock (no separation on either axis): drop the later-received input and put
     // that cook back where the tick started. A cook with no frame never loses.
     for (i, j) in stuck {
         let rank = |c: &Cook| c.input.rank.map(|(t, s)| (t, s, c.seat));
-        let loser = match (rank(&room.cooks[i]), rank(&room.cooks[j])) {
+        let loser = match (rank(&cooks[i]), rank(&cooks[j])) {
             (Some(a), Some(b)) => Some(if a > b { i } else { j }),
             (Some(_), None) => Some(i),
             (None, Some(_)) => Some(j),
             (None, None) => None,
         };
         if let Some(l) = loser {
-            room.cooks[l].pos = starts[l];
-            room.cooks[l].vel = V2::ZERO;
+            // The whole input is dropped: position and facing as the tick found them, at rest.
+            let (pos, facing) = starts[l];
+            let cook = &mut cooks[l];
+            cook.pos = pos;
+            cook.vel = V2::ZERO;
+            cook.facing = facing;
+            cook.state = CookState::Idle;
         }
     }
 }

@@ -72,10 +72,12 @@ pub fn length(x: i64, y: i64) -> i64 {
 pub fn clamp_move(x: i32, y: i32) -> (i32, i32) {
     let x = x.clamp(-MOVE_UNIT, MOVE_UNIT) as i64;
     let y = y.clamp(-MOVE_UNIT, MOVE_UNIT) as i64;
-    let len = length(x, y);
-    if len <= MOVE_UNIT as i64 {
+    let unit = MOVE_UNIT as i64;
+    // Compare squares, not the floored root: a stick of true length 1000.4 is too long.
+    if x * x + y * y <= unit * unit {
         (x as i32, y as i32)
     } else {
+        let len = length(x, y);
         ((x * MOVE_UNIT as i64 / len) as i32, (y * MOVE_UNIT as i64 / len) as i32)
     }
 }

@@ -95,9 +95,9 @@ pub fn gate_room_actions(room: &mut Room) {
         }
         // Earlier seats may have changed the kitchen: re-decide on the current state.
         let decision = if claim.is_some() { pre_decision } else { decide(room, c) };
-        let at_trash = matches!(decision, Decision::Act { verb: Verb::Trash, .. })
-            || (matches!(decision, Decision::Deny((DeniedReason::HandsEmpty, None)))
-                && aims_at_trash(room, c));
+        // Only a TRASH press starts the hold: an empty-handed press at the can is its one
+        // HANDS_EMPTY and nothing more.
+        let at_trash = matches!(decision, Decision::Act { verb: Verb::Trash, .. });
         match decision {
             Decision::Act { station, verb } => hands::apply_verb(room, c, station, verb),
             Decision::Deny((reason, why)) => {

@@ -126,11 +126,34 @@ fn turning_away_voids_the_hold() {
 }
 
 #[test]
-fn an_empty_hand_at_the_threshold_is_named() {
+fn an_empty_handed_press_at_the_can_is_one_refusal() {
     let mut r = pass_kitchen();
     r.cooks[1].facing = Dir4::Up;
+    let mut events = Vec::new();
+    for _ in 0..10 {
+        send(&mut r, 1, (0, 0), true, None);
+        step_room(&mut r);
+        events.extend(r.events.clone());
+    }
+    assert_eq!(
+        events,
+        vec![SimEvent::Denied {
+            seat: 1,
+            reason: crate::sim::events::DeniedReason::HandsEmpty,
+            why: None
+        }]
+    );
+}
+
+#[test]
+fn a_hand_emptied_mid_hold_is_named_at_the_threshold() {
+    let mut r = at_trash();
+    hold(&mut r, 1, (0, 0), true, 3);
+    // Something outside the hands (a future hazard, a host fault) takes the item mid-hold.
+    let id = r.cooks[1].held.expect("holding");
+    r.destroy_item(id);
     let mut saw = false;
-    for _ in 0..8 {
+    for _ in 0..5 {
         send(&mut r, 1, (0, 0), true, None);
         step_room(&mut r);
         saw |= r.events.contains(&SimEvent::TrashedAlreadyEmpty { seat: 1 });
