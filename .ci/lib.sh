@@ -57,8 +57,15 @@ uc_need_rust() {
   if ! command -v cargo >/dev/null 2>&1; then
     uc_need_apt "${UC_RUSTUP_PACKAGES[@]}" || return 1
     uc_log "installing Rust with rustup (https://rustup.rs)"
-    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs |
-      sh -s -- -y --profile minimal --default-toolchain none || return 1
+    # Downloaded first, not piped: a failed download must fail here, not run an empty script.
+    local installer
+    installer=$(mktemp) &&
+      curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs -o "$installer" &&
+      sh "$installer" -y --profile minimal --default-toolchain none || {
+      rm -f "$installer"
+      return 1
+    }
+    rm -f "$installer"
     export PATH="$HOME/.cargo/bin:$PATH"
   fi
   # Installs the pinned toolchain (with the components and targets the file lists) when it
