@@ -151,8 +151,14 @@ fn set_down(room: &mut Room, cook_index: usize, station: usize) {
         Some(ItemKind::Food(ing, form)) => transition(kind, *ing, *form).is_some(),
         _ => false,
     };
-    if worked && kind == StationKind::ChopBoard {
-        push_out_burnt(room, station);
+    if worked && kind == StationKind::ChopBoard && push_out_burnt(room, station) {
+        // The new raw starts fresh work: a board left READY (its chopped output rotted there)
+        // or holding a half-chopped rotted item must not keep that state or progress.
+        let st = &mut room.stations[station];
+        st.state = StationState::Idle;
+        st.progress = 0;
+        st.worker = None;
+        st.cooldown = 0;
     }
     if let Some(i) = room.item_index(id) {
         let item = &mut room.items[i];
@@ -173,19 +179,22 @@ fn set_down(room: &mut Room, cook_index: usize, station: usize) {
     }
 }
 
-/// The push-out: rotted items on a board yield to a new input, each one WASTED.
-fn push_out_burnt(room: &mut Room, station: usize) {
+/// The push-out: rotted items on a board yield to a new input, each one WASTED. True when
+/// anything was pushed out.
+fn push_out_burnt(room: &mut Room, station: usize) -> bool {
     let burnt: Vec<ItemId> = room
         .items_on(station)
         .filter(|i| matches!(i.kind, ItemKind::Food(_, Form::Burnt)))
         .map(|i| i.id)
         .collect();
+    let pushed = !burnt.is_empty();
     for item in burnt {
         room.destroy_item(item);
         room.counters.destroyed += 1;
         room.counters.wasted += 1;
         room.events.push(SimEvent::Wasted { item, station: station as u16 });
     }
+    pushed
 }
 
 /// The trash threshold: destroy the carried item, or name the empty hand.
@@ -193,7 +202,19 @@ pub fn trash_held(room: &mut Room, cook_index: usize) {
     let seat = room.cooks[cook_index].seat;
     match room.cooks[cook_index].held {
         Some(item) => {
+            let is_plate =
+                room.item(item).is_some_and(|i| matches!(i.kind, ItemKind::Plate { .. }));
             room.destroy_item(item);
+            // A plate is a prop, not food: the trash scrapes it and it comes back like a served
+            // one (dirty to the sink's stack, clean to the rack without a sink), so the plates
+            // stay conserved and trashing cannot run the kitchen out of them.
+            if is_plate {
+                if room.has_sink() {
+                    room.plates_dirty += 1;
+                } else {
+                    room.plates_clean += 1;
+                }
+            }
             room.counters.trashed += 1;
             room.counters.destroyed += 1;
             room.events.push(SimEvent::Trashed { seat, item, score_delta: TRASH_SCORE_DELTA });

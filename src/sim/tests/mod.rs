@@ -1,6 +1,8 @@
 //! Table-driven tests of the kernel stages, mirroring the rulebook's "What proves it".
 
 mod carry;
+mod kitchen;
+mod kitchen_props;
 mod movement;
 mod targeting;
 mod verbs;
