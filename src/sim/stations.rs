@@ -142,6 +142,16 @@ fn work_by_hand(room: &mut Room, s: usize) {
     }
 }
 
+/// A cook who acts at another fixture stops working this one: their button now means something
+/// else, so it must not keep advancing a board or sink they walked past.
+pub fn release_other_work(room: &mut Room, seat: u8, acting_at: usize) {
+    for s in 0..room.stations.len() {
+        if s != acting_at && room.stations[s].worker == Some(seat) {
+            release_worker(room, s);
+        }
+    }
+}
+
 fn release_worker(room: &mut Room, s: usize) {
     let st = &mut room.stations[s];
     st.worker = None;
@@ -156,7 +166,7 @@ fn finish_hand_work(room: &mut Room, s: usize) {
     let station = s as u16;
     match room.stations[s].kind {
         StationKind::Sink => {
-            room.plates_dirty -= 1;
+            room.plates_dirty = room.plates_dirty.saturating_sub(1);
             room.plates_clean += 1;
             room.events.push(SimEvent::Washed { station });
             let st = &mut room.stations[s];
@@ -200,8 +210,11 @@ fn finish_in_place_wash(room: &mut Room, s: usize) {
         room.events.push(SimEvent::Wasted { item, station });
     }
     if room.stations[s].kind == StationKind::Stove(Vessel::Pot) {
-        room.pots_dirty -= 1;
-        room.pots_clean += 1;
+        // A pre-placed pot (scripts, tests) never left the stock: nothing to give back.
+        if room.pots_dirty > 0 {
+            room.pots_dirty -= 1;
+            room.pots_clean += 1;
+        }
     }
     let st = &mut room.stations[s];
     st.state = StationState::Idle;

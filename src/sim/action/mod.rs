@@ -99,7 +99,10 @@ pub fn gate_room_actions(room: &mut Room) {
         // HANDS_EMPTY and nothing more.
         let at_trash = matches!(decision, Decision::Act { verb: Verb::Trash, .. });
         match decision {
-            Decision::Act { station, verb } => hands::apply_verb(room, c, station, verb),
+            Decision::Act { station, verb } => {
+                crate::sim::stations::release_other_work(room, seat, station);
+                hands::apply_verb(room, c, station, verb);
+            }
             Decision::Deny((reason, why)) => {
                 room.events.push(SimEvent::Denied { seat, reason, why })
             }

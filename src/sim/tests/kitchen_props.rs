@@ -433,10 +433,9 @@ fn a_refused_serve_in_the_worst_case_kitchen_is_named() {
 
 /// The sink keeps washing its stack for the cook who holds the button, and keeps that cook as its
 /// worker between plates. A cook who lets go and then presses another fixture within reach of
-/// the sink (the shelf beside it) should not be washing plates with that press. Today the
-/// hold counts for the sink too: 24 such presses wash a plate. Ignored until decided.
+/// the sink (the shelf beside it) is not washing plates with that press: acting at another
+/// fixture releases the cook's worker slot (`stations::release_other_work`).
 #[test]
-#[ignore = "design question for the lead: a hold started at another fixture still works the sink"]
 fn a_press_at_another_fixture_does_not_work_the_sink() {
     let mut r = room_with(&WORST, 1, |l| {
         l.time_limit = 100_000;
