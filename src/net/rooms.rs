@@ -490,3 +490,25 @@ pub fn abort_all(world: &mut World, reason: &str) {
     }
     state.apply(world);
 }
+
+/// Re-runs a round offline from its seed and the frames the server admitted (each pushed before
+/// the tick it was admitted at, in admission order) for `upto` ticks, and returns the hash: the
+/// proof that the network round is the deterministic function of its admitted inputs.
+pub fn replay_admitted(
+    level: Arc<Level>,
+    book: Arc<RecipeBook>,
+    seed: u64,
+    seats: &[SeatSpec],
+    admitted: &[(u32, u8, crate::sim::input::InputFrame)],
+    upto: u32,
+) -> u64 {
+    let mut room = Room::new(level, book, seed, seats);
+    let mut next = admitted.iter().peekable();
+    for t in 0..upto {
+        while let Some((_, seat, frame)) = next.next_if(|(at, _, _)| *at == t) {
+            room.inputs.push(*seat, *frame);
+        }
+        crate::sim::step_room(&mut room);
+    }
+    room.hash
+}

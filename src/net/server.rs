@@ -440,3 +440,76 @@ fn shutdown_on_signal(world: &mut World) {
     abort_all(world, "shutdown");
     world.write_message(AppExit::Success);
 }
+
+/// A world job sent to a running server thread.
+type WorldJob = Box<dyn FnOnce(&mut World) + Send>;
+
+/// A server running on its own thread in this process (tests, embedding): its addresses, a
+/// way to run code against its world between frames, and its stop switch.
+pub struct ServerHandle {
+    pub addrs: HostAddrs,
+    pub shutdown: Arc<AtomicBool>,
+    jobs: std::sync::mpsc::Sender<WorldJob>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ServerHandle {
+    /// Runs `f` on the server's world between two frames and returns its answer.
+    pub fn with_world<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut World) -> R + Send + 'static,
+    ) -> R {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let job: WorldJob = Box::new(move |w| {
+            let _ = tx.send(f(w));
+        });
+        self.jobs.send(job).expect("server thread is running");
+        rx.recv().expect("server thread answered")
+    }
+
+    /// The clean shutdown (as on SIGTERM); waits for the thread.
+    pub fn stop(mut self) {
+        self.shutdown.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Starts a server on its own thread (the app is built there: a Bevy app is not `Send`).
+pub fn spawn_server(cfg: HostConfig) -> Result<ServerHandle, String> {
+    let (ready_tx, ready_rx) = std::sync::mpsc::sync_channel(1);
+    let (jobs, job_rx) = std::sync::mpsc::channel::<WorldJob>();
+    let thread = std::thread::Builder::new()
+        .name("undercooked-server".into())
+        .spawn(move || {
+            let mut app = match build_server(&cfg) {
+                Ok(app) => app,
+                Err(e) => {
+                    let _ = ready_tx.send(Err(e));
+                    return;
+                }
+            };
+            let addrs = app.world().resource::<HostAddrs>().clone();
+            let shutdown = app.world().resource::<Shutdown>().0.clone();
+            let _ = ready_tx.send(Ok((addrs, shutdown)));
+            app.finish();
+            app.cleanup();
+            loop {
+                let t0 = Instant::now();
+                while let Ok(job) = job_rx.try_recv() {
+                    job(app.world_mut());
+                }
+                app.update();
+                if app.should_exit().is_some() {
+                    break;
+                }
+                if let Some(rest) = LOOP_PERIOD.checked_sub(t0.elapsed()) {
+                    std::thread::sleep(rest);
+                }
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    let (addrs, shutdown) = ready_rx.recv().map_err(|e| e.to_string())??;
+    Ok(ServerHandle { addrs, shutdown, jobs, thread: Some(thread) })
+}
