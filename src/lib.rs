@@ -4,6 +4,8 @@ pub mod bench;
 pub mod bot;
 pub mod clock;
 pub mod level;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod net;
 pub mod project;
 pub mod protocol;
 pub mod replay;

@@ -9,7 +9,45 @@ use undercooked::replay::cli::{self as replay_cli, ReplayPaths};
 #[command(name = "undercooked", version, about = "A co-op cooking game")]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    /// Host: run the headless dedicated server (no window, render or audio).
+    #[cfg(not(target_arch = "wasm32"))]
+    #[arg(long)]
+    headless: bool,
+    #[cfg(not(target_arch = "wasm32"))]
+    #[command(flatten)]
+    host: HostArgs,
+}
+
+/// `undercooked --headless` options (docs/NETWORK.md).
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(clap::Args)]
+struct HostArgs {
+    /// UDP port of the netcode server (0: any free port).
+    #[arg(long, default_value_t = 7777)]
+    port: u16,
+    /// HTTP port of the web API (0: any free port).
+    #[arg(long, default_value_t = 7780)]
+    web_port: u16,
+    /// Folder of level files (with index.ron) the rooms offer.
+    #[arg(long, default_value = "levels")]
+    levels: PathBuf,
+    /// Where results.jsonl and the server key live.
+    #[arg(long, default_value = "data")]
+    data_dir: PathBuf,
+    /// Most rooms hosted at once.
+    #[arg(long, default_value_t = 128)]
+    max_rooms: usize,
+    /// Address both ports bind to.
+    #[arg(long, default_value = "0.0.0.0")]
+    bind: std::net::IpAddr,
+    /// UDP address players reach this server at, put into connect tokens (repeatable;
+    /// default: the bind address, or 127.0.0.1 when binding every interface).
+    #[arg(long = "public")]
+    public: Vec<std::net::SocketAddr>,
+    /// Seconds an empty room is kept before it is reclaimed.
+    #[arg(long, default_value_t = 120)]
+    empty_room_secs: u64,
 }
 
 #[derive(Subcommand)]
@@ -34,6 +72,37 @@ enum Command {
     Bench {
         #[command(subcommand)]
         what: undercooked::bench::BenchCommand,
+    },
+    /// Join a hosted room (`--headless`: the network test client and load generator).
+    #[cfg(not(target_arch = "wasm32"))]
+    Join {
+        /// The server's web address, HOST:WEB_PORT.
+        web: String,
+        /// Room code to join.
+        #[arg(long, conflicts_with = "create", required_unless_present = "create")]
+        room: Option<String>,
+        /// Create a room (prints `room: CODE` first).
+        #[arg(long)]
+        create: bool,
+        #[arg(long, default_value = "Cook")]
+        name: String,
+        /// No window: the headless client (the only kind this command has today).
+        #[arg(long)]
+        headless: bool,
+        #[arg(long, value_enum, default_value = "random")]
+        inputs: undercooked::net::client::InputMode,
+        /// How long to stay connected.
+        #[arg(long, default_value_t = 30.0)]
+        seconds: f64,
+        /// End with one JSON line of measurements.
+        #[arg(long)]
+        stats: bool,
+        /// Connections opened by this process (all in the same room).
+        #[arg(long, default_value_t = 1)]
+        clients: usize,
+        /// Level id for a room made with --create.
+        #[arg(long)]
+        level: Option<String>,
     },
 }
 
@@ -63,7 +132,15 @@ enum ReplayAction {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    let Some(command) = cli.command else {
+        #[cfg(not(target_arch = "wasm32"))]
+        if cli.headless {
+            return ExitCode::from(run_host(cli.host));
+        }
+        eprintln!("error: nothing to do: give a command or --headless (see --help)");
+        return ExitCode::from(2);
+    };
+    match command {
         Command::Validate { paths } => {
             ExitCode::from(undercooked::level::cli::run_validate(&paths))
         }
@@ -71,7 +148,54 @@ fn main() -> ExitCode {
             ExitCode::from(run_replay(action, &ReplayPaths { levels, goldens }))
         }
         Command::Bench { what } => ExitCode::from(undercooked::bench::run(what)),
+        #[cfg(not(target_arch = "wasm32"))]
+        Command::Join {
+            web,
+            room,
+            create,
+            name,
+            headless,
+            inputs,
+            seconds,
+            stats,
+            clients,
+            level,
+        } => {
+            if !headless {
+                eprintln!(
+                    "error: `join` needs --headless (the windowed client is a separate mode)"
+                );
+                return ExitCode::from(2);
+            }
+            let args = undercooked::net::client::JoinArgs {
+                web,
+                room,
+                create,
+                name,
+                inputs,
+                seconds,
+                stats,
+                clients,
+                level,
+            };
+            ExitCode::from(undercooked::net::client::run_join(&args))
+        }
     }
+}
+
+/// Runs the headless dedicated server until SIGINT/SIGTERM.
+#[cfg(not(target_arch = "wasm32"))]
+fn run_host(h: HostArgs) -> u8 {
+    undercooked::net::server::run_headless(&undercooked::net::server::HostConfig {
+        bind: h.bind,
+        port: h.port,
+        web_port: h.web_port,
+        levels: h.levels,
+        data_dir: h.data_dir,
+        max_rooms: h.max_rooms,
+        public: h.public,
+        empty_timeout: std::time::Duration::from_secs(h.empty_room_secs),
+    })
 }
 
 /// Runs one replay command; the worst outcome decides the exit code (2 > 1 > 0).

@@ -10,11 +10,37 @@ use crate::sim::input::InputFrame;
 use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Tile};
 use crate::sim::room::{CookState, StationState, Verdict};
 use bevy::prelude::*;
+use bevy_replicon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// The kitchen a view entity belongs to (the room entity, mapped by the replication layer).
+/// Registers every replicated component and every message with replicon, in one fixed order:
+/// replicon hashes the order into its protocol check, so a client built from other sources is
+/// refused at connection. Add it after `RepliconPlugins` on the server and on every client.
+pub struct ProtocolPlugin;
+
+impl Plugin for ProtocolPlugin {
+    fn build(&self, app: &mut App) {
+        // Never reorder: append. The order is the protocol.
+        app.replicate::<InRoom>()
+            .replicate::<RoomView>()
+            .replicate::<GridView>()
+            .replicate::<CookView>()
+            .replicate::<StationView>()
+            .replicate::<ItemView>()
+            .replicate::<LobbyView>()
+            // Inputs are reliable but unordered: each frame carries its own tick, and a lost
+            // packet must not hold back the frames behind it.
+            .add_client_message::<InputBatch>(Channel::Unordered)
+            .add_client_message::<LobbyCommand>(Channel::Ordered)
+            .add_server_message::<TickEvents>(Channel::Ordered)
+            .add_server_message::<Welcome>(Channel::Ordered);
+    }
+}
+
+/// The kitchen a view entity belongs to (the room entity, mapped by the replication layer:
+/// `#[entities]` makes replicon translate the server's entity into the client's).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InRoom(pub Entity);
+pub struct InRoom(#[entities] pub Entity);
 
 /// One ticket on the rail, as the HUD shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,6 +146,63 @@ pub struct ItemView {
     pub place: ItemPlace,
     /// ppm.
     pub quality: u32,
+}
+
+/// Where a hosted room is in its lifecycle (docs/NETWORK.md, "Room lifecycle").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LobbyPhase {
+    /// Seats fill, players pick a level and mark themselves ready.
+    #[default]
+    Lobby,
+    /// Everyone seated is ready; the round starts when `countdown` reaches 0.
+    Countdown,
+    /// A round is live (the room entity with `RoomView` exists).
+    Round,
+    /// The round is over; back to the lobby when `countdown` reaches 0.
+    Results,
+}
+
+/// One seat of a hosted room, as every player in it sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatView {
+    pub seat: u8,
+    pub name: String,
+    pub ready: bool,
+    /// False while the player is away (the seat is kept for the reconnect window).
+    pub connected: bool,
+}
+
+/// A hosted room's lobby: on its own entity, which lives as long as the room.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyView {
+    pub code: String,
+    pub phase: LobbyPhase,
+    /// The level the next round plays.
+    pub level_id: String,
+    /// The level ids a player may choose.
+    pub levels: Vec<String>,
+    pub seats: Vec<SeatView>,
+    /// Ticks left in the countdown or the results screen (0 otherwise).
+    pub countdown: u32,
+    /// The last round's result payload (src/report.rs), as JSON text; empty before any round.
+    pub last_result: String,
+}
+
+/// Client → server: lobby actions of the sender's seat.
+#[derive(Message, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LobbyCommand {
+    Ready(bool),
+    /// Choose the next round's level by id (ignored unless the room offers it).
+    Level(String),
+}
+
+/// Server → client: sent once per connection, telling the client its seat and how to come back.
+#[derive(Message, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Welcome {
+    pub code: String,
+    pub seat: u8,
+    /// Hex seat secret: `POST /api/rooms/CODE/join {"reconnect": …}` resumes this seat.
+    pub reconnect: String,
 }
 
 /// Client → server: input frames for the sender's seat (the seat comes from the connection).

@@ -1,0 +1,226 @@
+//! The web port's JSON API: create a room, join one (which issues the netcode connect token),
+//! read a room's lobby. tiny_http runs on its own thread and hands each request to the Bevy
+//! world through a channel; the world answers within one frame, so room state has one owner.
+//!
+//! | Method | Path | Body | Answer |
+//! |---|---|---|---|
+//! | POST | /api/rooms | `{"name"?, "level"?}` | 201 `{code, seat, token, reconnect, udp}` |
+//! | POST | /api/rooms/CODE/join | `{"name"?, "reconnect"?}` | 200 same; 404 no room; 409 full |
+//! | GET | /api/rooms/CODE | — | 200 the lobby view |
+//! | GET | /api/health | — | 200 `{rooms, udp}` |
+
+use super::rooms::{HostLevels, HostedRoom, RoomIndex, RoomPolicy, create_room};
+use super::server::{HostAddrs, ServerKey};
+use super::tokens::{Admission, connect_token, hex, parse_code, parse_secret, sanitise_name};
+use crate::protocol::LobbyView;
+use bevy::prelude::*;
+use serde_json::{Value, json};
+use std::io::Read;
+use std::net::SocketAddr;
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The largest request body read.
+const MAX_BODY: u64 = 4096;
+/// How long the HTTP thread waits for the world's answer.
+const ANSWER_WAIT: Duration = Duration::from_secs(3);
+
+/// One request handed to the world.
+pub struct ApiCall {
+    pub method: String,
+    pub path: String,
+    pub body: Value,
+    pub reply: SyncSender<(u16, Value)>,
+}
+
+/// The world's end of the request channel (Mutex: a `Receiver` is not `Sync`).
+#[derive(Resource)]
+pub struct ApiInbox(Mutex<Receiver<ApiCall>>);
+
+/// The HTTP server handle, kept so the thread is unblocked at exit.
+#[derive(Resource)]
+pub struct HttpHandle(pub Arc<tiny_http::Server>);
+
+impl Drop for HttpHandle {
+    fn drop(&mut self) {
+        self.0.unblock();
+    }
+}
+
+/// Answers API calls once per frame.
+pub struct HttpPlugin;
+
+impl Plugin for HttpPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Update, answer_api);
+    }
+}
+
+/// Binds the web port and starts its thread; returns the bound address.
+pub fn start_http(app: &mut App, addr: SocketAddr) -> Result<SocketAddr, String> {
+    let server =
+        Arc::new(tiny_http::Server::http(addr).map_err(|e| format!("web bind {addr}: {e}"))?);
+    let bound = server.server_addr().to_ip().ok_or("web port is not an IP socket")?;
+    let (tx, rx): (Sender<ApiCall>, Receiver<ApiCall>) = channel();
+    let thread_server = server.clone();
+    std::thread::Builder::new()
+        .name("undercooked-http".into())
+        .spawn(move || serve(&thread_server, &tx))
+        .map_err(|e| e.to_string())?;
+    app.insert_resource(ApiInbox(Mutex::new(rx))).insert_resource(HttpHandle(server));
+    Ok(bound)
+}
+
+fn serve(server: &tiny_http::Server, tx: &Sender<ApiCall>) {
+    for mut request in server.incoming_requests() {
+        let mut text = String::new();
+        let body = match request.as_reader().take(MAX_BODY).read_to_string(&mut text) {
+            Ok(_) if text.trim().is_empty() => Value::Object(Default::default()),
+            Ok(_) => serde_json::from_str(&text).unwrap_or(Value::Null),
+            Err(_) => Value::Null,
+        };
+        let (reply, answer) = sync_channel(1);
+        let call = ApiCall {
+            method: request.method().as_str().to_string(),
+            path: request.url().split('?').next().unwrap_or("").to_string(),
+            body,
+            reply,
+        };
+        let (status, value) = if tx.send(call).is_err() {
+            (503, json!({"error": "server stopping"}))
+        } else {
+            answer.recv_timeout(ANSWER_WAIT).unwrap_or((503, json!({"error": "server busy"})))
+        };
+        let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"application/json"[..]);
+        let mut response =
+            tiny_http::Response::from_string(value.to_string()).with_status_code(status);
+        if let Ok(h) = header {
+            response = response.with_header(h);
+        }
+        let _ = request.respond(response);
+    }
+}
+
+/// Answers every pending call against the world's rooms.
+fn answer_api(
+    mut commands: Commands,
+    inbox: Res<ApiInbox>,
+    mut index: ResMut<RoomIndex>,
+    mut lobbies: Query<(&mut HostedRoom, &LobbyView)>,
+    levels: Res<HostLevels>,
+    policy: Res<RoomPolicy>,
+    key: Res<ServerKey>,
+    addrs: Res<HostAddrs>,
+) {
+    let Ok(rx) = inbox.0.lock() else { return };
+    while let Ok(call) = rx.try_recv() {
+        let parts: Vec<&str> = call.path.trim_matches('/').split('/').collect();
+        let name = sanitise_name(call.body.get("name").and_then(Value::as_str).unwrap_or(""));
+        let answer = match (call.method.as_str(), parts.as_slice()) {
+            _ if call.body.is_null() => (400, json!({"error": "body must be JSON"})),
+            ("GET", ["api", "health"]) => {
+                (200, json!({"rooms": index.by_code.len(), "udp": addrs.public}))
+            }
+            ("POST", ["api", "rooms"]) => {
+                match create_room(&mut commands, &mut index, &policy, &levels) {
+                    None => (503, json!({"error": "room limit reached"})),
+                    Some((code, _)) => {
+                        // The lobby entity exists once the command buffer applies, so the
+                        // creator's seat is reserved (and answered) by a command queued after it.
+                        let level =
+                            call.body.get("level").and_then(Value::as_str).map(str::to_string);
+                        commands.queue(move |world: &mut World| {
+                            let Some(&e) = world.resource::<RoomIndex>().by_code.get(&code) else {
+                                return;
+                            };
+                            let ids = world.resource::<HostLevels>().ids();
+                            let answer = join_world(world, e, &name, None);
+                            if let (Some(level), Some(mut h)) =
+                                (level, world.get_mut::<HostedRoom>(e))
+                                && let Some(i) = ids.iter().position(|id| *id == level)
+                            {
+                                h.level = i;
+                            }
+                            let (status, body) = answer;
+                            let _ =
+                                call.reply.send((if status == 200 { 201 } else { status }, body));
+                        });
+                        continue;
+                    }
+                }
+            }
+            ("POST", ["api", "rooms", code, "join"]) => {
+                let lobby = parse_code(code).and_then(|c| index.by_code.get(&c).copied());
+                let reconnect = call.body.get("reconnect").and_then(Value::as_str);
+                match (lobby, reconnect.map(parse_secret)) {
+                    (None, _) => (404, json!({"error": "no such room"})),
+                    (_, Some(None)) => (400, json!({"error": "malformed reconnect token"})),
+                    (Some(e), secret) => match lobbies.get_mut(e) {
+                        Ok((mut hosted, _)) => {
+                            join(&mut hosted, &name, secret.flatten(), &key.0, &addrs.public)
+                        }
+                        Err(_) => (404, json!({"error": "no such room"})),
+                    },
+                }
+            }
+            ("GET", ["api", "rooms", code]) => {
+                match parse_code(code).and_then(|c| index.by_code.get(&c).copied()) {
+                    Some(e) => match lobbies.get(e) {
+                        Ok((_, view)) => (200, serde_json::to_value(view).unwrap_or(Value::Null)),
+                        Err(_) => (404, json!({"error": "no such room"})),
+                    },
+                    None => (404, json!({"error": "no such room"})),
+                }
+            }
+            _ => (404, json!({"error": "unknown endpoint"})),
+        };
+        let _ = call.reply.send(answer);
+    }
+}
+
+/// Reserves a seat (or finds the reconnecting one) and mints its token.
+fn join(
+    hosted: &mut HostedRoom,
+    name: &str,
+    secret: Option<super::tokens::Secret>,
+    key: &[u8; 32],
+    servers: &[SocketAddr],
+) -> (u16, Value) {
+    let reconnecting = secret.is_some();
+    let Some((seat, secret)) = hosted.reserve(name, secret, Instant::now()) else {
+        return if reconnecting {
+            (404, json!({"error": "no seat holds that reconnect token"}))
+        } else {
+            (409, json!({"error": "room is full"}))
+        };
+    };
+    let admission = Admission { code: hosted.code.clone(), name: name.to_string(), secret };
+    match connect_token(key, servers, &admission) {
+        Ok(token) => (
+            200,
+            json!({
+                "code": hosted.code,
+                "seat": seat,
+                "token": token,
+                "reconnect": hex(&secret),
+                "udp": servers,
+            }),
+        ),
+        Err(e) => (500, json!({"error": format!("token: {e}")})),
+    }
+}
+
+fn join_world(
+    world: &mut World,
+    lobby: Entity,
+    name: &str,
+    secret: Option<super::tokens::Secret>,
+) -> (u16, Value) {
+    let key = world.resource::<ServerKey>().0;
+    let servers = world.resource::<HostAddrs>().public.clone();
+    match world.get_mut::<HostedRoom>(lobby) {
+        Some(mut hosted) => join(&mut hosted, name, secret, &key, &servers),
+        None => (404, json!({"error": "no such room"})),
+    }
+}

@@ -1,0 +1,514 @@
+//! Hosted rooms: lobby (seats, ready flags, level choice) → countdown → round → results →
+//! lobby, empty-room reclaim, invariant checks, and the results log that nothing skips.
+//!
+//! A hosted room is a lobby entity ([`HostedRoom`] + the replicated [`LobbyView`]); a live
+//! round is a second entity holding the sim's `Room`, spawned at the countdown's end and
+//! despawned (with its view entities) once its result is written. Both carry the room's
+//! [`RoomKey`], the visibility filter that shows a client only its own room.
+
+use super::RoomKey;
+use super::tokens::{Secret, hex};
+use crate::level::model::{Level, RecipeBook};
+use crate::project::project_rooms;
+use crate::protocol::{InRoom, LobbyPhase, LobbyView, SeatView};
+use crate::sim::room::{Place, Room, SeatSpec};
+use crate::sim::round::{SETTLE_TICKS, abort};
+use bevy::prelude::*;
+use bevy_replicon::prelude::*;
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Seats per room.
+pub const MAX_SEATS: usize = 4;
+/// The countdown once everyone seated is ready: 3 s.
+pub const COUNTDOWN_TICKS: u32 = 60;
+/// The results screen before the lobby returns: 5 s.
+pub const RESULTS_TICKS: u32 = 100;
+/// A seat whose player left is kept this long for a reconnect.
+pub const SEAT_HOLD: Duration = Duration::from_secs(60);
+/// An issued token reserves its seat this long before the connection arrives.
+pub const RESERVATION: Duration = Duration::from_secs(super::tokens::TOKEN_EXPIRE_SECS);
+
+/// The levels a host offers, and the recipe book they were compiled against.
+#[derive(Resource, Clone)]
+pub struct HostLevels {
+    pub levels: Vec<Arc<Level>>,
+    pub book: Arc<RecipeBook>,
+}
+
+impl HostLevels {
+    pub fn ids(&self) -> Vec<String> {
+        self.levels.iter().map(|l| l.id.clone()).collect()
+    }
+}
+
+/// Room policy knobs (tests shorten the timeouts).
+#[derive(Resource, Clone, Debug)]
+pub struct RoomPolicy {
+    pub max_rooms: usize,
+    /// An empty room (no connected player, no pending reservation) is reclaimed after this.
+    pub empty_timeout: Duration,
+}
+
+/// Code → lobby entity.
+#[derive(Resource, Default)]
+pub struct RoomIndex {
+    pub by_code: HashMap<String, Entity>,
+    next_key: u64,
+}
+
+/// One seat of a hosted room.
+#[derive(Clone, Debug)]
+pub struct SeatSlot {
+    pub name: String,
+    pub secret: Secret,
+    pub ready: bool,
+    /// The connected client entity, if any.
+    pub client: Option<Entity>,
+    /// When the seat lost its client (the reconnect window runs from here).
+    pub away_since: Option<Instant>,
+    /// Until when an issued token holds this seat without a connection.
+    pub reserved_until: Option<Instant>,
+}
+
+/// The server-side state of one hosted room (on its lobby entity).
+#[derive(Component, Debug)]
+pub struct HostedRoom {
+    pub code: String,
+    pub key: RoomKey,
+    pub seats: [Option<SeatSlot>; MAX_SEATS],
+    pub level: usize,
+    pub phase: LobbyPhase,
+    pub countdown: u32,
+    /// The live round's entity.
+    pub round: Option<Entity>,
+    /// Wall-clock start of the live round (for the results line).
+    pub round_started: Option<std::time::SystemTime>,
+    /// Room tick at which the verdict was first seen (the settle runs from there).
+    pub verdict_tick: Option<u32>,
+    /// The server's own per-room arrival counter: it restamps every admitted frame's `seq`.
+    pub next_seq: u32,
+    pub empty_since: Option<Instant>,
+    pub last_result: String,
+    /// Frames admitted into the live round: (room tick at admission, seat, frame).
+    pub admitted: Vec<(u32, u8, crate::sim::input::InputFrame)>,
+}
+
+impl HostedRoom {
+    /// Seats a player: an existing seat whose secret matches (a reconnect), else the first free
+    /// seat. `None` when the room is full.
+    pub fn reserve(
+        &mut self,
+        name: &str,
+        secret: Option<Secret>,
+        now: Instant,
+    ) -> Option<(u8, Secret)> {
+        if let Some(secret) = secret {
+            let (i, slot) = self
+                .seats
+                .iter_mut()
+                .enumerate()
+                .find_map(|(i, s)| s.as_mut().filter(|s| s.secret == secret).map(|s| (i, s)))?;
+            slot.reserved_until = Some(now + RESERVATION);
+            return Some((i as u8, slot.secret));
+        }
+        let free = self.seats.iter().position(Option::is_none)?;
+        let secret = super::tokens::new_secret();
+        self.seats[free] = Some(SeatSlot {
+            name: name.to_string(),
+            secret,
+            ready: false,
+            client: None,
+            away_since: None,
+            reserved_until: Some(now + RESERVATION),
+        });
+        Some((free as u8, secret))
+    }
+
+    /// The seat holding this secret.
+    pub fn seat_of(&self, secret: &Secret) -> Option<u8> {
+        self.seats
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|s| &s.secret == secret))
+            .map(|i| i as u8)
+    }
+
+    fn connected(&self) -> usize {
+        self.seats.iter().flatten().filter(|s| s.client.is_some()).count()
+    }
+
+    fn view(&self, levels: &HostLevels) -> LobbyView {
+        LobbyView {
+            code: self.code.clone(),
+            phase: self.phase,
+            level_id: levels.levels.get(self.level).map(|l| l.id.clone()).unwrap_or_default(),
+            levels: levels.ids(),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| {
+                    s.as_ref().map(|s| SeatView {
+                        seat: i as u8,
+                        name: s.name.clone(),
+                        ready: s.ready,
+                        connected: s.client.is_some(),
+                    })
+                })
+                .collect(),
+            countdown: self.countdown,
+            last_result: self.last_result.clone(),
+        }
+    }
+}
+
+/// Marks a round entity with its lobby.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct RoundOf(pub Entity);
+
+/// `DATA_DIR/results.jsonl`, appended and fsynced once per finished or aborted round.
+#[derive(Resource)]
+pub struct ResultsLog {
+    pub path: PathBuf,
+    file: File,
+}
+
+impl ResultsLog {
+    pub fn open(path: PathBuf) -> std::io::Result<ResultsLog> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let file = OpenOptions::new().create(true).append(true).open(&path)?;
+        Ok(ResultsLog { path, file })
+    }
+
+    /// One line, then `fsync`: a round counts as recorded only once this returns.
+    pub fn append(&mut self, line: &serde_json::Value) -> std::io::Result<()> {
+        let mut text = line.to_string();
+        text.push('\n');
+        self.file.write_all(text.as_bytes())?;
+        self.file.sync_data()
+    }
+}
+
+fn unix_ms(t: std::time::SystemTime) -> u128 {
+    t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis()
+}
+
+/// Creates a hosted room with a fresh unique code; `None` at the room limit.
+pub fn create_room(
+    commands: &mut Commands,
+    index: &mut RoomIndex,
+    policy: &RoomPolicy,
+    levels: &HostLevels,
+) -> Option<(String, Entity)> {
+    if index.by_code.len() >= policy.max_rooms {
+        return None;
+    }
+    let code = loop {
+        let c = super::tokens::new_code();
+        if !index.by_code.contains_key(&c) {
+            break c;
+        }
+    };
+    index.next_key += 1;
+    let key = RoomKey(index.next_key);
+    let hosted = HostedRoom {
+        code: code.clone(),
+        key,
+        seats: Default::default(),
+        level: 0,
+        phase: LobbyPhase::Lobby,
+        countdown: 0,
+        round: None,
+        round_started: None,
+        verdict_tick: None,
+        next_seq: 0,
+        empty_since: Some(Instant::now()),
+        last_result: String::new(),
+        admitted: Vec::new(),
+    };
+    let view = hosted.view(levels);
+    let entity = commands.spawn((hosted, view, key, Replicated)).id();
+    index.by_code.insert(code.clone(), entity);
+    info!(room = %code, "room created");
+    Some((code, entity))
+}
+
+/// Ends the live round of `hosted`: ABORTED unless decided, one fsynced results line, the
+/// round and its views despawned, the room to its results screen.
+pub fn end_round(
+    commands: &mut Commands,
+    hosted: &mut HostedRoom,
+    room: &mut Room,
+    reason: &str,
+    log: &mut ResultsLog,
+    views: &Query<(Entity, &InRoom)>,
+) {
+    abort(room);
+    let payload = crate::report::result_payload(room);
+    let line = serde_json::json!({
+        "room": hosted.code,
+        "reason": reason,
+        "started_at_ms": hosted.round_started.map(unix_ms),
+        "ended_at_ms": unix_ms(std::time::SystemTime::now()),
+        "final_hash": crate::replay::golden::hex(room.hash),
+        "frames_admitted": hosted.admitted.len(),
+        "payload": payload,
+    });
+    match log.append(&line) {
+        Ok(()) => info!(room = %hosted.code, reason, result = ?room.result, "round recorded"),
+        Err(e) => error!(room = %hosted.code, error = %e, "results.jsonl write failed"),
+    }
+    hosted.last_result = payload.to_string();
+    if let Some(round) = hosted.round.take() {
+        for (e, in_room) in views {
+            if in_room.0 == round {
+                commands.entity(e).despawn();
+            }
+        }
+        commands.entity(round).despawn();
+    }
+    hosted.round_started = None;
+    hosted.verdict_tick = None;
+    hosted.admitted.clear();
+    hosted.phase = LobbyPhase::Results;
+    hosted.countdown = RESULTS_TICKS;
+    for slot in hosted.seats.iter_mut().flatten() {
+        slot.ready = false;
+    }
+}
+
+/// What is wrong with a room that the rules never allow, if anything: an item in two places
+/// or in none, a hand holding what is not there, a cook inside a wall.
+pub fn broken_invariant(room: &Room) -> Option<String> {
+    for item in &room.items {
+        match item.place {
+            Place::Hand(seat) => {
+                let held = room.cooks.iter().find(|c| c.seat == seat).and_then(|c| c.held);
+                if held != Some(item.id) {
+                    return Some(format!("item {} claims seat {seat}'s hand", item.id.0));
+                }
+            }
+            Place::Station(s) if s as usize >= room.stations.len() => {
+                return Some(format!("item {} on missing station {s}", item.id.0));
+            }
+            Place::Station(_) => {}
+        }
+    }
+    for cook in &room.cooks {
+        if let Some(id) = cook.held
+            && room.item(id).is_none_or(|i| i.place != Place::Hand(cook.seat))
+        {
+            return Some(format!("seat {} holds item {} that is elsewhere", cook.seat, id.0));
+        }
+        if room.tile(cook.pos.cell()).blocks_body() {
+            return Some(format!(
+                "seat {} is inside a blocking tile at {:?}",
+                cook.seat,
+                cook.pos.cell()
+            ));
+        }
+    }
+    None
+}
+
+/// Runs the lifecycle once per tick, after the projection.
+pub struct RoomsPlugin;
+
+impl Plugin for RoomsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<RoomIndex>();
+        app.add_observer(tag_views);
+        app.add_systems(FixedPostUpdate, run_lifecycle.after(project_rooms));
+    }
+}
+
+/// Every view entity the projection spawns joins its round's room: the visibility key and the
+/// replication marker go on together, so no view is ever shown to everyone.
+fn tag_views(
+    add: On<Add, InRoom>,
+    mut commands: Commands,
+    views: Query<&InRoom>,
+    keys: Query<&RoomKey>,
+) {
+    let Ok(in_room) = views.get(add.entity) else { return };
+    if let Ok(key) = keys.get(in_room.0) {
+        commands.entity(add.entity).insert((*key, Replicated));
+    }
+}
+
+/// The per-tick lifecycle of every hosted room.
+fn run_lifecycle(
+    mut commands: Commands,
+    mut lobbies: Query<(Entity, &mut HostedRoom, &mut LobbyView)>,
+    mut rounds: Query<&mut Room>,
+    views: Query<(Entity, &InRoom)>,
+    levels: Res<HostLevels>,
+    policy: Res<RoomPolicy>,
+    mut index: ResMut<RoomIndex>,
+    mut log: ResMut<ResultsLog>,
+) {
+    let now = Instant::now();
+    for (entity, mut hosted, mut view) in &mut lobbies {
+        let hosted = &mut *hosted;
+        // Seats: expired reservations and players away past the hold are let go (a live
+        // round keeps its cooks; their seats free up at its end).
+        for slot in hosted.seats.iter_mut() {
+            let Some(s) = slot else { continue };
+            if s.client.is_some() {
+                continue;
+            }
+            let reserved = s.reserved_until.is_some_and(|t| t > now);
+            let held = s.away_since.is_some_and(|t| now.duration_since(t) < SEAT_HOLD);
+            if !reserved && !held && hosted.phase != LobbyPhase::Round {
+                *slot = None;
+            }
+        }
+        let pending =
+            hosted.seats.iter().flatten().any(|s| s.reserved_until.is_some_and(|t| t > now));
+        if hosted.connected() == 0 && !pending {
+            let since = *hosted.empty_since.get_or_insert(now);
+            if now.duration_since(since) >= policy.empty_timeout {
+                if let Some(round) = hosted.round
+                    && let Ok(mut room) = rounds.get_mut(round)
+                {
+                    end_round(&mut commands, hosted, &mut room, "empty", &mut log, &views);
+                }
+                info!(room = %hosted.code, "empty room reclaimed");
+                index.by_code.remove(&hosted.code);
+                commands.entity(entity).despawn();
+                continue;
+            }
+        } else {
+            hosted.empty_since = None;
+        }
+        match hosted.phase {
+            LobbyPhase::Lobby | LobbyPhase::Countdown => {
+                let seated: Vec<&SeatSlot> = hosted.seats.iter().flatten().collect();
+                let all_ready =
+                    !seated.is_empty() && seated.iter().all(|s| s.ready && s.client.is_some());
+                if !all_ready {
+                    hosted.phase = LobbyPhase::Lobby;
+                    hosted.countdown = 0;
+                } else if hosted.phase == LobbyPhase::Lobby {
+                    hosted.phase = LobbyPhase::Countdown;
+                    hosted.countdown = COUNTDOWN_TICKS;
+                } else if hosted.countdown > 0 {
+                    hosted.countdown -= 1;
+                } else {
+                    start_round(&mut commands, entity, hosted, &levels);
+                }
+            }
+            LobbyPhase::Round => {
+                let Some(round) = hosted.round else { continue };
+                let Ok(mut room) = rounds.get_mut(round) else { continue };
+                if let Some(reason) = broken_invariant(&room) {
+                    error!(room = %hosted.code, tick = room.tick, %reason, "invariant broken: round aborted");
+                    end_round(
+                        &mut commands,
+                        hosted,
+                        &mut room,
+                        &format!("fault: {reason}"),
+                        &mut log,
+                        &views,
+                    );
+                } else if room.result.is_some() {
+                    let at = *hosted.verdict_tick.get_or_insert(room.tick);
+                    if room.tick >= at + SETTLE_TICKS {
+                        end_round(&mut commands, hosted, &mut room, "finished", &mut log, &views);
+                    }
+                }
+            }
+            LobbyPhase::Results => {
+                if hosted.countdown > 0 {
+                    hosted.countdown -= 1;
+                } else {
+                    hosted.phase = LobbyPhase::Lobby;
+                }
+            }
+        }
+        let fresh = hosted.view(&levels);
+        if *view != fresh {
+            *view = fresh;
+        }
+    }
+}
+
+fn start_round(
+    commands: &mut Commands,
+    lobby: Entity,
+    hosted: &mut HostedRoom,
+    levels: &HostLevels,
+) {
+    let Some(level) = levels.levels.get(hosted.level).cloned() else {
+        hosted.phase = LobbyPhase::Lobby;
+        return;
+    };
+    let seats: Vec<SeatSpec> = hosted
+        .seats
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.as_ref().map(|s| SeatSpec::new(i as u8, s.name.clone())))
+        .collect();
+    // The seed comes from the OS: the sim is deterministic given it, and the seed is logged.
+    let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes());
+    let room = Room::new(level, levels.book.clone(), seed, &seats);
+    let round = commands.spawn((room, hosted.key, Replicated, RoundOf(lobby))).id();
+    info!(room = %hosted.code, seed = %hex(&seed.to_le_bytes()), seats = seats.len(), "round started");
+    hosted.round = Some(round);
+    hosted.round_started = Some(std::time::SystemTime::now());
+    hosted.verdict_tick = None;
+    hosted.next_seq = 0;
+    hosted.admitted.clear();
+    hosted.phase = LobbyPhase::Round;
+    hosted.countdown = 0;
+}
+
+/// Aborts every live round and records it: the shutdown path (SIGINT/SIGTERM).
+pub fn abort_all(world: &mut World, reason: &str) {
+    let mut state: bevy::ecs::system::SystemState<(
+        Commands,
+        Query<&mut HostedRoom>,
+        Query<&mut Room>,
+        Query<(Entity, &InRoom)>,
+        ResMut<ResultsLog>,
+    )> = bevy::ecs::system::SystemState::new(world);
+    let Ok((mut commands, mut lobbies, mut rounds, views, mut log)) = state.get_mut(world) else {
+        return;
+    };
+    for mut hosted in &mut lobbies {
+        if let Some(round) = hosted.round
+            && let Ok(mut room) = rounds.get_mut(round)
+        {
+            end_round(&mut commands, &mut hosted, &mut room, reason, &mut log, &views);
+        }
+    }
+    state.apply(world);
+}
+
+/// Re-runs a round offline from its seed and the frames the server admitted (each pushed before
+/// the tick it was admitted at, in admission order) for `upto` ticks, and returns the hash: the
+/// proof that the network round is the deterministic function of its admitted inputs.
+pub fn replay_admitted(
+    level: Arc<Level>,
+    book: Arc<RecipeBook>,
+    seed: u64,
+    seats: &[SeatSpec],
+    admitted: &[(u32, u8, crate::sim::input::InputFrame)],
+    upto: u32,
+) -> u64 {
+    let mut room = Room::new(level, book, seed, seats);
+    let mut next = admitted.iter().peekable();
+    for t in 0..upto {
+        while let Some((_, seat, frame)) = next.next_if(|(at, _, _)| *at == t) {
+            room.inputs.push(*seat, *frame);
+        }
+        crate::sim::step_room(&mut room);
+    }
+    room.hash
+}

@@ -1,0 +1,515 @@
+//! The headless dedicated server: the app (sim + projection + replicon/renet netcode + rooms +
+//! HTTP), seating connections from their token's user data, validating every input frame
+//! before the sim sees it, forwarding each tick's events to the room's clients, and the
+//! clean shutdown on SIGINT/SIGTERM.
+
+use super::RoomKey;
+use super::http::{HttpPlugin, start_http};
+use super::rooms::{
+    HostLevels, HostedRoom, ResultsLog, RoomPolicy, RoomsPlugin, RoundOf, abort_all,
+};
+use super::tokens::{Admission, PROTOCOL_ID, hex, load_or_create_key};
+use crate::clock::TickClockPlugin;
+use crate::project::{ProjectionPlugin, RoomTick, project_rooms};
+use crate::protocol::{InputBatch, LobbyCommand, LobbyPhase, ProtocolPlugin, TickEvents, Welcome};
+use crate::sim::SimPlugin;
+use crate::sim::input::InputFrame;
+use crate::sim::room::Room;
+use crate::sim::units::MOVE_UNIT;
+use bevy::app::ScheduleRunnerPlugin;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy_replicon::prelude::*;
+use bevy_replicon::shared::backend::connected_client::NetworkId;
+use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
+use bevy_replicon_renet::renet::ConnectionConfig;
+use bevy_replicon_renet::{RenetChannelsExt, RenetServer, RepliconRenetPlugins};
+use std::net::{IpAddr, SocketAddr, UdpSocket};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A frame may be stamped at most this many ticks ahead of the room (1 s).
+pub const TICK_WINDOW: u32 = 20;
+/// At most this many frames per seat are admitted per room tick; the rest are dropped.
+pub const MAX_FRAMES_PER_TICK: u32 = 4;
+/// The idle loop's period: the app wakes this often to read sockets; ticks still run at 20 Hz
+/// on the fixed clock. 10 ms keeps input latency well under a tick without spinning a core.
+pub const LOOP_PERIOD: Duration = Duration::from_millis(10);
+
+/// Everything `undercooked --headless` is told on the command line.
+#[derive(Clone, Debug)]
+pub struct HostConfig {
+    pub bind: IpAddr,
+    /// UDP (netcode); 0 picks a free port.
+    pub port: u16,
+    /// HTTP; 0 picks a free port.
+    pub web_port: u16,
+    pub levels: PathBuf,
+    pub data_dir: PathBuf,
+    pub max_rooms: usize,
+    /// Addresses players reach the UDP port at (put into tokens). Empty: the bind address, or
+    /// 127.0.0.1 when bound to an unspecified address.
+    pub public: Vec<SocketAddr>,
+    pub empty_timeout: Duration,
+}
+
+/// The addresses the server actually listens on (after ephemeral ports were chosen).
+#[derive(Resource, Clone, Debug)]
+pub struct HostAddrs {
+    pub udp: SocketAddr,
+    pub web: SocketAddr,
+    /// What connect tokens name.
+    pub public: Vec<SocketAddr>,
+}
+
+/// The netcode private key (never leaves the server).
+#[derive(Resource, Clone)]
+pub struct ServerKey(pub [u8; 32]);
+
+/// Set by a signal (or a test) to stop the server cleanly.
+#[derive(Resource, Clone, Default)]
+pub struct Shutdown(pub Arc<AtomicBool>);
+
+/// Why frames from one client were refused, counted since it connected.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Refusals {
+    /// For a tick the room has already simulated.
+    pub stale: u32,
+    /// More than [`TICK_WINDOW`] ticks ahead.
+    pub future: u32,
+    /// Over [`MAX_FRAMES_PER_TICK`] in one tick.
+    pub flood: u32,
+    /// No live round to play into (lobby, results, spectator seat).
+    pub no_round: u32,
+    /// Admitted, but with the stick clamped to ±[`MOVE_UNIT`].
+    pub clamped: u32,
+}
+
+impl Refusals {
+    pub fn dropped(&self) -> u32 {
+        self.stale + self.future + self.flood + self.no_round
+    }
+}
+
+/// A seated connection: its room and seat come from the token, never from a payload.
+#[derive(Component, Debug)]
+pub struct Peer {
+    pub lobby: Entity,
+    pub seat: u8,
+    pub code: String,
+    pub refusals: Refusals,
+    pub admitted: u64,
+    /// Frames admitted during `tick_seen` (the flood bound).
+    in_tick: u32,
+    tick_seen: u32,
+    last_log: Option<Instant>,
+}
+
+/// A connection that was refused a seat (it is being disconnected).
+#[derive(Component)]
+pub struct Refused;
+
+/// The networking systems of the server.
+pub struct ServerNetPlugin;
+
+impl Plugin for ServerNetPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            PreUpdate,
+            (seat_clients, lobby_commands, admit_inputs, release_clients)
+                .chain()
+                .after(ServerSystems::Receive),
+        );
+        app.add_systems(FixedPostUpdate, forward_tick_events.after(project_rooms));
+        app.add_systems(Update, shutdown_on_signal);
+    }
+}
+
+/// Builds the whole server app, with its sockets bound (so the caller can read [`HostAddrs`]).
+pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
+    let book = crate::replay::cli::recipe_book().map_err(|e| e.to_string())?;
+    let levels = crate::level::files::load_campaign(&cfg.levels, &book)
+        .map_err(|e| format!("levels {}: {e}", cfg.levels.display()))?;
+    if levels.is_empty() {
+        return Err(format!("no levels in {}", cfg.levels.display()));
+    }
+    let key = load_or_create_key(&cfg.data_dir).map_err(|e| format!("data dir: {e}"))?;
+    let results = ResultsLog::open(cfg.data_dir.join("results.jsonl"))
+        .map_err(|e| format!("results.jsonl: {e}"))?;
+
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins.set(ScheduleRunnerPlugin::run_loop(LOOP_PERIOD)),
+        StatesPlugin,
+        TickClockPlugin,
+        SimPlugin,
+        ProjectionPlugin,
+        RepliconPlugins,
+        RepliconRenetPlugins,
+        ProtocolPlugin,
+    ));
+    app.add_visibility_filter::<RoomKey>();
+    app.add_plugins((ServerNetPlugin, RoomsPlugin, HttpPlugin));
+
+    let socket = UdpSocket::bind((cfg.bind, cfg.port)).map_err(|e| format!("udp bind: {e}"))?;
+    let udp = socket.local_addr().map_err(|e| e.to_string())?;
+    let public = if !cfg.public.is_empty() {
+        cfg.public.clone()
+    } else if cfg.bind.is_unspecified() {
+        vec![SocketAddr::new(IpAddr::from([127, 0, 0, 1]), udp.port())]
+    } else {
+        vec![udp]
+    };
+    let channels = app.world().resource::<RepliconChannels>();
+    let server = RenetServer::new(ConnectionConfig {
+        server_channels_config: channels.server_configs(),
+        client_channels_config: channels.client_configs(),
+        ..Default::default()
+    });
+    let transport = NetcodeServerTransport::new(
+        ServerConfig {
+            current_time: super::tokens::unix_now(),
+            max_clients: (cfg.max_rooms * 4).clamp(4, 1024),
+            protocol_id: PROTOCOL_ID,
+            public_addresses: public.clone(),
+            authentication: ServerAuthentication::Secure { private_key: key },
+        },
+        socket,
+    )
+    .map_err(|e| format!("netcode: {e}"))?;
+    let web = start_http(&mut app, SocketAddr::new(cfg.bind, cfg.web_port))?;
+
+    app.insert_resource(server)
+        .insert_resource(transport)
+        .insert_resource(ServerKey(key))
+        .insert_resource(results)
+        .insert_resource(Shutdown::default())
+        .insert_resource(HostAddrs { udp, web, public })
+        .insert_resource(HostLevels {
+            levels: levels.into_iter().map(Arc::new).collect(),
+            book: Arc::new(book),
+        })
+        .insert_resource(RoomPolicy { max_rooms: cfg.max_rooms, empty_timeout: cfg.empty_timeout });
+    Ok(app)
+}
+
+/// `undercooked --headless`: build, announce, run until a signal. Returns the exit code.
+pub fn run_headless(cfg: &HostConfig) -> u8 {
+    let mut app = match build_server(cfg) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    // Structured logs (key=value fields) on stderr; only the binary installs the subscriber,
+    // so tests with several servers in one process do not fight over it.
+    app.add_plugins(bevy::log::LogPlugin::default());
+    let shutdown = app.world().resource::<Shutdown>().0.clone();
+    if let Err(e) = ctrlc::set_handler(move || shutdown.store(true, Ordering::SeqCst)) {
+        eprintln!("error: signal handler: {e}");
+        return 2;
+    }
+    let addrs = app.world().resource::<HostAddrs>().clone();
+    println!(
+        "undercooked server: udp {} (tokens name {:?}), web http://{}",
+        addrs.udp, addrs.public, addrs.web
+    );
+    println!("players: undercooked join {} --create --name NAME --headless", addrs.web);
+    println!("results: {}", app.world().resource::<ResultsLog>().path.display());
+    match app.run() {
+        AppExit::Success => 0,
+        AppExit::Error(_) => 1,
+    }
+}
+
+/// Seats every newly authorised connection from its token's user data, or refuses it.
+fn seat_clients(
+    mut commands: Commands,
+    transport: Res<NetcodeServerTransport>,
+    new: Query<(Entity, &NetworkId), (With<AuthorizedClient>, Without<Peer>, Without<Refused>)>,
+    mut lobbies: Query<&mut HostedRoom>,
+    index: Res<super::rooms::RoomIndex>,
+    mut welcome: MessageWriter<ToClients<Welcome>>,
+    mut disconnect: MessageWriter<DisconnectRequest>,
+) {
+    for (client, id) in &new {
+        let admission = transport.user_data(id.get()).and_then(|d| Admission::decode(&d));
+        let seated = admission.as_ref().and_then(|a| {
+            let lobby = *index.by_code.get(&a.code)?;
+            let mut hosted = lobbies.get_mut(lobby).ok()?;
+            let seat = hosted.seat_of(&a.secret)?;
+            let slot = hosted.seats[seat as usize].as_mut()?;
+            if let Some(old) = slot.client.replace(client) {
+                // The same seat from a new connection (a reconnect that beat the timeout).
+                disconnect.write(DisconnectRequest { client: old });
+            }
+            slot.away_since = None;
+            slot.reserved_until = None;
+            slot.name = a.name.clone();
+            Some((lobby, seat, hosted.key, a.code.clone(), a.secret))
+        });
+        match seated {
+            Some((lobby, seat, key, code, secret)) => {
+                info!(client = %client, room = %code, seat, "player seated");
+                commands.entity(client).insert((
+                    Peer {
+                        lobby,
+                        seat,
+                        code: code.clone(),
+                        refusals: Refusals::default(),
+                        admitted: 0,
+                        in_tick: 0,
+                        tick_seen: 0,
+                        last_log: None,
+                    },
+                    key,
+                ));
+                welcome.write(ToClients {
+                    targets: SendTargets::Single(ClientId::Client(client)),
+                    message: Welcome { code, seat, reconnect: hex(&secret) },
+                });
+            }
+            None => {
+                warn!(client = %client, admission = ?admission, "connection refused: no seat for its token");
+                commands.entity(client).insert(Refused);
+                disconnect.write(DisconnectRequest { client });
+            }
+        }
+    }
+}
+
+/// A disconnected player's seat is held (the cook stands still) for the reconnect window.
+fn release_clients(mut gone: RemovedComponents<Peer>, mut lobbies: Query<&mut HostedRoom>) {
+    for client in gone.read() {
+        for mut hosted in &mut lobbies {
+            let code = hosted.code.clone();
+            for (seat, slot) in hosted.seats.iter_mut().enumerate() {
+                if let Some(s) = slot
+                    && s.client == Some(client)
+                {
+                    s.client = None;
+                    s.ready = false;
+                    s.away_since = Some(Instant::now());
+                    info!(client = %client, room = %code, seat, "player left; seat held");
+                }
+            }
+        }
+    }
+}
+
+/// Ready flags and level choice, from seated players in the lobby only.
+fn lobby_commands(
+    mut commands_in: MessageReader<FromClient<LobbyCommand>>,
+    peers: Query<&Peer>,
+    mut lobbies: Query<&mut HostedRoom>,
+    levels: Res<HostLevels>,
+) {
+    for FromClient { client_id, message } in commands_in.read() {
+        let Some(peer) = client_id.entity().and_then(|e| peers.get(e).ok()) else { continue };
+        let Ok(mut hosted) = lobbies.get_mut(peer.lobby) else { continue };
+        if !matches!(hosted.phase, LobbyPhase::Lobby | LobbyPhase::Countdown) {
+            continue;
+        }
+        match message {
+            LobbyCommand::Ready(r) => {
+                if let Some(slot) = hosted.seats[peer.seat as usize].as_mut() {
+                    slot.ready = *r;
+                }
+            }
+            LobbyCommand::Level(id) => {
+                if let Some(i) = levels.levels.iter().position(|l| &l.id == id) {
+                    hosted.level = i;
+                }
+            }
+        }
+    }
+}
+
+/// The gate between the wire and the sim: seat from the connection, tick window, flood bound,
+/// clamped stick, and the server's own `seq`. Every refusal is counted on the peer and logged
+/// (at most once a second per client).
+fn admit_inputs(
+    mut batches: MessageReader<FromClient<InputBatch>>,
+    mut peers: Query<&mut Peer>,
+    mut lobbies: Query<&mut HostedRoom>,
+    mut rounds: Query<&mut Room>,
+) {
+    for FromClient { client_id, message } in batches.read() {
+        let Some(mut peer) = client_id.entity().and_then(|e| peers.get_mut(e).ok()) else {
+            continue;
+        };
+        let before = peer.refusals;
+        let live = lobbies
+            .get_mut(peer.lobby)
+            .ok()
+            .filter(|h| h.phase == LobbyPhase::Round)
+            .and_then(|h| h.round.map(|r| (h, r)));
+        let Some((mut hosted, round)) = live else {
+            peer.refusals.no_round += message.frames.len() as u32;
+            log_refusals(&mut peer, before);
+            continue;
+        };
+        let Ok(mut room) = rounds.get_mut(round) else { continue };
+        if room.cook_index(peer.seat).is_none() {
+            // Seated after the round began: a spectator until the next one.
+            peer.refusals.no_round += message.frames.len() as u32;
+            log_refusals(&mut peer, before);
+            continue;
+        }
+        for frame in &message.frames {
+            if peer.tick_seen != room.tick {
+                peer.tick_seen = room.tick;
+                peer.in_tick = 0;
+            }
+            if frame.tick < room.tick {
+                peer.refusals.stale += 1;
+                continue;
+            }
+            if frame.tick > room.tick + TICK_WINDOW {
+                peer.refusals.future += 1;
+                continue;
+            }
+            if peer.in_tick >= MAX_FRAMES_PER_TICK {
+                peer.refusals.flood += 1;
+                continue;
+            }
+            let unit = MOVE_UNIT as i16;
+            let mv = (frame.mv.0.clamp(-unit, unit), frame.mv.1.clamp(-unit, unit));
+            if mv != frame.mv {
+                peer.refusals.clamped += 1;
+            }
+            // The server's arrival counter replaces the client's seq: a client cannot win a
+            // contested arbitration by choosing a low number.
+            let seq = hosted.next_seq;
+            hosted.next_seq = hosted.next_seq.wrapping_add(1);
+            let admitted =
+                InputFrame { seq, tick: frame.tick, mv, action: frame.action, face: frame.face };
+            let at = room.tick;
+            room.inputs.push(peer.seat, admitted);
+            hosted.admitted.push((at, peer.seat, admitted));
+            peer.in_tick += 1;
+            peer.admitted += 1;
+        }
+        log_refusals(&mut peer, before);
+    }
+}
+
+fn log_refusals(peer: &mut Peer, before: Refusals) {
+    if peer.refusals == before {
+        return;
+    }
+    let now = Instant::now();
+    if peer.last_log.is_some_and(|t| now.duration_since(t) < Duration::from_secs(1)) {
+        return;
+    }
+    peer.last_log = Some(now);
+    warn!(room = %peer.code, seat = peer.seat, refusals = ?peer.refusals, "input frames refused");
+}
+
+/// Each tick's sim events go to the clients of that room only.
+fn forward_tick_events(
+    mut ticks: MessageReader<RoomTick>,
+    rounds: Query<&RoundOf>,
+    lobbies: Query<&HostedRoom>,
+    mut out: MessageWriter<ToClients<TickEvents>>,
+) {
+    for t in ticks.read() {
+        let Some(hosted) = rounds.get(t.room).ok().and_then(|r| lobbies.get(r.0).ok()) else {
+            continue;
+        };
+        for client in hosted.seats.iter().flatten().filter_map(|s| s.client) {
+            out.write(ToClients {
+                targets: SendTargets::Single(ClientId::Client(client)),
+                // RoomTick carries the tick after the advance; the events belong to the one
+                // before (docs/SIMULATION.md: events are logged with tick = room.tick − 1).
+                message: TickEvents { tick: t.tick.saturating_sub(1), events: t.events.clone() },
+            });
+        }
+    }
+}
+
+/// On SIGINT/SIGTERM: every live round ends ABORTED and is recorded, then the app exits 0.
+fn shutdown_on_signal(world: &mut World) {
+    if !world.resource::<Shutdown>().0.load(Ordering::SeqCst) {
+        return;
+    }
+    info!("shutdown requested: aborting live rounds");
+    abort_all(world, "shutdown");
+    world.write_message(AppExit::Success);
+}
+
+/// A world job sent to a running server thread.
+type WorldJob = Box<dyn FnOnce(&mut World) + Send>;
+
+/// A server running on its own thread in this process (tests, embedding): its addresses, a
+/// way to run code against its world between frames, and its stop switch.
+pub struct ServerHandle {
+    pub addrs: HostAddrs,
+    pub shutdown: Arc<AtomicBool>,
+    jobs: std::sync::mpsc::Sender<WorldJob>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ServerHandle {
+    /// Runs `f` on the server's world between two frames and returns its answer.
+    pub fn with_world<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut World) -> R + Send + 'static,
+    ) -> R {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let job: WorldJob = Box::new(move |w| {
+            let _ = tx.send(f(w));
+        });
+        self.jobs.send(job).expect("server thread is running");
+        rx.recv().expect("server thread answered")
+    }
+
+    /// The clean shutdown (as on SIGTERM); waits for the thread.
+    pub fn stop(mut self) {
+        self.shutdown.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Starts a server on its own thread (the app is built there: a Bevy app is not `Send`).
+pub fn spawn_server(cfg: HostConfig) -> Result<ServerHandle, String> {
+    let (ready_tx, ready_rx) = std::sync::mpsc::sync_channel(1);
+    let (jobs, job_rx) = std::sync::mpsc::channel::<WorldJob>();
+    let thread = std::thread::Builder::new()
+        .name("undercooked-server".into())
+        .spawn(move || {
+            let mut app = match build_server(&cfg) {
+                Ok(app) => app,
+                Err(e) => {
+                    let _ = ready_tx.send(Err(e));
+                    return;
+                }
+            };
+            let addrs = app.world().resource::<HostAddrs>().clone();
+            let shutdown = app.world().resource::<Shutdown>().0.clone();
+            let _ = ready_tx.send(Ok((addrs, shutdown)));
+            app.finish();
+            app.cleanup();
+            loop {
+                let t0 = Instant::now();
+                while let Ok(job) = job_rx.try_recv() {
+                    job(app.world_mut());
+                }
+                app.update();
+                if app.should_exit().is_some() {
+                    break;
+                }
+                if let Some(rest) = LOOP_PERIOD.checked_sub(t0.elapsed()) {
+                    std::thread::sleep(rest);
+                }
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    let (addrs, shutdown) = ready_rx.recv().map_err(|e| e.to_string())??;
+    Ok(ServerHandle { addrs, shutdown, jobs, thread: Some(thread) })
+}

@@ -1,0 +1,358 @@
+//! Hosting over real sockets on 127.0.0.1 with ephemeral ports: the HTTP room API, netcode
+//! tokens, replication, the input gate, faults, reconnects and the clean shutdown. Servers run
+//! on their own thread in this process (or as the built binary); clients are stepped here.
+//! Waits are bounded loops on observed state, never wall-clock assertions.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use undercooked::net::client::{HeadlessClient, InputMode, JoinReply, api_create, api_join};
+use undercooked::net::rooms::{HostedRoom, replay_admitted};
+use undercooked::net::server::{HostConfig, Peer, ServerHandle, spawn_server};
+use undercooked::protocol::{LobbyCommand, LobbyPhase};
+use undercooked::sim::input::InputFrame;
+use undercooked::sim::room::{Room, SeatSpec, V2};
+
+/// Bounded wait for anything here: generous, since four engineers share two cores.
+const PATIENCE: Duration = Duration::from_secs(40);
+
+fn data_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("uc-net-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn config(dir: PathBuf) -> HostConfig {
+    HostConfig {
+        bind: [127, 0, 0, 1].into(),
+        port: 0,
+        web_port: 0,
+        levels: PathBuf::from("levels"),
+        data_dir: dir,
+        max_rooms: 16,
+        public: Vec::new(),
+        empty_timeout: Duration::from_secs(60),
+    }
+}
+
+fn server(name: &str) -> (ServerHandle, PathBuf) {
+    let dir = data_dir(name);
+    (spawn_server(config(dir.clone())).expect("server starts"), dir)
+}
+
+/// Steps every client until `done` holds; false when patience runs out.
+fn pump(
+    clients: &mut [&mut HeadlessClient],
+    mut done: impl FnMut(&mut [&mut HeadlessClient]) -> bool,
+) -> bool {
+    let end = Instant::now() + PATIENCE;
+    while Instant::now() < end {
+        for c in clients.iter_mut() {
+            c.step();
+        }
+        if done(clients) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    false
+}
+
+/// Steps every client for `d`.
+fn run_for(clients: &mut [&mut HeadlessClient], d: Duration) {
+    let end = Instant::now() + d;
+    pump(clients, |_| Instant::now() >= end);
+}
+
+fn connect(reply: &JoinReply, mode: InputMode) -> HeadlessClient {
+    HeadlessClient::connect(reply, mode).expect("client starts")
+}
+
+/// What the server holds for a room's live round, read between two frames.
+struct Snapshot {
+    room: Room,
+    admitted: Vec<(u32, u8, InputFrame)>,
+}
+
+fn snapshot(h: &ServerHandle, code: &str) -> Option<Snapshot> {
+    let code = code.to_string();
+    h.with_world(move |w| {
+        let mut q = w.query::<&HostedRoom>();
+        let hosted = q.iter(w).find(|r| r.code == code)?;
+        let admitted = hosted.admitted.clone();
+        let room = w.get::<Room>(hosted.round?)?.clone();
+        Some(Snapshot { room, admitted })
+    })
+}
+
+fn replayed_hash(s: &Snapshot) -> u64 {
+    let seats: Vec<SeatSpec> =
+        s.room.cooks.iter().map(|c| SeatSpec::new(c.seat, c.name.clone())).collect();
+    replay_admitted(
+        s.room.level.clone(),
+        s.room.book.clone(),
+        s.room.seed,
+        &seats,
+        &s.admitted,
+        s.room.tick,
+    )
+}
+
+fn results(dir: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("results.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each results line is JSON"))
+        .collect()
+}
+
+#[test]
+fn join_by_code_and_refuse_wrong_codes_and_forged_tokens() {
+    let (h, _) = server("join");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Ann", None).expect("create");
+    assert!((4..=6).contains(&a.code.len()), "{}", a.code);
+    let b = api_join(&web, &a.code.to_lowercase(), "  Bob <script>", None).expect("join by code");
+    assert_eq!((a.seat, b.seat), (0, 1));
+    for wrong in ["QQQQQ", "0000", "A"] {
+        let e = api_join(&web, wrong, "Eve", None).expect_err("wrong code refused");
+        assert!(e.contains("404"), "{e}");
+    }
+    let e = api_join(&web, &a.code, "Eve", Some("00112233445566778899aabbccddeeff"))
+        .expect_err("unknown seat secret");
+    assert!(e.contains("404"), "{e}");
+
+    // A forged token: one bit flipped in the sealed private part.
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let mut raw = b64.decode(&b.token).unwrap();
+    raw[60] ^= 1;
+    let forged = JoinReply { token: b64.encode(&raw), ..b.clone() };
+    let mut eve = connect(&forged, InputMode::Idle);
+    let mut ann = connect(&a, InputMode::Idle);
+    assert!(
+        pump(&mut [&mut ann, &mut eve], |c| c[0].session().welcome.is_some()),
+        "Ann is welcomed"
+    );
+    run_for(&mut [&mut ann, &mut eve], Duration::from_secs(2));
+    assert!(!eve.connected() && eve.session().welcome.is_none(), "the forged token never connects");
+    let lobby = ann.lobbies().pop().expect("Ann sees her lobby");
+    assert_eq!(lobby.code, a.code);
+    assert_eq!(
+        lobby.seats.iter().find(|s| s.seat == 1).map(|s| s.name.as_str()),
+        Some("Bob script")
+    );
+    h.stop();
+}
+
+#[test]
+fn two_clients_see_each_others_cooks_move_and_the_round_replays_offline() {
+    let (h, _) = server("move");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Ann", None).unwrap();
+    let b = api_join(&web, &a.code, "Bob", None).unwrap();
+    let mut ca = connect(&a, InputMode::Random);
+    let mut cb = connect(&b, InputMode::Random);
+    let mut first: [Option<(i32, i32)>; 4] = [None; 4]; // [a sees 0, a sees 1, b sees 0, b sees 1]
+    let moved = pump(&mut [&mut ca, &mut cb], |c| {
+        let mut all = true;
+        for (viewer, client) in c.iter_mut().enumerate() {
+            let cooks = client.cooks();
+            for seat in 0..2u8 {
+                let slot = &mut first[viewer * 2 + seat as usize];
+                match (cooks.iter().find(|k| k.seat == seat), *slot) {
+                    (Some(k), None) => {
+                        *slot = Some(k.pos);
+                        all = false;
+                    }
+                    (Some(k), Some(p)) => all &= k.pos != p,
+                    (None, _) => all = false,
+                }
+            }
+        }
+        all
+    });
+    assert!(moved, "each client saw both cooks move");
+    assert!(ca.session().ticks_received > 0 && cb.session().events_received > 0);
+    let s = snapshot(&h, &a.code).expect("round live");
+    assert!(!s.admitted.is_empty());
+    assert_eq!(replayed_hash(&s), s.room.hash, "the network round is its admitted inputs replayed");
+    h.stop();
+}
+
+#[test]
+fn hostile_inputs_change_nothing_and_are_counted() {
+    let (h, _) = server("hostile");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Ann", None).unwrap();
+    let m = api_join(&web, &a.code, "Mal", None).unwrap();
+    let mut ann = connect(&a, InputMode::Idle);
+    let mut mal = connect(&m, InputMode::Manual);
+    assert!(pump(&mut [&mut ann, &mut mal], |c| c[1].session().welcome.is_some()));
+    mal.command(LobbyCommand::Ready(true));
+    assert!(
+        pump(&mut [&mut ann, &mut mal], |c| c[1].room().is_some_and(|r| r.tick >= 5)),
+        "round starts"
+    );
+    let now = mal.room().unwrap().tick;
+    let f = |tick, mv| InputFrame { seq: 0, tick, mv, action: true, face: None };
+    mal.send(vec![f(now + 2, (i16::MAX, i16::MIN))]); // out of range: clamped
+    mal.send(vec![f(0, (1000, 0))]); // a tick long simulated: stale
+    mal.send(vec![f(now + 10_000, (1000, 0))]); // far future
+    mal.send((0..50).map(|_| f(now + 3, (0, 1000))).collect()); // a flood
+    // Garbage on the UDP socket: netcode drops it, the room goes on.
+    let junk = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    for i in 0..200u32 {
+        let _ = junk.send_to(&i.to_le_bytes().repeat(40), h.addrs.udp);
+    }
+    let before = ann.session().ticks_received;
+    run_for(&mut [&mut ann, &mut mal], Duration::from_secs(1));
+    assert!(
+        pump(&mut [&mut ann, &mut mal], |c| c[0].session().ticks_received > before + 10),
+        "ticks go on"
+    );
+
+    let refusals = h.with_world(|w| {
+        let mut q = w.query::<&Peer>();
+        q.iter(w).find(|p| p.seat == 1).map(|p| p.refusals)
+    });
+    let r = refusals.expect("Mal is seated");
+    assert!(r.stale >= 1 && r.future >= 1 && r.clamped >= 1 && r.flood >= 40, "{r:?}");
+    let s = snapshot(&h, &a.code).expect("round live");
+    assert!(s.admitted.iter().all(|(_, _, fr)| fr.mv.0.abs() <= 1000 && fr.mv.1.abs() <= 1000));
+    let mut per_tick = std::collections::HashMap::new();
+    for (at, seat, _) in &s.admitted {
+        *per_tick.entry((*at, *seat)).or_insert(0) += 1;
+    }
+    assert!(per_tick.values().all(|n| *n <= 4), "at most 4 frames per seat per tick");
+    let seqs: Vec<u32> = s.admitted.iter().map(|(_, _, fr)| fr.seq).collect();
+    assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "seq is the server's arrival counter");
+    assert_eq!(replayed_hash(&s), s.room.hash, "only admitted frames shaped the room");
+    h.stop();
+}
+
+#[test]
+fn a_faulty_room_is_aborted_and_recorded_while_another_keeps_ticking() {
+    let (h, dir) = server("fault");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Ann", None).unwrap();
+    let b = api_create(&web, "Bob", None).unwrap();
+    let mut ca = connect(&a, InputMode::Idle);
+    let mut cb = connect(&b, InputMode::Idle);
+    assert!(
+        pump(&mut [&mut ca, &mut cb], |c| c.iter_mut().all(|c| c.room().is_some())),
+        "both rounds live"
+    );
+    let code = a.code.clone();
+    h.with_world(move |w| {
+        let mut q = w.query::<&HostedRoom>();
+        let round = q.iter(w).find(|r| r.code == code).and_then(|r| r.round).unwrap();
+        let mut room = w.get_mut::<Room>(round).unwrap();
+        let (width, height) = (room.level.width, room.level.height);
+        let wall = (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .find(|c| room.tile(*c).blocks_body())
+            .expect("a level has walls");
+        room.cooks[0].pos = V2::centre_of(wall); // the injected fault
+    });
+    let before = cb.session().ticks_received;
+    let aborted = pump(&mut [&mut ca, &mut cb], |c| {
+        c[0].lobbies().first().is_some_and(|l| l.phase == LobbyPhase::Results)
+    });
+    assert!(aborted, "the faulty room went to results");
+    assert!(
+        pump(&mut [&mut ca, &mut cb], |c| c[1].session().ticks_received > before + 20),
+        "the other room ticks on"
+    );
+    assert!(cb.room().is_some_and(|r| r.result.is_none()));
+    let lines = results(&dir);
+    let line =
+        lines.iter().find(|l| l["room"] == a.code.as_str()).expect("the aborted round is recorded");
+    assert_eq!(line["payload"]["result"], "aborted");
+    assert!(line["reason"].as_str().unwrap().starts_with("fault"), "{line}");
+    assert!(!lines.iter().any(|l| l["room"] == b.code.as_str()));
+    h.stop();
+}
+
+#[test]
+fn a_player_who_leaves_and_rejoins_gets_the_seat_back() {
+    let (h, _) = server("rejoin");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Ann", None).unwrap();
+    let b = api_join(&web, &a.code, "Bob", None).unwrap();
+    let mut ca = connect(&a, InputMode::Idle);
+    let mut cb = connect(&b, InputMode::Idle);
+    assert!(pump(&mut [&mut ca, &mut cb], |c| c[1].room().is_some()), "round live");
+    cb.disconnect();
+    drop(cb);
+    let away = pump(&mut [&mut ca], |c| {
+        c[0].lobbies().first().is_some_and(|l| l.seats.iter().any(|s| s.seat == 1 && !s.connected))
+    });
+    assert!(away, "the seat shows its player away");
+    let tick = ca.room().map(|r| r.tick).unwrap();
+    let again = api_join(&web, &a.code, "Bob", Some(&b.reconnect))
+        .expect("rejoin with the reconnect token");
+    assert_eq!(again.seat, 1);
+    let mut cb2 = connect(&again, InputMode::Idle);
+    let back = pump(&mut [&mut ca, &mut cb2], |c| {
+        c[1].session().welcome.as_ref().is_some_and(|w| w.seat == 1)
+            && c[1].room().is_some_and(|r| r.tick > tick)
+    });
+    assert!(back, "Bob is back in seat 1 mid-round");
+    assert_eq!(cb2.cooks().len(), 2);
+    h.stop();
+}
+
+#[test]
+fn sigterm_ends_the_server_with_exit_0_and_a_results_line() {
+    use std::io::BufRead;
+    let dir = data_dir("sigterm");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args([
+            "--headless",
+            "--port",
+            "0",
+            "--web-port",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--levels",
+            "levels",
+        ])
+        .arg("--data-dir")
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    let web = first
+        .split("web http://")
+        .nth(1)
+        .expect("the banner names the web port")
+        .trim()
+        .to_string();
+    let a = api_create(&web, "Ann", None).unwrap();
+    let mut ca = connect(&a, InputMode::Random);
+    assert!(pump(&mut [&mut ca], |c| c[0].room().is_some_and(|r| r.tick > 10)), "round live");
+    let killed =
+        std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    assert!(killed.is_ok_and(|s| s.success()));
+    let end = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break Some(s);
+        }
+        if Instant::now() > end {
+            let _ = child.kill();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.is_some_and(|s| s.success()), "exit 0 on SIGTERM: {status:?}");
+    let lines = results(&dir);
+    let line = lines.iter().find(|l| l["room"] == a.code.as_str()).expect("a results line");
+    assert_eq!(line["payload"]["result"], "aborted");
+    assert_eq!(line["reason"], "shutdown");
+}
