@@ -35,6 +35,11 @@ enum Command {
         #[command(subcommand)]
         what: undercooked::bench::BenchCommand,
     },
+    /// Bot cooks: `bot prove` plays levels with a bot team to show they can be won.
+    Bot {
+        #[command(subcommand)]
+        what: undercooked::bot::prove::BotCommand,
+    },
 }
 
 #[derive(Subcommand)]
@@ -71,6 +76,7 @@ fn main() -> ExitCode {
             ExitCode::from(run_replay(action, &ReplayPaths { levels, goldens }))
         }
         Command::Bench { what } => ExitCode::from(undercooked::bench::run(what)),
+        Command::Bot { what } => ExitCode::from(undercooked::bot::prove::run(what)),
     }
 }
 
