@@ -42,6 +42,8 @@ pub enum Mode {
     Hold { until: Until, max: u32 },
     /// Stand facing the fixture until the condition holds (or `max` ticks), then press once.
     AwaitThenPress { until: Until, max: u32 },
+    /// Walk to this cell and stop (stepping out of a teammate's way); `station` is unused.
+    GoTo(Cell),
 }
 
 /// A whole action: a fixture, what to do there, and a label for the trace.
@@ -95,7 +97,12 @@ impl Exec {
         let Some(ci) = room.cook_index(seat) else { return Err(Outcome::Stuck) };
         let cook = &room.cooks[ci];
         let station = self.act.station;
-        if self.stand.is_none() {
+        if let Mode::GoTo(cell) = self.act.mode {
+            if cook.pos.cell() == cell {
+                return Err(Outcome::Done);
+            }
+            self.stand = Some((cell, cook.facing));
+        } else if self.stand.is_none() {
             self.stand = stand_spot(room, seat, station);
         }
         let Some((stand, dir)) = self.stand else { return Err(Outcome::Stuck) };
@@ -108,7 +115,7 @@ impl Exec {
                     return Err(Outcome::Denied(reason, why));
                 }
                 match self.act.mode {
-                    Mode::Press | Mode::AwaitThenPress { .. } => Err(Outcome::Done),
+                    Mode::Press | Mode::AwaitThenPress { .. } | Mode::GoTo(_) => Err(Outcome::Done),
                     Mode::Hold { until, max } => {
                         if until.met(room, seat, station) || n >= max {
                             Err(Outcome::Done)
@@ -123,6 +130,12 @@ impl Exec {
                 let Mode::AwaitThenPress { until, max } = self.act.mode else {
                     return Err(Outcome::Stuck);
                 };
+                // A dish that burnt (or vanished) while we waited: re-plan.
+                let gone = room.stations[station].state == StationState::Dirty
+                    || room.items_on(station).next().is_none();
+                if gone {
+                    return Err(Outcome::Stuck);
+                }
                 if until.met(room, seat, station) && !pressed_last {
                     self.phase = Phase::Acting(1);
                     Ok(Intent { action: true, ..hold_still })
@@ -158,8 +171,15 @@ impl Exec {
         dir: Dir4,
     ) -> Result<Intent, Outcome> {
         let here = cook.pos.cell();
-        let others: Vec<Cell> =
-            room.cooks.iter().filter(|c| c.seat != cook.seat).map(|c| c.pos.cell()).collect();
+        // Only cooks close by are obstacles: a far one will have moved by the time we get
+        // there, and routing around it makes the route flip back and forth as it walks.
+        let others: Vec<Cell> = room
+            .cooks
+            .iter()
+            .filter(|c| c.seat != cook.seat)
+            .map(|c| c.pos.cell())
+            .filter(|c| (c.0 - here.0).abs() + (c.1 - here.1).abs() <= 2)
+            .collect();
         let route = path_avoiding(&room.level, here, stand, &others).unwrap_or_else(|| vec![stand]);
         // Headway: fewer cells to go, or nearer the next cell's centre.
         let next = route.get(1).copied().unwrap_or(stand);

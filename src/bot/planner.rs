@@ -46,6 +46,8 @@ pub struct Bot {
     fails: u32,
     /// Ticks left standing still before planning again.
     idle: u32,
+    /// Set when a walk jammed against a lower seat: step out of the way before re-planning.
+    give_way: bool,
     /// The tick on which an action last completed (the no-stall tests read it).
     pub last_progress: u32,
     /// The label of the current action ("" when idle).
@@ -63,6 +65,7 @@ impl Bot {
             wash_plates: false,
             fails: 0,
             idle: 0,
+            give_way: false,
             last_progress: 0,
             plan: String::new(),
         }
@@ -75,6 +78,8 @@ pub struct Distances {
     width: usize,
     /// Per station, row-major distances to the nearest cell it can be worked from.
     maps: Vec<Vec<u32>>,
+    /// Floor cells beside no fixture: where an idle bot waits without blocking anyone's work.
+    pub rest: Vec<(i32, i32)>,
 }
 
 impl Distances {
@@ -91,7 +96,18 @@ impl Distances {
                 distances(level, &spots, &|_| false)
             })
             .collect();
-        Distances { width: level.width.max(1) as usize, maps }
+        let mut rest = Vec::new();
+        for y in 0..level.height {
+            for x in 0..level.width {
+                let beside = [(0, -1), (0, 1), (-1, 0), (1, 0)]
+                    .into_iter()
+                    .any(|(dx, dy)| level.station_at((x + dx, y + dy)).is_some());
+                if level.tile((x, y)) == crate::sim::kinds::Tile::Floor && !beside {
+                    rest.push((x, y));
+                }
+            }
+        }
+        Distances { width: level.width.max(1) as usize, maps, rest }
     }
 
     /// Cells from `cell` to a working cell of `station` (FAR when none is reachable).
@@ -190,7 +206,12 @@ impl BotTeam {
                     self.bots[i].pressed_last = false;
                     return Intent::default();
                 }
-                let act = plan(&mut self.bots[i], room, &mut self.claims, &self.dist);
+                let act = if std::mem::take(&mut self.bots[i].give_way) {
+                    give_way(room, seat, &self.dist)
+                        .or_else(|| plan(&mut self.bots[i], room, &mut self.claims, &self.dist))
+                } else {
+                    plan(&mut self.bots[i], room, &mut self.claims, &self.dist)
+                };
                 let label = act.as_ref().map_or_else(|| "idle".to_string(), |a| a.label.clone());
                 if label != self.bots[i].plan {
                     self.log(room.tick, seat, label.clone());
@@ -241,6 +262,17 @@ impl BotTeam {
             _ => "stuck".to_string(),
         };
         self.log(room.tick, seat, what);
+        // A jam with a lower seat close by (a head-on meeting in a one-tile corridor): the
+        // higher seat gives way, so the pair never mirrors each other forever.
+        if outcome == Outcome::Stuck
+            && let Some(me) = room.cook_index(seat)
+        {
+            let here = room.cooks[me].pos.cell();
+            self.bots[i].give_way = room.cooks.iter().any(|c| {
+                let d = (c.pos.cell().0 - here.0).abs() + (c.pos.cell().1 - here.1).abs();
+                c.seat < seat && d <= 2
+            });
+        }
         let bot = &mut self.bots[i];
         bot.fails += 1;
         // Back off a little (longer for higher seats, so two blocked bots desynchronise), and
@@ -360,10 +392,57 @@ fn plan(bot: &mut Bot, room: &Room, claims: &mut ClaimTable, dist: &Distances) -
     };
     sync_job(bot, &v, claims);
     release_idle_claims(&v, claims);
-    match bot.job.clone() {
+    let next = match bot.job.clone() {
         Some(job) => plan_job(bot, &v, claims, &job),
         None => plan_chores(bot, &v, claims),
+    };
+    next.or_else(|| step_aside(&v))
+}
+
+/// Walk to the nearest resting cell away from every other cook (jam resolution).
+fn give_way(room: &Room, seat: Seat, dist: &Distances) -> Option<Act> {
+    let here = room.cooks[room.cook_index(seat)?].pos.cell();
+    let near_other = |c: (i32, i32)| {
+        room.cooks.iter().any(|k| {
+            let o = k.pos.cell();
+            k.seat != seat && (o.0 - c.0).abs() + (o.1 - c.1).abs() <= 1
+        })
+    };
+    let others: Vec<_> =
+        room.cooks.iter().filter(|k| k.seat != seat).map(|k| k.pos.cell()).collect();
+    let d = distances(&room.level, &[here], &|c| others.contains(&c));
+    let w = room.level.width as usize;
+    let at = |c: (i32, i32)| d[c.1 as usize * w + c.0 as usize];
+    let cell = dist
+        .rest
+        .iter()
+        .copied()
+        .filter(|&c| c != here && !near_other(c) && at(c) != FAR)
+        .min_by_key(|&c| (at(c), c.1, c.0))?;
+    act(0, Mode::GoTo(cell), format!("give way: step to {cell:?}"))
+}
+
+/// Nothing to do: if we stand where fixtures are worked, walk to the nearest free resting cell
+/// so a busy teammate's way stays clear.
+fn step_aside(v: &View) -> Option<Act> {
+    let room = v.room;
+    let beside_work = [(0, -1), (0, 1), (-1, 0), (1, 0)]
+        .into_iter()
+        .any(|(dx, dy)| room.level.station_at((v.cell.0 + dx, v.cell.1 + dy)).is_some());
+    if !beside_work || v.held.is_some() {
+        return None;
     }
+    let taken = |c: (i32, i32)| room.cooks.iter().any(|k| k.seat != v.seat && k.pos.cell() == c);
+    let dist = distances(&room.level, &[v.cell], &|_| false);
+    let w = room.level.width as usize;
+    let cell = v
+        .dist
+        .rest
+        .iter()
+        .copied()
+        .filter(|&c| !taken(c) && dist[c.1 as usize * w + c.0 as usize] != FAR)
+        .min_by_key(|&c| (dist[c.1 as usize * w + c.0 as usize], c.1, c.0))?;
+    act(0, Mode::GoTo(cell), format!("step aside to {cell:?}"))
 }
 
 /// Keep the job true to the kitchen: adopt a fresh plate, end the job once the plate is served,
@@ -425,7 +504,7 @@ fn choose_order(v: &View, claims: &mut ClaimTable) -> Option<Job> {
         .filter(|o| claims.open_to(Claim::Order(o.id), v.seat))
         .filter(|o| {
             let parts = &room.book.recipes[o.recipe as usize].parts;
-            in_hand.is_none_or(|p| is_submultiset(p, parts))
+            in_hand.is_none_or(|p| is_submultiset(p, parts)) && startable(v, claims, parts)
         })
         .collect();
     let roomy = open.iter().find(|o| o.deadline.saturating_sub(room.tick) >= 500);
@@ -436,6 +515,27 @@ fn choose_order(v: &View, claims: &mut ClaimTable) -> Option<Job> {
         claims.claim(Claim::Item(p), v.seat);
     }
     Some(Job { order: Some(order.id), recipe: order.recipe as usize, plate })
+}
+
+/// Can a new job start this recipe's slow parts now (a stove free for each heat ingredient)?
+/// A ticket we could only wait on is left for later rather than claimed and sat on.
+fn startable(v: &View, claims: &ClaimTable, parts: &[Part]) -> bool {
+    let mut used: Vec<usize> = Vec::new();
+    for &p in parts {
+        let Some(kind) = process_kind(p).filter(|k| is_heat(*k)) else { continue };
+        let free = (0..v.room.stations.len()).find(|&s| {
+            v.kind(s) == kind
+                && claims.owner(Claim::Station(s)).is_none()
+                && v.room.items_on(s).next().is_none()
+                && v.room.stations[s].worker.is_none()
+                && (!used.contains(&s) || kind == StationKind::Stove(Vessel::Pot))
+        });
+        match free {
+            Some(s) => used.push(s),
+            None => return false,
+        }
+    }
+    true
 }
 
 /// Let go of fixtures that hold nothing of ours any more (emptied boards, served stoves,
