@@ -104,6 +104,11 @@ enum Command {
         #[arg(long)]
         level: Option<String>,
     },
+    /// Bot cooks: `bot prove` plays levels with a bot team to show they can be won.
+    Bot {
+        #[command(subcommand)]
+        what: undercooked::bot::prove::BotCommand,
+    },
 }
 
 #[derive(Subcommand)]
@@ -180,6 +185,7 @@ fn main() -> ExitCode {
             };
             ExitCode::from(undercooked::net::client::run_join(&args))
         }
+        Command::Bot { what } => ExitCode::from(undercooked::bot::prove::run(what)),
     }
 }
 

@@ -1,4 +1,9 @@
-//! Bot cooks: navigation and errand execution that emit input frames, never touching sim state.
+//! Bot cooks: navigation, errands, and the planner that plays whole rounds — all of it emits
+//! input frames and never touches sim state.
 
+pub mod act;
+pub mod claims;
 pub mod errand;
 pub mod nav;
+pub mod planner;
+pub mod prove;

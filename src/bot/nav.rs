@@ -98,3 +98,68 @@ pub fn steer(cook: &Cook, route: &[Cell]) -> (i16, i16) {
     };
     (mx as i16, my as i16)
 }
+
+/// Sentinel distance for a cell no walk reaches.
+pub const FAR: u32 = u32::MAX;
+
+/// Walking distance (in cells) from the nearest of `sources` to every cell of the level,
+/// row-major; `FAR` where unreachable. Cells `blocked` returns true for are never entered (a
+/// source is always kept). Breadth-first in a fixed neighbour order, so deterministic.
+pub fn distances(level: &Level, sources: &[Cell], blocked: &dyn Fn(Cell) -> bool) -> Vec<u32> {
+    let w = level.width.max(1) as usize;
+    let n = w * level.height.max(1) as usize;
+    let inside = |c: Cell| c.0 >= 0 && c.1 >= 0 && c.0 < level.width && c.1 < level.height;
+    let idx = |c: Cell| c.1 as usize * w + c.0 as usize;
+    let mut dist = vec![FAR; n];
+    let mut queue = VecDeque::new();
+    for &s in sources {
+        if inside(s) && dist[idx(s)] == FAR {
+            dist[idx(s)] = 0;
+            queue.push_back(s);
+        }
+    }
+    while let Some(c) = queue.pop_front() {
+        let d = dist[idx(c)];
+        for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
+            let m = (c.0 + dx, c.1 + dy);
+            if inside(m) && dist[idx(m)] == FAR && walkable(level, m) && !blocked(m) {
+                dist[idx(m)] = d + 1;
+                queue.push_back(m);
+            }
+        }
+    }
+    dist
+}
+
+/// The shortest path from `from` to `to` that avoids the `avoid` cells (other cooks), or the
+/// plain shortest path when avoiding them leaves no way through.
+pub fn path_avoiding(level: &Level, from: Cell, to: Cell, avoid: &[Cell]) -> Option<Vec<Cell>> {
+    if avoid.is_empty() {
+        return path(level, from, to);
+    }
+    let w = level.width.max(1) as usize;
+    let idx = |c: Cell| c.1 as usize * w + c.0 as usize;
+    let inside = |c: Cell| c.0 >= 0 && c.1 >= 0 && c.0 < level.width && c.1 < level.height;
+    if !inside(from) || !inside(to) || !walkable(level, to) {
+        return None;
+    }
+    // Distances back from the goal, then walk downhill from the start: same result as a
+    // forward search, and the tie-break stays the fixed neighbour order.
+    let blocked = |c: Cell| c != from && c != to && avoid.contains(&c);
+    let dist = distances(level, &[to], &blocked);
+    if dist[idx(from)] == FAR {
+        return path(level, from, to);
+    }
+    let mut out = vec![from];
+    let mut at = from;
+    while at != to {
+        let d = dist[idx(at)];
+        let next = [(1, 0), (0, 1), (-1, 0), (0, -1)]
+            .into_iter()
+            .map(|(dx, dy)| (at.0 + dx, at.1 + dy))
+            .find(|&m| inside(m) && dist[idx(m)] != FAR && dist[idx(m)] + 1 == d)?;
+        out.push(next);
+        at = next;
+    }
+    Some(out)
+}

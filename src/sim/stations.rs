@@ -233,11 +233,13 @@ fn cook_on_heat(room: &mut Room, s: usize) {
     }
     let station = s as u16;
     let kind = room.stations[s].kind;
+    // Every dish in the vessel restarts its burn countdown: a pot topped up after it was ready
+    // is one soup again, not a soup whose first onions are already half-burnt.
     for item in room.items.iter_mut().filter(|i| i.place == Place::Station(station)) {
-        if let super::room::ItemKind::Food(ing, form) = item.kind
-            && let Some((out, _)) = transition(kind, ing, form)
-        {
-            item.kind = super::room::ItemKind::Food(ing, out);
+        if let super::room::ItemKind::Food(ing, form) = item.kind {
+            if let Some((out, _)) = transition(kind, ing, form) {
+                item.kind = super::room::ItemKind::Food(ing, out);
+            }
             item.heat = super::freshness::BURN_TICKS;
         }
     }

@@ -1,0 +1,247 @@
+//! One bot action at a fixture — walk to a cell beside it, face it, then press, hold or wait —
+//! turned into one input frame per tick, with the outcome read back from the room's events.
+
+use super::errand::Intent;
+use super::nav::{FAR, distances, path_avoiding, steer, walkable};
+use crate::level::model::Cell;
+use crate::sim::events::{DeniedReason, DeniedWhy, SimEvent};
+use crate::sim::kinds::{Dir4, Tile};
+use crate::sim::room::{Cook, Room, Seat, StationState, V2};
+
+/// When a held (or awaited) action is finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Until {
+    /// The fixture's state is `Ready` (a chop done, a stove done).
+    Ready,
+    /// The fixture is no longer `Dirty` (an in-place wash done).
+    Clean,
+    /// The sink's dirty stack is empty, or there are this many clean plates.
+    Plates(u32),
+    /// The hand is empty (the trash fired).
+    HandEmpty,
+}
+
+impl Until {
+    pub fn met(self, room: &Room, seat: Seat, station: usize) -> bool {
+        let st = &room.stations[station];
+        match self {
+            Until::Ready => st.state == StationState::Ready,
+            Until::Clean => st.state != StationState::Dirty,
+            Until::Plates(n) => room.plates_dirty == 0 || room.plates_clean >= n,
+            Until::HandEmpty => room.cook_index(seat).is_none_or(|c| room.cooks[c].held.is_none()),
+        }
+    }
+}
+
+/// What to do once in front of the fixture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One press (and its release).
+    Press,
+    /// Press and keep the button down until the condition holds (or `max` ticks).
+    Hold { until: Until, max: u32 },
+    /// Stand facing the fixture until the condition holds (or `max` ticks), then press once.
+    AwaitThenPress { until: Until, max: u32 },
+    /// Walk to this cell and stop (stepping out of a teammate's way); `station` is unused.
+    GoTo(Cell),
+}
+
+/// A whole action: a fixture, what to do there, and a label for the trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Act {
+    pub station: usize,
+    pub mode: Mode,
+    pub label: String,
+}
+
+/// How an action ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Done,
+    /// The press was refused, with the sim's reason.
+    Denied(DeniedReason, Option<DeniedWhy>),
+    /// The walk made no headway, or the wait ran out: re-plan.
+    Stuck,
+}
+
+/// Ticks without headway before a walk gives up and the planner re-plans.
+pub const STUCK_TICKS: u32 = 40;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Approach,
+    /// The press went out on the previous tick; `n` ticks of the action so far.
+    Acting(u32),
+    Waiting(u32),
+}
+
+/// An action in progress.
+#[derive(Clone, Debug)]
+pub struct Exec {
+    pub act: Act,
+    phase: Phase,
+    stand: Option<(Cell, Dir4)>,
+    /// Ticks without getting closer.
+    stalled: u32,
+    best: (u32, i64),
+}
+
+impl Exec {
+    pub fn new(act: Act) -> Exec {
+        Exec { act, phase: Phase::Approach, stand: None, stalled: 0, best: (FAR, i64::MAX) }
+    }
+
+    /// This tick's intent, or the outcome once the action is over. `pressed_last` says whether
+    /// the bot's previous frame had the button down (a new press needs a release first).
+    pub fn step(&mut self, room: &Room, seat: Seat, pressed_last: bool) -> Result<Intent, Outcome> {
+        let Some(ci) = room.cook_index(seat) else { return Err(Outcome::Stuck) };
+        let cook = &room.cooks[ci];
+        let station = self.act.station;
+        if let Mode::GoTo(cell) = self.act.mode {
+            if cook.pos.cell() == cell {
+                return Err(Outcome::Done);
+            }
+            self.stand = Some((cell, cook.facing));
+        } else if self.stand.is_none() {
+            self.stand = stand_spot(room, seat, station);
+        }
+        let Some((stand, dir)) = self.stand else { return Err(Outcome::Stuck) };
+        let hold_still = Intent { mv: settle(cook, stand), action: false, face: Some(dir) };
+        match self.phase {
+            Phase::Acting(n) => {
+                if n == 1
+                    && let Some((reason, why)) = denial(room, seat)
+                {
+                    return Err(Outcome::Denied(reason, why));
+                }
+                match self.act.mode {
+                    Mode::Press | Mode::AwaitThenPress { .. } | Mode::GoTo(_) => Err(Outcome::Done),
+                    Mode::Hold { until, max } => {
+                        if until.met(room, seat, station) || n >= max {
+                            Err(Outcome::Done)
+                        } else {
+                            self.phase = Phase::Acting(n + 1);
+                            Ok(Intent { action: true, ..hold_still })
+                        }
+                    }
+                }
+            }
+            Phase::Waiting(n) => {
+                let Mode::AwaitThenPress { until, max } = self.act.mode else {
+                    return Err(Outcome::Stuck);
+                };
+                // A dish that burnt (or vanished) while we waited: re-plan.
+                let gone = room.stations[station].state == StationState::Dirty
+                    || room.items_on(station).next().is_none();
+                if gone {
+                    return Err(Outcome::Stuck);
+                }
+                if until.met(room, seat, station) && !pressed_last {
+                    self.phase = Phase::Acting(1);
+                    Ok(Intent { action: true, ..hold_still })
+                } else if n >= max {
+                    Err(Outcome::Stuck)
+                } else {
+                    self.phase = Phase::Waiting(n + 1);
+                    Ok(hold_still)
+                }
+            }
+            Phase::Approach => {
+                if cook.pos.cell() == stand && cook.facing == dir {
+                    if pressed_last {
+                        return Ok(hold_still);
+                    }
+                    if let Mode::AwaitThenPress { .. } = self.act.mode {
+                        self.phase = Phase::Waiting(0);
+                        return self.step(room, seat, pressed_last);
+                    }
+                    self.phase = Phase::Acting(1);
+                    return Ok(Intent { action: true, ..hold_still });
+                }
+                self.walk(room, cook, stand, dir)
+            }
+        }
+    }
+
+    fn walk(
+        &mut self,
+        room: &Room,
+        cook: &Cook,
+        stand: Cell,
+        dir: Dir4,
+    ) -> Result<Intent, Outcome> {
+        let here = cook.pos.cell();
+        // Only cooks close by are obstacles: a far one will have moved by the time we get
+        // there, and routing around it makes the route flip back and forth as it walks.
+        let others: Vec<Cell> = room
+            .cooks
+            .iter()
+            .filter(|c| c.seat != cook.seat)
+            .map(|c| c.pos.cell())
+            .filter(|c| (c.0 - here.0).abs() + (c.1 - here.1).abs() <= 2)
+            .collect();
+        let route = path_avoiding(&room.level, here, stand, &others).unwrap_or_else(|| vec![stand]);
+        // Headway: fewer cells to go, or nearer the next cell's centre.
+        let next = route.get(1).copied().unwrap_or(stand);
+        let c = V2::centre_of(next);
+        let off = (c.x - cook.pos.x).abs() as i64 + (c.y - cook.pos.y).abs() as i64;
+        let left = route.len() as u32;
+        if (left, off) < self.best && (left < self.best.0 || off + 20_000 < self.best.1) {
+            self.best = (left, off);
+            self.stalled = 0;
+        } else {
+            self.stalled += 1;
+            if self.stalled >= STUCK_TICKS {
+                return Err(Outcome::Stuck);
+            }
+        }
+        // The next cell is another cook's: wait for it to clear rather than shove into it.
+        if route.len() > 1 && others.contains(&next) && self.stalled < STUCK_TICKS / 2 {
+            return Ok(Intent { mv: settle(cook, here), ..Intent::default() });
+        }
+        let face = (here == stand).then_some(dir);
+        Ok(Intent { mv: steer(cook, &route), action: false, face })
+    }
+}
+
+/// The stick that keeps a cook on its cell's centre (easing, never overshooting).
+fn settle(cook: &Cook, cell: Cell) -> (i16, i16) {
+    steer(cook, &[cell])
+}
+
+/// The refusal this seat got on the previous tick, if any.
+fn denial(room: &Room, seat: Seat) -> Option<(DeniedReason, Option<DeniedWhy>)> {
+    room.events.iter().find_map(|e| match e {
+        SimEvent::Denied { seat: s, reason, why } if *s == seat => Some((*reason, *why)),
+        _ => None,
+    })
+}
+
+/// The cell to stand on to work a fixture, and the facing: the nearest walkable neighbour,
+/// plain floor before the walk-on fixtures, a free cell before one another cook stands on.
+pub fn stand_spot(room: &Room, seat: Seat, station: usize) -> Option<(Cell, Dir4)> {
+    let cook = &room.cooks[room.cook_index(seat)?];
+    let dist = distances(&room.level, &[cook.pos.cell()], &|_| false);
+    let w = room.level.width as usize;
+    let cell = room.stations[station].cell;
+    [Dir4::Up, Dir4::Down, Dir4::Left, Dir4::Right]
+        .into_iter()
+        .filter_map(|d| {
+            let (dx, dy) = d.delta();
+            // Stand on the far side of the fixture from where we look: face the opposite way.
+            let spot = (cell.0 - dx, cell.1 - dy);
+            if !walkable(&room.level, spot) {
+                return None;
+            }
+            let d0 = dist[spot.1 as usize * w + spot.0 as usize];
+            if d0 == FAR {
+                return None;
+            }
+            let floor = room.tile(spot) == Tile::Floor;
+            let taken = room.cooks.iter().any(|c| c.seat != seat && c.pos.cell() == spot);
+            let cost = d0 + if floor { 0 } else { 20 } + if taken { 8 } else { 0 };
+            Some((cost, spot, d))
+        })
+        .min_by_key(|(cost, _, _)| *cost)
+        .map(|(_, spot, d)| (spot, d))
+}
