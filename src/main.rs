@@ -48,6 +48,10 @@ struct HostArgs {
     /// Seconds an empty room is kept before it is reclaimed.
     #[arg(long, default_value_t = 120)]
     empty_room_secs: u64,
+    /// Fill empty seats with planner bots when a round starts: alone, up to the level's spawn
+    /// count; `--bots-fill N`, up to N cooks in all (1-4). Players are never displaced.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "spawns")]
+    bots_fill: Option<undercooked::net::bots::BotsFill>,
 }
 
 #[derive(Subcommand)]
@@ -201,6 +205,7 @@ fn run_host(h: HostArgs) -> u8 {
         max_rooms: h.max_rooms,
         public: h.public,
         empty_timeout: std::time::Duration::from_secs(h.empty_room_secs),
+        bots_fill: h.bots_fill,
     })
 }
 

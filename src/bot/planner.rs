@@ -78,7 +78,9 @@ pub struct Distances {
     width: usize,
     /// Per station, row-major distances to the nearest cell it can be worked from.
     maps: Vec<Vec<u32>>,
-    /// Floor cells beside no fixture: where an idle bot waits without blocking anyone's work.
+    /// Floor cells beside no fixture and not in a one-tile passage (at least three walkable
+    /// neighbours): where an idle bot waits without blocking anyone's work or way. A bot that
+    /// rested in a corridor to a far sink blocked every trip to it (levels/dish_pit.ron).
     pub rest: Vec<(i32, i32)>,
 }
 
@@ -102,7 +104,11 @@ impl Distances {
                 let beside = [(0, -1), (0, 1), (-1, 0), (1, 0)]
                     .into_iter()
                     .any(|(dx, dy)| level.station_at((x + dx, y + dy)).is_some());
-                if level.tile((x, y)) == crate::sim::kinds::Tile::Floor && !beside {
+                let open = [(0, -1), (0, 1), (-1, 0), (1, 0)]
+                    .into_iter()
+                    .filter(|(dx, dy)| walkable(level, (x + dx, y + dy)))
+                    .count();
+                if level.tile((x, y)) == crate::sim::kinds::Tile::Floor && !beside && open >= 3 {
                     rest.push((x, y));
                 }
             }

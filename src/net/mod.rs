@@ -1,9 +1,11 @@
 //! Hosting: the headless dedicated server, its rooms and web API, and the headless client.
 //!
 //! One plugin per module: [`server::ServerNetPlugin`] (seating, input gate, event fan-out,
-//! shutdown), [`rooms::RoomsPlugin`] (lifecycle, results log), [`http::HttpPlugin`] (web API).
+//! shutdown), [`rooms::RoomsPlugin`] (lifecycle, results log), [`http::HttpPlugin`] (web API),
+//! [`bots::ServerBotsPlugin`] (`--bots-fill`: planner bots in empty seats).
 //! docs/NETWORK.md describes the protocol, the lifecycle, the token flow and the validation.
 
+pub mod bots;
 pub mod client;
 pub mod http;
 pub mod rooms;

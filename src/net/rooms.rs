@@ -7,7 +7,9 @@
 //! [`RoomKey`], the visibility filter that shows a client only its own room.
 
 use super::RoomKey;
+use super::bots::{BotsFill, BotsFillPolicy, RoundBots, bot_name, fill_seats};
 use super::tokens::{Secret, hex};
+use crate::bot::planner::BotTeam;
 use crate::level::model::{Level, RecipeBook};
 use crate::project::project_rooms;
 use crate::protocol::{InRoom, LobbyPhase, LobbyView, SeatView};
@@ -96,6 +98,9 @@ pub struct HostedRoom {
     pub last_result: String,
     /// Frames admitted into the live round: (room tick at admission, seat, frame).
     pub admitted: Vec<(u32, u8, crate::sim::input::InputFrame)>,
+    /// Seats the live round gave to bots (`--bots-fill`); empty outside a round. No player
+    /// is seated on one while it lasts, so a bot's cook never takes a player's frames.
+    pub bots: Vec<u8>,
 }
 
 impl HostedRoom {
@@ -116,7 +121,8 @@ impl HostedRoom {
             slot.reserved_until = Some(now + RESERVATION);
             return Some((i as u8, slot.secret));
         }
-        let free = self.seats.iter().position(Option::is_none)?;
+        let free =
+            (0..MAX_SEATS).find(|&i| self.seats[i].is_none() && !self.bots.contains(&(i as u8)))?;
         let secret = super::tokens::new_secret();
         self.seats[free] = Some(SeatSlot {
             name: name.to_string(),
@@ -147,17 +153,23 @@ impl HostedRoom {
             phase: self.phase,
             level_id: levels.levels.get(self.level).map(|l| l.id.clone()).unwrap_or_default(),
             levels: levels.ids(),
-            seats: self
-                .seats
-                .iter()
-                .enumerate()
-                .filter_map(|(i, s)| {
-                    s.as_ref().map(|s| SeatView {
+            // Players and this round's bots in seat order; a bot is always ready and present,
+            // and its name ("Bot …") says what it is.
+            seats: (0..MAX_SEATS)
+                .filter_map(|i| match &self.seats[i] {
+                    Some(s) => Some(SeatView {
                         seat: i as u8,
                         name: s.name.clone(),
                         ready: s.ready,
                         connected: s.client.is_some(),
-                    })
+                    }),
+                    None if self.bots.contains(&(i as u8)) => Some(SeatView {
+                        seat: i as u8,
+                        name: bot_name(i as u8).to_string(),
+                        ready: true,
+                        connected: true,
+                    }),
+                    None => None,
                 })
                 .collect(),
             countdown: self.countdown,
@@ -231,6 +243,7 @@ pub fn create_room(
         empty_since: Some(Instant::now()),
         last_result: String::new(),
         admitted: Vec::new(),
+        bots: Vec::new(),
     };
     let view = hosted.view(levels);
     let entity = commands.spawn((hosted, view, key, Replicated)).id();
@@ -276,6 +289,8 @@ pub fn end_round(
     hosted.round_started = None;
     hosted.verdict_tick = None;
     hosted.admitted.clear();
+    // The bots left with the round: their seats are free for players again.
+    hosted.bots.clear();
     hosted.phase = LobbyPhase::Results;
     hosted.countdown = RESULTS_TICKS;
     for slot in hosted.seats.iter_mut().flatten() {
@@ -352,7 +367,9 @@ fn run_lifecycle(
     policy: Res<RoomPolicy>,
     mut index: ResMut<RoomIndex>,
     mut log: ResMut<ResultsLog>,
+    fill: Option<Res<BotsFillPolicy>>,
 ) {
+    let fill = fill.map(|f| f.0);
     let now = Instant::now();
     for (entity, mut hosted, mut view) in &mut lobbies {
         let hosted = &mut *hosted;
@@ -401,7 +418,7 @@ fn run_lifecycle(
                 } else if hosted.countdown > 0 {
                     hosted.countdown -= 1;
                 } else {
-                    start_round(&mut commands, entity, hosted, &levels);
+                    start_round(&mut commands, entity, hosted, &levels, fill);
                 }
             }
             LobbyPhase::Round => {
@@ -444,22 +461,33 @@ fn start_round(
     lobby: Entity,
     hosted: &mut HostedRoom,
     levels: &HostLevels,
+    fill: Option<BotsFill>,
 ) {
     let Some(level) = levels.levels.get(hosted.level).cloned() else {
         hosted.phase = LobbyPhase::Lobby;
         return;
     };
-    let seats: Vec<SeatSpec> = hosted
+    // Bots take the empty seats (a held seat of a player who stepped away stays theirs).
+    let occupied: [bool; MAX_SEATS] = std::array::from_fn(|i| hosted.seats[i].is_some());
+    hosted.bots = fill.map_or_else(Vec::new, |f| fill_seats(&occupied, f.team(level.spawns.len())));
+    let mut seats: Vec<SeatSpec> = hosted
         .seats
         .iter()
         .enumerate()
         .filter_map(|(i, s)| s.as_ref().map(|s| SeatSpec::new(i as u8, s.name.clone())))
+        .chain(hosted.bots.iter().map(|&b| SeatSpec::new(b, bot_name(b))))
         .collect();
+    seats.sort_by_key(|s| s.seat);
     // The seed comes from the OS: the sim is deterministic given it, and the seed is logged.
     let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes());
     let room = Room::new(level, levels.book.clone(), seed, &seats);
-    let round = commands.spawn((room, hosted.key, Replicated, RoundOf(lobby))).id();
-    info!(room = %hosted.code, seed = %hex(&seed.to_le_bytes()), seats = seats.len(), "round started");
+    let team = (!hosted.bots.is_empty()).then(|| RoundBots(BotTeam::new(&room, &hosted.bots)));
+    let mut round = commands.spawn((room, hosted.key, Replicated, RoundOf(lobby)));
+    if let Some(team) = team {
+        round.insert(team);
+    }
+    let round = round.id();
+    info!(room = %hosted.code, seed = %hex(&seed.to_le_bytes()), seats = seats.len(), bots = ?hosted.bots, "round started");
     hosted.round = Some(round);
     hosted.round_started = Some(std::time::SystemTime::now());
     hosted.verdict_tick = None;

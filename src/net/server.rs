@@ -4,6 +4,7 @@
 //! clean shutdown on SIGINT/SIGTERM.
 
 use super::RoomKey;
+use super::bots::{BotsFill, BotsFillPolicy, ServerBotsPlugin};
 use super::http::{HttpPlugin, start_http};
 use super::rooms::{
     HostLevels, HostedRoom, ResultsLog, RoomPolicy, RoomsPlugin, RoundOf, abort_all,
@@ -53,6 +54,8 @@ pub struct HostConfig {
     /// 127.0.0.1 when bound to an unspecified address.
     pub public: Vec<SocketAddr>,
     pub empty_timeout: Duration,
+    /// `--bots-fill`: top each round up with planner bots (None: players only).
+    pub bots_fill: Option<BotsFill>,
 }
 
 /// The addresses the server actually listens on (after ephemeral ports were chosen).
@@ -151,7 +154,10 @@ pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
         ProtocolPlugin,
     ));
     app.add_visibility_filter::<RoomKey>();
-    app.add_plugins((ServerNetPlugin, RoomsPlugin, HttpPlugin));
+    app.add_plugins((ServerNetPlugin, RoomsPlugin, HttpPlugin, ServerBotsPlugin));
+    if let Some(fill) = cfg.bots_fill {
+        app.insert_resource(BotsFillPolicy(fill));
+    }
 
     let socket = UdpSocket::bind((cfg.bind, cfg.port)).map_err(|e| format!("udp bind: {e}"))?;
     let udp = socket.local_addr().map_err(|e| e.to_string())?;
