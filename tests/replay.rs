@@ -253,8 +253,8 @@ mod authoring {
     #[test]
     #[ignore = "re-authors committed scripts"]
     fn author_kitchen_scripts() {
-        // A solo win of the first level: three salads (the round ends on the winning serve).
-        let solo: Vec<Step> = (0..3).flat_map(|_| salad()).collect();
+        // A solo win of the first level: four salads (the round ends on the winning serve).
+        let solo: Vec<Step> = (0..4).flat_map(|_| salad()).collect();
         write("solo_win", "tutorial", 21, vec![solo], 3600);
 
         // Co-op: cook 0 chops lettuce, cook 1 sets a plate on the prep and brings chopped
