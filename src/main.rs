@@ -8,12 +8,16 @@ use undercooked::replay::cli::{self as replay_cli, ReplayPaths};
 #[derive(Parser)]
 #[command(name = "undercooked", version, about = "A co-op cooking game")]
 struct Cli {
+    /// Without a subcommand the game window opens (client builds).
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Open the game window: the title screen, or `--level` straight into a kitchen.
+    #[cfg(feature = "client")]
+    Play(undercooked::client::PlayArgs),
     /// Validate level files (files or folders; default `levels/`). Exit 0 valid, 1 invalid, 2 unreadable.
     Validate {
         /// Level files or folders of levels.
@@ -63,7 +67,10 @@ enum ReplayAction {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    let Some(command) = cli.command else { return play_default() };
+    match command {
+        #[cfg(feature = "client")]
+        Command::Play(args) => undercooked::client::run(args),
         Command::Validate { paths } => {
             ExitCode::from(undercooked::level::cli::run_validate(&paths))
         }
@@ -71,6 +78,18 @@ fn main() -> ExitCode {
             ExitCode::from(run_replay(action, &ReplayPaths { levels, goldens }))
         }
         Command::Bench { what } => ExitCode::from(undercooked::bench::run(what)),
+    }
+}
+
+/// No subcommand: the game window where there is one, otherwise the usage.
+fn play_default() -> ExitCode {
+    #[cfg(feature = "client")]
+    return undercooked::client::run(undercooked::client::PlayArgs::default());
+    #[cfg(not(feature = "client"))]
+    {
+        use clap::CommandFactory;
+        let _ = Cli::command().print_help();
+        ExitCode::from(2)
     }
 }
 
