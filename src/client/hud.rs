@@ -149,8 +149,13 @@ fn tag_cook(add: On<Add, CookView>, cooks: Query<&CookView>, mut commands: Comma
         Text::new(cook.name.clone()),
         font(14.0),
         TextColor(seat_color(cook.seat)),
-        TextShadow::default(),
-        Node { position_type: PositionType::Absolute, ..default() },
+        BackgroundColor(Color::srgba(0.05, 0.05, 0.08, 0.75)),
+        Node {
+            position_type: PositionType::Absolute,
+            padding: UiRect::axes(px(5), px(1)),
+            border_radius: BorderRadius::all(px(5)),
+            ..default()
+        },
         Visibility::Hidden,
     ));
 }
