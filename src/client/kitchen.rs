@@ -194,7 +194,7 @@ fn spawn_camera(mut commands: Commands) {
 /// Fit the camera to a `w`×`h` grid: tilted ~55°, far enough back to show every column.
 pub fn camera_for_grid(w: f32, h: f32) -> Transform {
     let centre = Vec3::new(w / 2.0, 0.0, h / 2.0);
-    let dist = ((w / 2.0 + 0.5) / 0.8).max((h / 2.0 + 1.2) / 0.45).max(6.0);
+    let dist = ((w / 2.0 + 1.0) / 0.75).max((h / 2.0 + 1.2) / 0.45).max(6.0);
     let tilt = 55f32.to_radians();
     // Aim a little above the middle row: the order rail covers the top of the window.
     let target = centre + Vec3::new(0.0, 0.0, -0.35);

@@ -39,7 +39,9 @@ pub struct PlayArgs {
     pub screenshot: Option<PathBuf>,
     #[arg(long, default_value_t = 60)]
     pub after_ticks: u32,
-    #[arg(long, default_value_t = 30)]
+    /// Frames on the menu before its screenshot (the first few come out black while the
+    /// renderer compiles its pipelines).
+    #[arg(long, default_value_t = 60)]
     pub after_frames: u32,
     /// Window size in physical pixels, WxH.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
@@ -72,7 +74,7 @@ impl Default for PlayArgs {
             autoplay: None,
             screenshot: None,
             after_ticks: 60,
-            after_frames: 30,
+            after_frames: 60,
             size: (1280, 720),
             round_seconds: None,
             seed: 1,
