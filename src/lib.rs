@@ -2,6 +2,8 @@
 
 pub mod bench;
 pub mod bot;
+#[cfg(feature = "client")]
+pub mod client;
 pub mod clock;
 pub mod level;
 #[cfg(not(target_arch = "wasm32"))]

@@ -8,6 +8,7 @@ use undercooked::replay::cli::{self as replay_cli, ReplayPaths};
 #[derive(Parser)]
 #[command(name = "undercooked", version, about = "A co-op cooking game")]
 struct Cli {
+    /// Without a subcommand the game window opens (client builds).
     #[command(subcommand)]
     command: Option<Command>,
     /// Host: run the headless dedicated server (no window, render or audio).
@@ -56,6 +57,9 @@ struct HostArgs {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Open the game window: the title screen, or `--level` straight into a kitchen.
+    #[cfg(feature = "client")]
+    Play(undercooked::client::PlayArgs),
     /// Validate level files (files or folders; default `levels/`). Exit 0 valid, 1 invalid, 2 unreadable.
     Validate {
         /// Level files or folders of levels.
@@ -146,10 +150,11 @@ fn main() -> ExitCode {
         if cli.headless {
             return ExitCode::from(run_host(cli.host));
         }
-        eprintln!("error: nothing to do: give a command or --headless (see --help)");
-        return ExitCode::from(2);
+        return play_default();
     };
     match command {
+        #[cfg(feature = "client")]
+        Command::Play(args) => undercooked::client::run(args),
         Command::Validate { paths } => {
             ExitCode::from(undercooked::level::cli::run_validate(&paths))
         }
@@ -207,6 +212,18 @@ fn run_host(h: HostArgs) -> u8 {
         empty_timeout: std::time::Duration::from_secs(h.empty_room_secs),
         bots_fill: h.bots_fill,
     })
+}
+
+/// No subcommand: the game window where there is one, otherwise the usage.
+fn play_default() -> ExitCode {
+    #[cfg(feature = "client")]
+    return undercooked::client::run(undercooked::client::PlayArgs::default());
+    #[cfg(not(feature = "client"))]
+    {
+        use clap::CommandFactory;
+        let _ = Cli::command().print_help();
+        ExitCode::from(2)
+    }
 }
 
 /// Runs one replay command; the worst outcome decides the exit code (2 > 1 > 0).

@@ -1,0 +1,202 @@
+//! Sound cues synthesised at start-up (no audio files): each cue is a short sample buffer
+//! played through Bevy's audio as a custom `Decodable` source, chosen from `RoomTick` facts.
+
+use super::local::RoundPhase;
+use super::save::SaveData;
+use crate::project::RoomTick;
+use crate::sim::events::SimEvent;
+use bevy::audio::{AddAudioSource, ChannelCount, Decodable, SampleRate, Source, Volume};
+use bevy::prelude::*;
+use std::sync::Arc;
+use std::time::Duration;
+
+const RATE: u32 = 22_050;
+
+/// A mono sample buffer.
+#[derive(Asset, TypePath, Clone)]
+pub struct Synth(Arc<[f32]>);
+
+pub struct SynthDecoder {
+    samples: Arc<[f32]>,
+    at: usize,
+}
+
+impl Iterator for SynthDecoder {
+    type Item = f32;
+    fn next(&mut self) -> Option<f32> {
+        let s = self.samples.get(self.at).copied();
+        self.at += 1;
+        s
+    }
+}
+
+impl Source for SynthDecoder {
+    fn current_span_len(&self) -> Option<usize> {
+        Some(self.samples.len().saturating_sub(self.at))
+    }
+    fn channels(&self) -> ChannelCount {
+        ChannelCount::new(1).expect("one channel")
+    }
+    fn sample_rate(&self) -> SampleRate {
+        SampleRate::new(RATE).expect("a positive rate")
+    }
+    fn total_duration(&self) -> Option<Duration> {
+        Some(Duration::from_secs_f32(self.samples.len() as f32 / RATE as f32))
+    }
+}
+
+impl Decodable for Synth {
+    type Decoder = SynthDecoder;
+    fn decoder(&self) -> SynthDecoder {
+        SynthDecoder { samples: self.0.clone(), at: 0 }
+    }
+}
+
+/// The cues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cue {
+    Chop,
+    Sizzle,
+    Burn,
+    Serve,
+    Miss,
+    Denied,
+    Beep,
+    Go,
+    RoundEnd,
+}
+
+#[derive(Resource)]
+struct Cues(Vec<(Cue, Handle<Synth>)>);
+
+/// A tiny deterministic noise source for the synth (no OS randomness needed for hiss).
+fn noise(k: usize) -> f32 {
+    let mut x = (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^= x >> 29;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^= x >> 32;
+    (x as u32 as f32 / u32::MAX as f32) * 2.0 - 1.0
+}
+
+/// Tones as (frequency Hz, seconds) in sequence, with a decaying envelope each; `hiss` mixes
+/// in noise (0 = pure tone, 1 = pure noise).
+fn render(notes: &[(f32, f32)], hiss: f32, decay: f32) -> Synth {
+    let mut out = Vec::new();
+    for &(freq, secs) in notes {
+        let n = (secs * RATE as f32) as usize;
+        for k in 0..n {
+            let t = k as f32 / RATE as f32;
+            let env = (-t * decay).exp() * (k as f32 / 60.0).min(1.0);
+            let tone = (std::f32::consts::TAU * freq * t).sin();
+            let s = tone * (1.0 - hiss) + noise(out.len()) * hiss;
+            out.push(s * env * 0.5);
+        }
+    }
+    Synth(out.into())
+}
+
+/// Every cue's samples.
+pub fn synthesise(cue: Cue) -> Synth {
+    match cue {
+        Cue::Chop => render(&[(180.0, 0.07)], 0.7, 40.0),
+        Cue::Sizzle => render(&[(900.0, 0.45)], 0.95, 5.0),
+        Cue::Burn => render(&[(220.0, 0.2), (150.0, 0.35)], 0.4, 4.0),
+        Cue::Serve => render(&[(660.0, 0.09), (880.0, 0.09), (1320.0, 0.22)], 0.0, 6.0),
+        Cue::Miss => render(&[(330.0, 0.15), (247.0, 0.3)], 0.05, 5.0),
+        Cue::Denied => render(&[(140.0, 0.12)], 0.1, 12.0),
+        Cue::Beep => render(&[(600.0, 0.12)], 0.0, 10.0),
+        Cue::Go => render(&[(1200.0, 0.3)], 0.0, 6.0),
+        Cue::RoundEnd => {
+            render(&[(523.0, 0.15), (659.0, 0.15), (784.0, 0.15), (1046.0, 0.4)], 0.0, 3.0)
+        }
+    }
+}
+
+/// The cue a fact sounds, if any.
+pub fn cue_for(event: &SimEvent) -> Option<Cue> {
+    Some(match event {
+        SimEvent::WorkStarted { .. } | SimEvent::Chopped { .. } => Cue::Chop,
+        SimEvent::Cooked { .. } => Cue::Sizzle,
+        SimEvent::Burnt { .. } => Cue::Burn,
+        SimEvent::Served { .. } => Cue::Serve,
+        SimEvent::OrderMissed { .. } => Cue::Miss,
+        SimEvent::Denied { .. } => Cue::Denied,
+        SimEvent::RoundEnd { .. } => Cue::RoundEnd,
+        _ => return None,
+    })
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_audio_source::<Synth>();
+    app.add_systems(Startup, make_cues);
+    app.add_systems(Update, (play_tick_cues, play_countdown_cues));
+}
+
+fn make_cues(mut commands: Commands, mut assets: ResMut<Assets<Synth>>) {
+    let all = [
+        Cue::Chop,
+        Cue::Sizzle,
+        Cue::Burn,
+        Cue::Serve,
+        Cue::Miss,
+        Cue::Denied,
+        Cue::Beep,
+        Cue::Go,
+        Cue::RoundEnd,
+    ];
+    commands.insert_resource(Cues(all.iter().map(|c| (*c, assets.add(synthesise(*c)))).collect()));
+}
+
+fn play(commands: &mut Commands, cues: &Cues, cue: Cue, volume: f32) {
+    if volume <= 0.0 {
+        return;
+    }
+    if let Some((_, h)) = cues.0.iter().find(|(c, _)| *c == cue) {
+        commands.spawn((
+            AudioPlayer(h.clone()),
+            PlaybackSettings::DESPAWN.with_volume(Volume::Linear(volume)),
+        ));
+    }
+}
+
+/// One sound per kind of fact per tick (four cooks chopping at once is one chop).
+fn play_tick_cues(
+    mut commands: Commands,
+    mut ticks: MessageReader<RoomTick>,
+    cues: Option<Res<Cues>>,
+    save: Res<SaveData>,
+) {
+    let Some(cues) = cues else { return };
+    for tick in ticks.read() {
+        let mut played: Vec<Cue> = Vec::new();
+        for cue in tick.events.iter().filter_map(cue_for) {
+            if !played.contains(&cue) {
+                played.push(cue);
+                play(&mut commands, &cues, cue, save.volume);
+            }
+        }
+    }
+}
+
+/// A beep per countdown second and a higher one on GO.
+fn play_countdown_cues(
+    mut commands: Commands,
+    phase: Res<RoundPhase>,
+    mut last: Local<Option<u32>>,
+    cues: Option<Res<Cues>>,
+    save: Res<SaveData>,
+) {
+    let Some(cues) = cues else { return };
+    let now = match *phase {
+        RoundPhase::Countdown(left) => Some(left.ceil() as u32),
+        _ => None,
+    };
+    if now != *last {
+        match (now, *last) {
+            (Some(_), _) => play(&mut commands, &cues, Cue::Beep, save.volume),
+            (None, Some(_)) => play(&mut commands, &cues, Cue::Go, save.volume),
+            _ => {}
+        }
+        *last = now;
+    }
+}

@@ -1,0 +1,441 @@
+//! The HUD (bevy UI): order rail, score / target, streak, clock, countdown and pause banners,
+//! name tags and nudges that follow cooks, and the round-end screen. Reads views and
+//! `RoomTick` messages only.
+
+use super::kitchen::{KitchenCamera, part_color, seat_color};
+use super::local::RoundPhase;
+use super::{AppState, PresentSystems};
+use crate::project::RoomTick;
+use crate::protocol::{CookView, InRoom, OrderView, RoomView};
+use crate::sim::events::SimEvent;
+use crate::sim::room::Verdict;
+use crate::sim::units::TICK_HZ;
+use bevy::prelude::*;
+use bevy::text::FontSize;
+
+/// Seconds a nudge stays up.
+pub const NUDGE_SECS: f32 = 1.6;
+
+pub fn font(px: f32) -> TextFont {
+    TextFont { font_size: FontSize::Px(px), ..default() }
+}
+
+const PANEL: Color = Color::srgba(0.08, 0.09, 0.14, 0.88);
+const INK: Color = Color::srgb(0.96, 0.95, 0.9);
+const GOLD: Color = Color::srgb(1.0, 0.8, 0.15);
+
+/// A short refusal shown next to a cook ("station busy").
+#[derive(Component, Clone, Debug)]
+pub struct Nudge {
+    pub room: Entity,
+    pub seat: u8,
+    pub text: String,
+    /// Seconds left.
+    pub ttl: f32,
+}
+
+/// A label that follows a cook (by its view entity).
+#[derive(Component, Clone, Copy, Debug)]
+struct NameTag(Entity);
+
+#[derive(Component)]
+struct RailRoot;
+#[derive(Component)]
+struct OrderCard(u32);
+#[derive(Component)]
+struct DeadlineFill(u32);
+#[derive(Component)]
+struct ScoreText;
+#[derive(Component)]
+struct ClockText;
+#[derive(Component)]
+struct Banner;
+#[derive(Component)]
+struct RoundEndPanel;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(AppState::Playing), spawn_hud);
+    app.add_observer(tag_cook);
+    app.add_systems(
+        Update,
+        (
+            spawn_nudges,
+            age_nudges,
+            follow_cooks,
+            update_rail,
+            update_scoreboard,
+            update_banner,
+            show_round_end,
+        )
+            .chain()
+            .after(super::interp::blend_cooks)
+            .in_set(PresentSystems),
+    );
+}
+
+fn spawn_hud(mut commands: Commands) {
+    let scope = DespawnOnExit(AppState::Playing);
+    commands.spawn((
+        RailRoot,
+        scope.clone(),
+        Node {
+            position_type: PositionType::Absolute,
+            top: px(8),
+            left: px(8),
+            column_gap: px(8),
+            flex_direction: FlexDirection::Row,
+            ..default()
+        },
+    ));
+    commands
+        .spawn((
+            scope.clone(),
+            Node {
+                position_type: PositionType::Absolute,
+                top: px(8),
+                right: px(8),
+                padding: UiRect::all(px(10)),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::End,
+                border_radius: BorderRadius::all(px(8)),
+                ..default()
+            },
+            BackgroundColor(PANEL),
+        ))
+        .with_children(|p| {
+            p.spawn((ClockText, Text::new("3:00"), font(30.0), TextColor(INK)));
+            p.spawn((ScoreText, Text::new("0 / 0"), font(20.0), TextColor(GOLD)));
+        });
+    commands.spawn((
+        Banner,
+        scope.clone(),
+        Text::new(""),
+        font(72.0),
+        TextColor(GOLD),
+        TextLayout::justify(Justify::Center),
+        Node {
+            position_type: PositionType::Absolute,
+            width: percent(100),
+            top: percent(40),
+            justify_content: JustifyContent::Center,
+            ..default()
+        },
+    ));
+    commands.spawn((
+        RoundEndPanel,
+        scope,
+        Node {
+            display: Display::None,
+            position_type: PositionType::Absolute,
+            left: percent(25),
+            width: percent(50),
+            top: percent(18),
+            padding: UiRect::all(px(20)),
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            row_gap: px(8),
+            border_radius: BorderRadius::all(px(12)),
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.06, 0.07, 0.12, 0.95)),
+    ));
+}
+
+/// A cook appeared: its name tag, in its seat colour.
+fn tag_cook(add: On<Add, CookView>, cooks: Query<&CookView>, mut commands: Commands) {
+    let Ok(cook) = cooks.get(add.entity) else { return };
+    commands.spawn((
+        NameTag(add.entity),
+        Text::new(cook.name.clone()),
+        font(14.0),
+        TextColor(seat_color(cook.seat)),
+        BackgroundColor(Color::srgba(0.05, 0.05, 0.08, 0.75)),
+        Node {
+            position_type: PositionType::Absolute,
+            padding: UiRect::axes(px(5), px(1)),
+            border_radius: BorderRadius::all(px(5)),
+            ..default()
+        },
+        Visibility::Hidden,
+    ));
+}
+
+/// One nudge per `Denied` fact, next to the refused cook (a newer one replaces an older one).
+pub fn spawn_nudges(
+    mut commands: Commands,
+    mut ticks: MessageReader<RoomTick>,
+    existing: Query<(Entity, &Nudge)>,
+) {
+    for tick in ticks.read() {
+        for event in &tick.events {
+            let SimEvent::Denied { seat, reason, .. } = event else { continue };
+            for (e, n) in &existing {
+                if n.room == tick.room && n.seat == *seat {
+                    commands.entity(e).despawn();
+                }
+            }
+            let text = reason.nudge().to_string();
+            commands.spawn((
+                Nudge { room: tick.room, seat: *seat, text: text.clone(), ttl: NUDGE_SECS },
+                Text::new(text),
+                font(18.0),
+                TextColor(Color::srgb(1.0, 0.92, 0.75)),
+                BackgroundColor(Color::srgba(0.45, 0.08, 0.05, 0.85)),
+                Node {
+                    position_type: PositionType::Absolute,
+                    padding: UiRect::axes(px(6), px(2)),
+                    border_radius: BorderRadius::all(px(6)),
+                    ..default()
+                },
+                Visibility::Hidden,
+            ));
+        }
+    }
+}
+
+fn age_nudges(
+    time: Res<Time<Real>>,
+    mut commands: Commands,
+    mut nudges: Query<(Entity, &mut Nudge)>,
+) {
+    for (e, mut n) in &mut nudges {
+        n.ttl -= time.delta_secs();
+        if n.ttl <= 0.0 {
+            commands.entity(e).despawn();
+        }
+    }
+}
+
+/// Name tags under and nudges over their cooks, projected from the world to the window.
+fn follow_cooks(
+    mut commands: Commands,
+    camera: Query<(&Camera, &GlobalTransform), With<KitchenCamera>>,
+    cooks: Query<(Entity, &CookView, &InRoom, &GlobalTransform)>,
+    mut tags: Query<(Entity, &NameTag, &mut Node, &mut Visibility, &ComputedNode), Without<Nudge>>,
+    mut nudges: Query<(&Nudge, &mut Node, &mut Visibility, &ComputedNode), Without<NameTag>>,
+) {
+    let Ok((cam, cam_tf)) = camera.single() else { return };
+    let screen = |p: Vec3| cam.world_to_viewport(cam_tf, p).ok();
+    for (e, tag, mut node, mut vis, size) in &mut tags {
+        let Ok((_, _, _, tf)) = cooks.get(tag.0) else {
+            commands.entity(e).despawn();
+            continue;
+        };
+        if let Some(s) = screen(tf.translation() - Vec3::Y * 0.05) {
+            let w = size.size().x * size.inverse_scale_factor();
+            node.left = px(s.x - w / 2.0);
+            node.top = px(s.y + 2.0);
+            vis.set_if_neq(Visibility::Inherited);
+        }
+    }
+    for (n, mut node, mut vis, size) in &mut nudges {
+        let cook = cooks.iter().find(|(_, c, r, _)| r.0 == n.room && c.seat == n.seat);
+        let Some((_, _, _, tf)) = cook else { continue };
+        if let Some(s) = screen(tf.translation() + Vec3::Y * 1.6) {
+            let w = size.size().x * size.inverse_scale_factor();
+            let rise = (NUDGE_SECS - n.ttl) * 14.0;
+            node.left = px(s.x - w / 2.0);
+            node.top = px(s.y - 30.0 - rise);
+            vis.set_if_neq(Visibility::Inherited);
+        }
+    }
+}
+
+/// mm:ss of a tick count.
+pub fn clock_text(ticks: u32) -> String {
+    let secs = ticks.div_ceil(TICK_HZ);
+    format!("{}:{:02}", secs / 60, secs % 60)
+}
+
+/// The rail: one card per live order; rebuilt when the set of orders changes, otherwise only
+/// the deadline bars move.
+fn update_rail(
+    mut commands: Commands,
+    rooms: Query<&RoomView, Changed<RoomView>>,
+    rail: Query<(Entity, Option<&Children>), With<RailRoot>>,
+    cards: Query<&OrderCard>,
+    mut fills: Query<(&DeadlineFill, &mut Node, &mut BackgroundColor)>,
+) {
+    let Some(view) = rooms.iter().next() else { return };
+    let Ok((rail, children)) = rail.single() else { return };
+    let shown: Vec<u32> =
+        children.into_iter().flatten().filter_map(|c| cards.get(*c).ok()).map(|c| c.0).collect();
+    let live: Vec<u32> = view.orders.iter().map(|o| o.id).collect();
+    if shown != live {
+        for c in children.into_iter().flatten() {
+            commands.entity(*c).despawn();
+        }
+        commands.entity(rail).with_children(|p| {
+            for order in &view.orders {
+                spawn_card(p, order);
+            }
+        });
+        return;
+    }
+    for (fill, mut node, mut bg) in &mut fills {
+        if let Some(o) = view.orders.iter().find(|o| o.id == fill.0) {
+            let f = o.ticks_left as f32 / o.ticks_total.max(1) as f32;
+            node.width = percent(100.0 * f.clamp(0.0, 1.0));
+            bg.0 = deadline_color(f);
+        }
+    }
+}
+
+fn deadline_color(f: f32) -> Color {
+    if f > 0.5 {
+        Color::srgb(0.3, 0.85, 0.35)
+    } else if f > 0.25 {
+        Color::srgb(0.95, 0.75, 0.15)
+    } else {
+        Color::srgb(0.95, 0.25, 0.15)
+    }
+}
+
+fn spawn_card(p: &mut ChildSpawnerCommands, order: &OrderView) {
+    let f = order.ticks_left as f32 / order.ticks_total.max(1) as f32;
+    p.spawn((
+        OrderCard(order.id),
+        Node {
+            width: px(150),
+            padding: UiRect::all(px(8)),
+            flex_direction: FlexDirection::Column,
+            row_gap: px(4),
+            border_radius: BorderRadius::all(px(8)),
+            ..default()
+        },
+        BackgroundColor(PANEL),
+    ))
+    .with_children(|card| {
+        card.spawn(Node { justify_content: JustifyContent::SpaceBetween, ..default() })
+            .with_children(|row| {
+                row.spawn((Text::new(order.name.clone()), font(18.0), TextColor(INK)));
+                row.spawn((Text::new(format!("{}", order.value)), font(16.0), TextColor(GOLD)));
+            });
+        for (i, f) in &order.parts {
+            card.spawn(Node { column_gap: px(6), align_items: AlignItems::Center, ..default() })
+                .with_children(|row| {
+                    row.spawn((
+                        Node {
+                            width: px(12),
+                            height: px(12),
+                            border_radius: BorderRadius::all(px(3)),
+                            ..default()
+                        },
+                        BackgroundColor(part_color(*i, *f)),
+                    ));
+                    let label = format!("{} {}", f.name().to_lowercase(), i.name().to_lowercase());
+                    row.spawn((
+                        Text::new(label),
+                        font(13.0),
+                        TextColor(Color::srgb(0.8, 0.82, 0.86)),
+                    ));
+                });
+        }
+        card.spawn((
+            Node { height: px(6), width: percent(100), ..default() },
+            BackgroundColor(Color::srgb(0.2, 0.2, 0.25)),
+        ))
+        .with_child((
+            DeadlineFill(order.id),
+            Node { height: percent(100), width: percent(100.0 * f.clamp(0.0, 1.0)), ..default() },
+            BackgroundColor(deadline_color(f)),
+        ));
+    });
+}
+
+fn update_scoreboard(
+    rooms: Query<&RoomView, Changed<RoomView>>,
+    mut score: Query<&mut Text, (With<ScoreText>, Without<ClockText>)>,
+    mut clock: Query<&mut Text, (With<ClockText>, Without<ScoreText>)>,
+) {
+    let Some(view) = rooms.iter().next() else { return };
+    if let Ok(mut t) = score.single_mut() {
+        let streak =
+            if view.streak > 1 { format!("   streak x{}", view.streak) } else { String::new() };
+        t.0 = format!("score {} / {}{streak}", view.score, view.target);
+    }
+    if let Ok(mut t) = clock.single_mut() {
+        t.0 = clock_text(view.time_left);
+    }
+}
+
+fn update_banner(phase: Res<RoundPhase>, mut banner: Query<&mut Text, With<Banner>>) {
+    let Ok(mut t) = banner.single_mut() else { return };
+    let text = match *phase {
+        RoundPhase::Countdown(left) if left > 0.4 => format!("{}", left.ceil() as u32),
+        RoundPhase::Countdown(_) => "GO!".to_string(),
+        RoundPhase::Paused => "PAUSED\nP: resume   R: restart   M: menu".to_string(),
+        _ => String::new(),
+    };
+    if t.0 != text {
+        t.0 = text;
+    }
+}
+
+/// The verdict is in: result, stars, score, and each cook's part.
+fn show_round_end(
+    mut commands: Commands,
+    rooms: Query<(Entity, &RoomView), Changed<RoomView>>,
+    cooks: Query<(&CookView, &InRoom)>,
+    mut panel: Query<(Entity, &mut Node, Option<&Children>), With<RoundEndPanel>>,
+) {
+    let Some((room, view)) = rooms.iter().next() else { return };
+    let Ok((panel, mut node, children)) = panel.single_mut() else { return };
+    let Some(result) = view.result else {
+        node.display = Display::None;
+        return;
+    };
+    if node.display != Display::None && children.is_some_and(|c| !c.is_empty()) {
+        return;
+    }
+    node.display = Display::Flex;
+    let mut cooks: Vec<&CookView> =
+        cooks.iter().filter(|(_, r)| r.0 == room).map(|(c, _)| c).collect();
+    cooks.sort_by_key(|c| c.seat);
+    let (title, color) = match result {
+        Verdict::Won => ("Kitchen cleared!", Color::srgb(0.4, 0.95, 0.45)),
+        Verdict::Lost => ("Out of time", Color::srgb(0.95, 0.4, 0.3)),
+        Verdict::Aborted => ("Round aborted", INK),
+    };
+    commands.entity(panel).with_children(|p| {
+        p.spawn((Text::new(view.level_name.clone()), font(20.0), TextColor(INK)));
+        p.spawn((Text::new(title), font(40.0), TextColor(color)));
+        p.spawn(Node { column_gap: px(14), ..default() }).with_children(|row| {
+            for k in 0..3u8 {
+                let lit = k < view.stars;
+                row.spawn((
+                    Node {
+                        width: px(36),
+                        height: px(36),
+                        border_radius: BorderRadius::MAX,
+                        ..default()
+                    },
+                    BackgroundColor(if lit { GOLD } else { Color::srgb(0.25, 0.25, 0.3) }),
+                ));
+            }
+        });
+        p.spawn((
+            Text::new(format!(
+                "score {} / {}    served {}    missed {}",
+                view.score, view.target, view.served, view.missed
+            )),
+            font(20.0),
+            TextColor(GOLD),
+        ));
+        for c in &cooks {
+            p.spawn((
+                Text::new(format!(
+                    "{:<16} {:>4} pts  {:>2} dishes",
+                    c.name, c.score, c.dishes_served
+                )),
+                font(18.0),
+                TextColor(seat_color(c.seat)),
+            ));
+        }
+        p.spawn((
+            Text::new("R: play again    Esc: menu"),
+            font(16.0),
+            TextColor(Color::srgb(0.7, 0.7, 0.75)),
+        ));
+    });
+}

@@ -1,0 +1,215 @@
+//! Local players' devices: leafwing maps (keyboard halves, gamepads), the lineup joined on the
+//! menu, and one `InputFrame` per local seat per tick into the outbox the host (or, online,
+//! the network) drains.
+
+use super::{AppState, Autoplay, Options};
+use crate::sim::input::InputFrame;
+use crate::sim::rng::SplitMix64;
+use crate::sim::room::Seat;
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+
+/// What a cook can do: walk and press the one action button.
+#[derive(Actionlike, PartialEq, Eq, Clone, Copy, Hash, Debug, Reflect)]
+pub enum CookAction {
+    #[actionlike(DualAxis)]
+    Move,
+    Act,
+}
+
+/// A physical way to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Device {
+    /// WASD + Space / E.
+    KeyboardLeft,
+    /// Arrows + Enter / Right Ctrl.
+    KeyboardRight,
+    /// A gamepad entity: left stick or d-pad + South (A / Cross).
+    Gamepad(Entity),
+}
+
+impl Device {
+    pub fn label(self) -> &'static str {
+        match self {
+            Device::KeyboardLeft => "WASD + Space",
+            Device::KeyboardRight => "Arrows + Enter",
+            Device::Gamepad(_) => "Gamepad",
+        }
+    }
+}
+
+/// The devices that joined, in seat order (seat = index).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Lineup(pub Vec<Device>);
+
+impl Lineup {
+    /// Join `device` if it is not in yet and a seat is free; true when it joined.
+    pub fn join(&mut self, device: Device) -> bool {
+        if self.0.contains(&device) || self.0.len() >= 4 {
+            return false;
+        }
+        self.0.push(device);
+        true
+    }
+}
+
+/// A local player's entity: which seat its frames are for.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct LocalPlayer {
+    pub seat: Seat,
+}
+
+/// Frames produced this tick, waiting for the host (local) or the wire (online) to take them.
+#[derive(Resource, Default, Debug)]
+pub struct Outbox {
+    pub frames: Vec<(Seat, InputFrame)>,
+    next_seq: u32,
+}
+
+impl Outbox {
+    /// Queue a frame for `seat`, numbering it (the host stamps the tick).
+    pub fn send(&mut self, seat: Seat, mv: (i16, i16), action: bool) {
+        let seq = self.next_seq;
+        self.next_seq = self.next_seq.wrapping_add(1);
+        self.frames.push((seat, InputFrame { seq, tick: 0, mv, action, face: None }));
+    }
+}
+
+/// The set that fills the outbox each `FixedUpdate` tick (the host runs after it).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CollectInput;
+
+/// The default map of one device.
+pub fn input_map(device: Device) -> InputMap<CookAction> {
+    match device {
+        Device::KeyboardLeft => InputMap::default()
+            .with_dual_axis(CookAction::Move, VirtualDPad::wasd())
+            .with(CookAction::Act, KeyCode::Space)
+            .with(CookAction::Act, KeyCode::KeyE),
+        Device::KeyboardRight => InputMap::default()
+            .with_dual_axis(CookAction::Move, VirtualDPad::arrow_keys())
+            .with(CookAction::Act, KeyCode::Enter)
+            .with(CookAction::Act, KeyCode::NumpadEnter)
+            .with(CookAction::Act, KeyCode::ControlRight),
+        Device::Gamepad(pad) => InputMap::default()
+            .with_dual_axis(CookAction::Move, GamepadStick::LEFT)
+            .with_dual_axis(CookAction::Move, VirtualDPad::dpad())
+            .with(CookAction::Act, GamepadButton::South)
+            .with_gamepad(pad),
+    }
+}
+
+/// One tick's stick and button from an action state, in the sim's units: x right, y down (the
+/// grid's rows grow downward while every device reports up as +y), −1000..=1000 per axis.
+pub fn frame_from_action(state: &ActionState<CookAction>) -> ((i16, i16), bool) {
+    let v = state.clamped_axis_pair(&CookAction::Move);
+    // A small dead zone: worn sticks rest a few percent off centre.
+    let v = if v.length() < 0.15 { Vec2::ZERO } else { v };
+    let axis = |f: f32| (f * 1000.0).round().clamp(-1000.0, 1000.0) as i16;
+    ((axis(v.x), axis(-v.y)), state.pressed(&CookAction::Act))
+}
+
+/// The random autoplay: each seat holds a stick direction for a while and taps the button.
+#[derive(Resource, Debug)]
+pub struct RandomPilot {
+    rng: SplitMix64,
+    sticks: Vec<((i16, i16), u32)>,
+}
+
+impl RandomPilot {
+    pub fn new(seed: u64, seats: usize) -> Self {
+        RandomPilot { rng: SplitMix64::new(seed ^ 0x5EED_CAFE), sticks: vec![((0, 0), 0); seats] }
+    }
+
+    /// The next frame's stick and button for `seat`.
+    pub fn next(&mut self, seat: usize) -> ((i16, i16), bool) {
+        const DIRS: [(i16, i16); 9] = [
+            (0, 0),
+            (1000, 0),
+            (-1000, 0),
+            (0, 1000),
+            (0, -1000),
+            (700, 700),
+            (-700, 700),
+            (700, -700),
+            (-700, -700),
+        ];
+        let (stick, left) = self.sticks[seat];
+        let stick = if left == 0 {
+            let s = DIRS[self.rng.index(DIRS.len())];
+            self.sticks[seat] = (s, self.rng.range_inclusive(4, 16));
+            s
+        } else {
+            self.sticks[seat].1 -= 1;
+            stick
+        };
+        (stick, self.rng.range_inclusive(0, 9) < 3)
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins(InputManagerPlugin::<CookAction>::default());
+    app.init_resource::<Lineup>().init_resource::<Outbox>();
+    app.add_systems(OnEnter(AppState::Playing), spawn_local_players);
+    app.add_systems(FixedUpdate, collect_frames.in_set(CollectInput));
+}
+
+/// One entity per joined device (and a default lineup from `--players` when nobody joined).
+fn spawn_local_players(
+    mut commands: Commands,
+    mut lineup: ResMut<Lineup>,
+    options: Res<Options>,
+    pads: Query<Entity, With<Gamepad>>,
+) {
+    fill_lineup(&mut lineup, options.0.players, &pads.iter().collect::<Vec<_>>());
+    if let Some(Autoplay::Random) = options.0.autoplay {
+        commands.insert_resource(RandomPilot::new(options.0.seed, lineup.0.len()));
+        return;
+    }
+    commands.remove_resource::<RandomPilot>();
+    for (seat, device) in lineup.0.iter().enumerate() {
+        commands.spawn((
+            input_map(*device),
+            LocalPlayer { seat: seat as Seat },
+            DespawnOnExit(AppState::Playing),
+        ));
+    }
+}
+
+/// Top the lineup up to `players` seats: keyboard halves first, then connected gamepads.
+pub fn fill_lineup(lineup: &mut Lineup, players: u8, pads: &[Entity]) {
+    let mut candidates = vec![Device::KeyboardLeft, Device::KeyboardRight];
+    candidates.extend(pads.iter().map(|p| Device::Gamepad(*p)));
+    for device in candidates {
+        if lineup.0.len() >= players.max(1) as usize {
+            break;
+        }
+        lineup.join(device);
+    }
+    // More seats than devices (`--players 4` on a keyboard): the rest stand idle.
+    while lineup.0.len() < players as usize {
+        lineup.0.push(Device::Gamepad(Entity::PLACEHOLDER));
+    }
+}
+
+/// Each tick: one frame per local seat into the outbox.
+fn collect_frames(
+    mut outbox: ResMut<Outbox>,
+    players: Query<(&LocalPlayer, &ActionState<CookAction>)>,
+    pilot: Option<ResMut<RandomPilot>>,
+    lineup: Res<Lineup>,
+) {
+    if let Some(mut pilot) = pilot {
+        for seat in 0..lineup.0.len() {
+            let (mv, action) = pilot.next(seat);
+            outbox.send(seat as Seat, mv, action);
+        }
+        return;
+    }
+    let mut players: Vec<_> = players.iter().collect();
+    players.sort_by_key(|(p, _)| p.seat); // seq order follows seat order, not query order
+    for (player, state) in players {
+        let (mv, action) = frame_from_action(state);
+        outbox.send(player.seat, mv, action);
+    }
+}

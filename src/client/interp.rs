@@ -1,0 +1,91 @@
+//! Cook motion between ticks: each cook keeps its last two tick positions, and every display
+//! frame draws it between them by how far the fixed clock has run into the next tick.
+
+use crate::protocol::{CookView, InRoom, RoomView};
+use bevy::prelude::*;
+
+/// µtiles per world unit (1 tile = 1 world unit).
+pub const UTILE: f32 = 1_000_000.0;
+
+/// A cook's last two tick positions, in µtiles, and the tick the newer one belongs to.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Trail {
+    pub prev: (i32, i32),
+    pub curr: (i32, i32),
+    pub tick: u32,
+}
+
+impl Trail {
+    pub fn new(pos: (i32, i32), tick: u32) -> Self {
+        Trail { prev: pos, curr: pos, tick }
+    }
+
+    /// A new tick's position: the newer one becomes the older.
+    pub fn push(&mut self, pos: (i32, i32), tick: u32) {
+        if tick != self.tick {
+            self.prev = self.curr;
+            self.tick = tick;
+        }
+        self.curr = pos;
+    }
+
+    /// Where to draw the cook, in tiles, `alpha` (0..=1) of the way from `prev` to `curr`.
+    pub fn at(&self, alpha: f32) -> Vec2 {
+        lerp_utiles(self.prev, self.curr, alpha)
+    }
+}
+
+/// Linear blend of two µtile positions, in tiles.
+pub fn lerp_utiles(a: (i32, i32), b: (i32, i32), alpha: f32) -> Vec2 {
+    let a = Vec2::new(a.0 as f32, a.1 as f32) / UTILE;
+    let b = Vec2::new(b.0 as f32, b.1 as f32) / UTILE;
+    a.lerp(b, alpha.clamp(0.0, 1.0))
+}
+
+/// Where a cook is drawn this frame (tiles, x right and y down), for everything that follows
+/// a cook: the carried item, the name tag, nudges.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub struct DrawnAt(pub Vec2);
+
+/// Runs in `FixedPostUpdate` after the projection (local play) and in `PreUpdate` (views that
+/// arrive from elsewhere); both are idempotent for a tick already recorded.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RecordTicks;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_observer(start_trail);
+    app.add_systems(
+        FixedPostUpdate,
+        record_cook_ticks.in_set(RecordTicks).after(crate::project::project_rooms),
+    );
+    app.add_systems(PreUpdate, record_cook_ticks.in_set(RecordTicks));
+    app.add_systems(Update, blend_cooks.in_set(super::PresentSystems));
+}
+
+fn start_trail(add: On<Add, CookView>, cooks: Query<&CookView>, mut commands: Commands) {
+    if let Ok(cook) = cooks.get(add.entity) {
+        commands.entity(add.entity).insert((Trail::new(cook.pos, 0), DrawnAt::default()));
+    }
+}
+
+/// Record each cook's position once per room tick. Every cook shifts on every tick, changed or
+/// not: a cook that stopped must stop being drawn between two old positions.
+pub fn record_cook_ticks(
+    rooms: Query<&RoomView>,
+    mut cooks: Query<(&CookView, &InRoom, &mut Trail)>,
+) {
+    for (cook, room, mut trail) in &mut cooks {
+        let tick = rooms.get(room.0).map_or(trail.tick, |r| r.tick);
+        if tick != trail.tick || trail.curr != cook.pos {
+            trail.push(cook.pos, tick);
+        }
+    }
+}
+
+/// Every display frame: each cook's drawn position between its last two ticks.
+pub fn blend_cooks(time: Res<Time<Fixed>>, mut cooks: Query<(&Trail, &mut DrawnAt)>) {
+    let alpha = time.overstep_fraction();
+    for (trail, mut drawn) in &mut cooks {
+        drawn.0 = trail.at(alpha);
+    }
+}

@@ -1,0 +1,354 @@
+//! Title, main menu, level select and settings. Keyboard halves and gamepads steer them;
+//! pressing a device's action button the first time joins it as the next cook.
+
+use super::hud::font;
+use super::input::{Device, Lineup};
+use super::local::{HostError, SelectedLevel};
+use super::save::SaveData;
+use super::{AppState, Options};
+use crate::level::{load_campaign, load_recipes_file};
+use bevy::prelude::*;
+
+/// What a menu line does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MenuAction {
+    Play,
+    LevelSelect,
+    Settings,
+    Quit,
+    PickLevel(String),
+    Volume,
+    Back,
+}
+
+/// One line of the current menu.
+#[derive(Component, Clone, Debug)]
+struct MenuItem {
+    index: usize,
+    action: MenuAction,
+    label: String,
+}
+
+/// The highlighted line.
+#[derive(Resource, Default, Debug)]
+struct Cursor(usize);
+
+#[derive(Component)]
+struct LineupText;
+
+/// Menu presses this frame, after joins took theirs.
+#[derive(Default, Debug, Clone, Copy)]
+struct Presses {
+    up: bool,
+    down: bool,
+    left: bool,
+    right: bool,
+    confirm: bool,
+    back: bool,
+}
+
+const HIGHLIGHT: Color = Color::srgb(1.0, 0.8, 0.15);
+const PLAIN: Color = Color::srgb(0.85, 0.86, 0.9);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Cursor>();
+    app.add_systems(Startup, skip_to_level);
+    app.add_systems(OnEnter(AppState::Title), spawn_title);
+    app.add_systems(OnEnter(AppState::Menu), spawn_main_menu);
+    app.add_systems(OnEnter(AppState::LevelSelect), spawn_level_select);
+    app.add_systems(OnEnter(AppState::Settings), spawn_settings);
+    app.add_systems(Update, leave_title.run_if(in_state(AppState::Title)));
+    app.add_systems(
+        Update,
+        (steer_menu, paint_menu).chain().run_if(|s: Res<State<AppState>>| {
+            matches!(s.get(), AppState::Menu | AppState::LevelSelect | AppState::Settings)
+        }),
+    );
+}
+
+/// `--level` goes straight to the kitchen.
+fn skip_to_level(
+    options: Res<Options>,
+    mut commands: Commands,
+    mut next: ResMut<NextState<AppState>>,
+) {
+    if let Some(level) = &options.0.level {
+        commands.insert_resource(SelectedLevel(level.clone()));
+        next.set(AppState::Playing);
+    }
+}
+
+fn screen(state: AppState) -> impl Bundle {
+    (
+        DespawnOnExit(state),
+        Node {
+            width: percent(100),
+            height: percent(100),
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            justify_content: JustifyContent::Center,
+            row_gap: px(14),
+            ..default()
+        },
+        BackgroundColor(Color::srgb(0.07, 0.08, 0.13)),
+    )
+}
+
+fn spawn_title(mut commands: Commands) {
+    commands.spawn(screen(AppState::Title)).with_children(|p| {
+        p.spawn((Text::new("UNDERCOOKED"), font(84.0), TextColor(HIGHLIGHT)));
+        p.spawn((Text::new("a co-op kitchen for one to four cooks"), font(22.0), TextColor(PLAIN)));
+        p.spawn((Text::new("press any key"), font(18.0), TextColor(Color::srgb(0.6, 0.6, 0.65))));
+    });
+}
+
+/// Any key, click or gamepad button (or two seconds) opens the main menu.
+fn leave_title(
+    keys: Res<ButtonInput<KeyCode>>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    pads: Query<&Gamepad>,
+    time: Res<Time<Real>>,
+    mut since: Local<f32>,
+    mut next: ResMut<NextState<AppState>>,
+) {
+    *since += time.delta_secs();
+    let pressed = keys.get_just_pressed().next().is_some()
+        || mouse.get_just_pressed().next().is_some()
+        || pads.iter().any(|g| g.get_just_pressed().next().is_some());
+    if pressed || *since > 2.0 {
+        next.set(AppState::Menu);
+    }
+}
+
+fn spawn_items(p: &mut ChildSpawnerCommands, items: Vec<(MenuAction, String)>) {
+    for (index, (action, label)) in items.into_iter().enumerate() {
+        p.spawn((
+            MenuItem { index, action, label: label.clone() },
+            Button,
+            Node {
+                width: px(420),
+                padding: UiRect::axes(px(16), px(8)),
+                justify_content: JustifyContent::Center,
+                border_radius: BorderRadius::all(px(8)),
+                ..default()
+            },
+            BackgroundColor(Color::srgb(0.13, 0.14, 0.2)),
+        ))
+        .with_child((Text::new(label), font(26.0), TextColor(PLAIN)));
+    }
+}
+
+fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Res<HostError>) {
+    cursor.0 = 0;
+    commands.spawn(screen(AppState::Menu)).with_children(|p| {
+        p.spawn((Text::new("UNDERCOOKED"), font(56.0), TextColor(HIGHLIGHT)));
+        spawn_items(
+            p,
+            vec![
+                (MenuAction::Play, "Play".into()),
+                (MenuAction::LevelSelect, "Level select".into()),
+                (MenuAction::Settings, "Settings".into()),
+                (MenuAction::Quit, "Quit".into()),
+            ],
+        );
+        p.spawn((
+            LineupText,
+            Text::new(""),
+            font(18.0),
+            TextColor(PLAIN),
+            TextLayout::justify(Justify::Center),
+        ));
+        if let Some(e) = &error.0 {
+            p.spawn((Text::new(e.clone()), font(16.0), TextColor(Color::srgb(1.0, 0.4, 0.3))));
+        }
+    });
+}
+
+fn stars_text(stars: u8) -> String {
+    (0..3).map(|k| if k < stars { '*' } else { '-' }).collect()
+}
+
+fn spawn_level_select(
+    mut commands: Commands,
+    mut cursor: ResMut<Cursor>,
+    options: Res<Options>,
+    save: Res<SaveData>,
+) {
+    cursor.0 = 0;
+    let levels =
+        load_recipes_file(&options.0.recipes).and_then(|b| load_campaign(&options.0.levels, &b));
+    commands.spawn(screen(AppState::LevelSelect)).with_children(|p| {
+        p.spawn((Text::new("Level select"), font(44.0), TextColor(HIGHLIGHT)));
+        let mut items = Vec::new();
+        match levels {
+            Ok(levels) => {
+                for (k, l) in levels.iter().enumerate() {
+                    let stars = save.best_stars.get(&l.id).copied().unwrap_or(0);
+                    items.push((
+                        MenuAction::PickLevel(l.id.clone()),
+                        format!("{}. {}  [{}]", k + 1, l.name, stars_text(stars)),
+                    ));
+                }
+            }
+            Err(e) => {
+                p.spawn((
+                    Text::new(format!("cannot read the campaign: {e}")),
+                    font(16.0),
+                    TextColor(Color::srgb(1.0, 0.4, 0.3)),
+                ));
+            }
+        }
+        items.push((MenuAction::Back, "Back".into()));
+        spawn_items(p, items);
+    });
+}
+
+fn volume_label(v: f32) -> String {
+    format!("Volume  < {:>3}% >", (v * 100.0).round() as u32)
+}
+
+fn spawn_settings(mut commands: Commands, mut cursor: ResMut<Cursor>, save: Res<SaveData>) {
+    cursor.0 = 0;
+    commands.spawn(screen(AppState::Settings)).with_children(|p| {
+        p.spawn((Text::new("Settings"), font(44.0), TextColor(HIGHLIGHT)));
+        spawn_items(p, vec![(MenuAction::Volume, volume_label(save.volume)), (MenuAction::Back, "Back".into())]);
+        p.spawn((
+            Text::new("Keys: WASD + Space/E  |  Arrows + Enter/Right Ctrl  |  gamepad stick + A\nP / Esc pauses a round, R restarts it"),
+            font(16.0),
+            TextColor(PLAIN),
+            TextLayout::justify(Justify::Center),
+        ));
+    });
+}
+
+/// Read the menu keys; a device's first action press joins it instead of confirming.
+fn read_presses(
+    keys: &ButtonInput<KeyCode>,
+    pads: &Query<(Entity, &Gamepad)>,
+    lineup: &mut Lineup,
+) -> Presses {
+    let mut p = Presses {
+        up: keys.any_just_pressed([KeyCode::KeyW, KeyCode::ArrowUp]),
+        down: keys.any_just_pressed([KeyCode::KeyS, KeyCode::ArrowDown]),
+        left: keys.any_just_pressed([KeyCode::KeyA, KeyCode::ArrowLeft]),
+        right: keys.any_just_pressed([KeyCode::KeyD, KeyCode::ArrowRight]),
+        back: keys.just_pressed(KeyCode::Escape),
+        ..default()
+    };
+    let left_act = keys.any_just_pressed([KeyCode::Space, KeyCode::KeyE]);
+    let right_act =
+        keys.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter, KeyCode::ControlRight]);
+    p.confirm |= left_act && !lineup.join(Device::KeyboardLeft);
+    p.confirm |= right_act && !lineup.join(Device::KeyboardRight);
+    for (e, pad) in pads {
+        p.up |= pad.just_pressed(GamepadButton::DPadUp);
+        p.down |= pad.just_pressed(GamepadButton::DPadDown);
+        p.left |= pad.just_pressed(GamepadButton::DPadLeft);
+        p.right |= pad.just_pressed(GamepadButton::DPadRight);
+        p.back |= pad.just_pressed(GamepadButton::East);
+        if pad.just_pressed(GamepadButton::South) {
+            p.confirm |= !lineup.join(Device::Gamepad(e));
+        }
+    }
+    p
+}
+
+fn steer_menu(
+    keys: Res<ButtonInput<KeyCode>>,
+    pads: Query<(Entity, &Gamepad)>,
+    mut lineup: ResMut<Lineup>,
+    mut cursor: ResMut<Cursor>,
+    items: Query<(&MenuItem, &Interaction)>,
+    state: Res<State<AppState>>,
+    mut next: ResMut<NextState<AppState>>,
+    mut save: ResMut<SaveData>,
+    mut commands: Commands,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let p = read_presses(&keys, &pads, &mut lineup);
+    let count = items.iter().count().max(1);
+    if p.up {
+        cursor.0 = (cursor.0 + count - 1) % count;
+    }
+    if p.down {
+        cursor.0 = (cursor.0 + 1) % count;
+    }
+    let mut chosen = None;
+    for (item, interaction) in &items {
+        match interaction {
+            Interaction::Pressed => chosen = Some(item.action.clone()),
+            Interaction::Hovered => cursor.0 = item.index,
+            Interaction::None => {}
+        }
+        if item.index == cursor.0
+            && (p.confirm || (item.action == MenuAction::Volume && (p.left || p.right)))
+        {
+            chosen = Some(item.action.clone());
+        }
+    }
+    if p.back && *state.get() != AppState::Menu {
+        next.set(AppState::Menu);
+    }
+    let Some(action) = chosen else { return };
+    match action {
+        MenuAction::Play => next.set(AppState::Playing),
+        MenuAction::LevelSelect => next.set(AppState::LevelSelect),
+        MenuAction::Settings => next.set(AppState::Settings),
+        MenuAction::Quit => {
+            exit.write(AppExit::Success);
+        }
+        MenuAction::PickLevel(id) => {
+            commands.insert_resource(SelectedLevel(id));
+            next.set(AppState::Playing);
+        }
+        MenuAction::Volume => {
+            let step = if p.left { -0.1 } else { 0.1 };
+            let v = save.volume + step;
+            // Confirm and Right go up and wrap to mute after full; Left goes down.
+            save.volume = if v > 1.05 { 0.0 } else { v.clamp(0.0, 1.0) };
+            save.store();
+        }
+        MenuAction::Back => next.set(AppState::Menu),
+    }
+}
+
+/// Highlight the cursor's line, refresh the volume label and the joined cooks.
+fn paint_menu(
+    cursor: Res<Cursor>,
+    save: Res<SaveData>,
+    lineup: Res<Lineup>,
+    mut items: Query<(&mut MenuItem, &Children, &mut BackgroundColor)>,
+    mut texts: Query<(&mut Text, &mut TextColor), Without<LineupText>>,
+    mut lineup_text: Query<&mut Text, With<LineupText>>,
+) {
+    for (mut item, children, mut bg) in &mut items {
+        let on = item.index == cursor.0;
+        bg.0 = if on { Color::srgb(0.25, 0.22, 0.12) } else { Color::srgb(0.13, 0.14, 0.2) };
+        if item.action == MenuAction::Volume {
+            item.label = volume_label(save.volume);
+        }
+        for c in children.iter() {
+            if let Ok((mut t, mut color)) = texts.get_mut(c) {
+                if t.0 != item.label {
+                    t.0 = item.label.clone();
+                }
+                color.0 = if on { HIGHLIGHT } else { PLAIN };
+            }
+        }
+    }
+    if let Ok(mut t) = lineup_text.single_mut() {
+        let cooks: Vec<String> =
+            lineup.0.iter().enumerate().map(|(k, d)| format!("P{} {}", k + 1, d.label())).collect();
+        let joined = if cooks.is_empty() {
+            "no cooks yet (P1 plays WASD + Space)".to_string()
+        } else {
+            cooks.join("   ")
+        };
+        let text = format!(
+            "Cooks: {joined}\nPress your action button to join: Space/E, Enter/Right Ctrl, or gamepad A"
+        );
+        if t.0 != text {
+            t.0 = text;
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! The desktop client: window, states, and the plugins that draw, hear and steer the kitchen.
+//!
+//! Everything under here reads only the view components of `protocol.rs` and the `RoomTick`
+//! messages, so online play can reuse it; the one exception is `local`, the embedded server of
+//! a local game, which spawns rooms and feeds them input frames.
+
+pub mod audio;
+pub mod hud;
+pub mod input;
+pub mod interp;
+pub mod kitchen;
+pub mod local;
+pub mod menu;
+pub mod perf;
+pub mod save;
+pub mod shot;
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `undercooked play` (and `undercooked` with no arguments).
+#[derive(clap::Args, Clone, Debug)]
+pub struct PlayArgs {
+    /// Start this level directly (an id from the levels folder, or a path to a level file).
+    /// Without it the game opens on the title screen.
+    #[arg(long)]
+    pub level: Option<String>,
+    /// Local cooks (1–4): keyboard halves first, then gamepads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=4))]
+    pub players: u8,
+    /// Drive every cook by a generator instead of the devices (for automated looking).
+    #[arg(long, value_enum)]
+    pub autoplay: Option<Autoplay>,
+    /// Save a screenshot here and exit 0 (after `--after-ticks` sim ticks, or after
+    /// `--after-frames` frames on the menu when no level is given).
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+    #[arg(long, default_value_t = 60)]
+    pub after_ticks: u32,
+    /// Frames on the menu before its screenshot (the first few come out black while the
+    /// renderer compiles its pipelines).
+    #[arg(long, default_value_t = 60)]
+    pub after_frames: u32,
+    /// Window size in physical pixels, WxH.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// Override the level's round length (seconds): short rounds for testing the round end.
+    #[arg(long)]
+    pub round_seconds: Option<u32>,
+    /// The room's seed (orders and the random autoplay derive from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print start-up time and the client systems' CPU time per frame when the app exits.
+    #[arg(long)]
+    pub measure: bool,
+    /// Exit after this many sim ticks (with `--measure`: a timed run without a screenshot).
+    #[arg(long)]
+    pub exit_after_ticks: Option<u32>,
+    /// Folder of level files (and `index.ron`).
+    #[arg(long, default_value = "levels")]
+    pub levels: PathBuf,
+    /// The recipe book.
+    #[arg(long, default_value = "assets/recipes.ron")]
+    pub recipes: PathBuf,
+}
+
+impl Default for PlayArgs {
+    fn default() -> Self {
+        PlayArgs {
+            level: None,
+            players: 1,
+            autoplay: None,
+            screenshot: None,
+            after_ticks: 60,
+            after_frames: 60,
+            size: (1280, 720),
+            round_seconds: None,
+            seed: 1,
+            measure: false,
+            exit_after_ticks: None,
+            levels: PathBuf::from("levels"),
+            recipes: PathBuf::from("assets/recipes.ron"),
+        }
+    }
+}
+
+/// Input generators for automated runs.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Autoplay {
+    /// Seeded SplitMix64 stick and button presses for every seat.
+    Random,
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s.split_once('x').ok_or("expected WxH, e.g. 1280x720")?;
+    let w: u32 = w.parse().map_err(|e| format!("width: {e}"))?;
+    let h: u32 = h.parse().map_err(|e| format!("height: {e}"))?;
+    if w < 64 || h < 64 {
+        return Err("the window must be at least 64x64".into());
+    }
+    Ok((w, h))
+}
+
+/// The screens of the game.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AppState {
+    #[default]
+    Title,
+    Menu,
+    LevelSelect,
+    Settings,
+    Playing,
+}
+
+/// The command line, for every plugin that needs it.
+#[derive(Resource, Clone, Debug)]
+pub struct Options(pub PlayArgs);
+
+/// Client systems that run every display frame (the measured set).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PresentSystems;
+
+/// Every client plugin, without the window and renderer (tests add them to headless apps).
+pub struct ClientPlugin;
+
+impl Plugin for ClientPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_state::<AppState>();
+        app.add_plugins((
+            local::plugin,
+            input::plugin,
+            kitchen::plugin,
+            interp::plugin,
+            hud::plugin,
+            menu::plugin,
+            audio::plugin,
+            shot::plugin,
+            save::plugin,
+            perf::plugin,
+        ));
+    }
+}
+
+/// Opens the game window and runs until it closes.
+pub fn run(args: PlayArgs) -> ExitCode {
+    let started = std::time::Instant::now();
+    let (w, h) = args.size;
+    let mut app = App::new();
+    crate::level::loader::register_levels_source(&mut app, &args.levels.to_string_lossy());
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: "Undercooked".into(),
+            // A fixed scale factor keeps screenshots exactly the requested size on any display.
+            resolution: WindowResolution::new(w, h).with_scale_factor_override(1.0),
+            ..default()
+        }),
+        ..default()
+    }));
+    app.insert_resource(shot::StartedAt(started));
+    app.insert_resource(Options(args));
+    app.add_plugins(ClientPlugin);
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}

@@ -1,0 +1,96 @@
+//! The local save file: best stars per level and settings, as JSON in the user's data folder
+//! (`UNDERCOOKED_SAVE` overrides the path, so tests never touch a real save).
+
+use crate::project::RoomTick;
+use crate::protocol::RoomView;
+use crate::sim::events::SimEvent;
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// What survives between runs.
+#[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SaveData {
+    /// Best stars per level id.
+    pub best_stars: BTreeMap<String, u8>,
+    /// Master volume, 0..=1.
+    pub volume: f32,
+}
+
+impl Default for SaveData {
+    fn default() -> Self {
+        SaveData { best_stars: BTreeMap::new(), volume: 0.7 }
+    }
+}
+
+/// Where the save file lives.
+pub fn save_path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("UNDERCOOKED_SAVE") {
+        return Some(PathBuf::from(p));
+    }
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+    Some(base.join("undercooked").join("save.json"))
+}
+
+impl SaveData {
+    /// The saved data, or defaults when there is none (or it does not parse: a broken save
+    /// must never stop the game from starting).
+    pub fn load() -> SaveData {
+        save_path()
+            .and_then(|p| std::fs::read(p).ok())
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn store(&self) {
+        let Some(path) = save_path() else { return };
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        match serde_json::to_vec_pretty(self) {
+            Ok(bytes) => {
+                if let Err(e) = std::fs::write(&path, bytes) {
+                    warn!("cannot write the save file {}: {e}", path.display());
+                }
+            }
+            Err(e) => warn!("cannot encode the save file: {e}"),
+        }
+    }
+
+    /// Keep the better of the saved and the new stars; true when it improved.
+    pub fn record(&mut self, level: &str, stars: u8) -> bool {
+        let best = self.best_stars.entry(level.to_string()).or_default();
+        if stars > *best {
+            *best = stars;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.insert_resource(SaveData::load());
+    app.add_systems(Update, record_stars);
+}
+
+/// A round's verdict: remember its stars if they beat the saved best.
+fn record_stars(
+    mut ticks: MessageReader<RoomTick>,
+    rooms: Query<&RoomView>,
+    mut save: ResMut<SaveData>,
+) {
+    for tick in ticks.read() {
+        for event in &tick.events {
+            let SimEvent::RoundEnd { stars, .. } = event else { continue };
+            let Ok(view) = rooms.get(tick.room) else { continue };
+            if save.record(&view.level_id, *stars) {
+                save.store();
+            }
+        }
+    }
+}

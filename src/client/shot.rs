@@ -1,0 +1,144 @@
+//! Automated looking and measuring: `--screenshot` saves one frame with Bevy's screenshot API
+//! and exits 0; `--measure` prints start-up time to the first presented frame and the client
+//! systems' time per frame; `--exit-after-ticks` ends a timed run.
+
+use super::{AppState, Options, PresentSystems};
+use crate::protocol::RoomView;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use std::time::{Duration, Instant};
+
+/// When the process started (for the start-up measurement).
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct StartedAt(pub Instant);
+
+/// Progress of the automated screenshot and of the measurement.
+#[derive(Resource, Default, Debug)]
+struct Automation {
+    frames_on_menu: u32,
+    shot_requested: bool,
+    shot_taken: bool,
+    first_frame: Option<Duration>,
+    first_frame_requested: bool,
+    present_start: Option<Instant>,
+    present: Vec<Duration>,
+    ticks: u32,
+    reported: bool,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Automation>();
+    app.add_systems(Update, (request_screenshot, exit_when_done).chain().after(PresentSystems));
+    app.add_systems(
+        Update,
+        (start_present_clock.before(PresentSystems), stop_present_clock.after(PresentSystems)),
+    );
+    app.add_systems(Last, report_measurements);
+}
+
+fn request_screenshot(
+    mut commands: Commands,
+    options: Res<Options>,
+    state: Res<State<AppState>>,
+    rooms: Query<&RoomView>,
+    mut auto: ResMut<Automation>,
+    started: Option<Res<StartedAt>>,
+) {
+    let o = &options.0;
+    if o.measure && !auto.first_frame_requested {
+        // The first frame that reaches the screen: a screenshot of it completes only once it
+        // has been rendered and read back.
+        auto.first_frame_requested = true;
+        let started = started.map_or_else(Instant::now, |s| s.0);
+        commands.spawn(Screenshot::primary_window()).observe(
+            move |_: On<ScreenshotCaptured>, mut auto: ResMut<Automation>| {
+                auto.first_frame.get_or_insert(started.elapsed());
+            },
+        );
+    }
+    if let Some(view) = rooms.iter().next() {
+        auto.ticks = view.tick;
+    }
+    let Some(path) = &o.screenshot else { return };
+    if auto.shot_requested {
+        return;
+    }
+    let due = if o.level.is_some() {
+        *state.get() == AppState::Playing && auto.ticks >= o.after_ticks
+    } else {
+        if *state.get() == AppState::Menu {
+            auto.frames_on_menu += 1;
+        }
+        auto.frames_on_menu >= o.after_frames
+    };
+    if due {
+        auto.shot_requested = true;
+        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path.clone())).observe(
+            |_: On<ScreenshotCaptured>, mut auto: ResMut<Automation>| auto.shot_taken = true,
+        );
+    }
+}
+
+fn exit_when_done(options: Res<Options>, auto: Res<Automation>, mut exit: MessageWriter<AppExit>) {
+    let o = &options.0;
+    let shot_done = o.screenshot.is_some() && auto.shot_taken;
+    let ticks_done = o.exit_after_ticks.is_some_and(|n| auto.ticks >= n);
+    let measured = !o.measure || auto.first_frame.is_some();
+    if (shot_done || ticks_done) && measured {
+        exit.write(AppExit::Success);
+    }
+}
+
+fn start_present_clock(mut auto: ResMut<Automation>) {
+    auto.present_start = Some(Instant::now());
+}
+
+fn stop_present_clock(
+    mut auto: ResMut<Automation>,
+    options: Res<Options>,
+    state: Res<State<AppState>>,
+) {
+    if let Some(t) = auto.present_start.take()
+        && options.0.measure
+        && *state.get() == AppState::Playing
+    {
+        auto.present.push(t.elapsed());
+    }
+}
+
+/// Percentile of sorted durations, in µs.
+fn pct(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let k = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[k].as_secs_f64() * 1e6
+}
+
+fn report_measurements(
+    options: Res<Options>,
+    mut exits: MessageReader<AppExit>,
+    mut auto: ResMut<Automation>,
+) {
+    if exits.read().next().is_none() || !options.0.measure || auto.reported {
+        return;
+    }
+    auto.reported = true;
+    let mut d = auto.present.clone();
+    d.sort();
+    let mean = if d.is_empty() {
+        0.0
+    } else {
+        d.iter().map(Duration::as_secs_f64).sum::<f64>() / d.len() as f64 * 1e6
+    };
+    println!(
+        "measure: first frame presented {:.0} ms after start; client systems per frame over {} frames: mean {:.0} µs, p50 {:.0} µs, p95 {:.0} µs, max {:.0} µs; sim ticks {}",
+        auto.first_frame.map_or(f64::NAN, |f| f.as_secs_f64() * 1e3),
+        d.len(),
+        mean,
+        pct(&d, 0.5),
+        pct(&d, 0.95),
+        pct(&d, 1.0),
+        auto.ticks,
+    );
+}

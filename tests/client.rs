@@ -1,0 +1,190 @@
+//! Client tests: headless Apps for input maps, nudges and interpolation, and the real game
+//! under Xvfb taking a screenshot (skipped, loudly, only where Xvfb is not installed).
+#![cfg(feature = "client")]
+
+use approx::assert_abs_diff_eq;
+use bevy::asset::RenderAssetUsages;
+use bevy::image::{CompressedImageFormats, Image, ImageSampler, ImageType, TextureFormatPixelInfo};
+use bevy::input::InputPlugin;
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+use undercooked::client::hud::{Nudge, spawn_nudges};
+use undercooked::client::input::{CookAction, Device, Outbox, frame_from_action, input_map};
+use undercooked::client::interp::{DrawnAt, Trail, blend_cooks};
+use undercooked::project::RoomTick;
+use undercooked::sim::events::{DeniedReason, SimEvent};
+
+/// An app with input devices and the cook action map, no window.
+fn input_app(device: Device) -> (App, Entity) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, InputPlugin, InputManagerPlugin::<CookAction>::default()));
+    let player = app.world_mut().spawn(input_map(device)).id();
+    app.update();
+    (app, player)
+}
+
+fn frame_after(app: &mut App, player: Entity, keys: &[KeyCode]) -> ((i16, i16), bool) {
+    for k in keys {
+        k.press(app.world_mut());
+    }
+    app.update();
+    let state = app.world().get::<ActionState<CookAction>>(player).expect("action state");
+    frame_from_action(state)
+}
+
+#[test]
+fn left_keyboard_half_makes_frames() {
+    let (mut app, p) = input_app(Device::KeyboardLeft);
+    assert_eq!(frame_after(&mut app, p, &[]), ((0, 0), false), "idle keys, idle frame");
+    assert_eq!(frame_after(&mut app, p, &[KeyCode::KeyD, KeyCode::Space]), ((1000, 0), true));
+    let (mut app, p) = input_app(Device::KeyboardLeft);
+    // W is up on screen, which is −y in the grid (rows grow downward).
+    assert_eq!(frame_after(&mut app, p, &[KeyCode::KeyW]), ((0, -1000), false));
+    let (mut app, p) = input_app(Device::KeyboardLeft);
+    assert_eq!(
+        frame_after(&mut app, p, &[KeyCode::KeyS, KeyCode::KeyA, KeyCode::KeyE]),
+        ((-1000, 1000), true)
+    );
+}
+
+#[test]
+fn right_keyboard_half_makes_frames_and_ignores_the_left() {
+    let (mut app, p) = input_app(Device::KeyboardRight);
+    assert_eq!(frame_after(&mut app, p, &[KeyCode::KeyD, KeyCode::Space]), ((0, 0), false));
+    assert_eq!(frame_after(&mut app, p, &[KeyCode::ArrowLeft, KeyCode::Enter]), ((-1000, 0), true));
+    let (mut app, p) = input_app(Device::KeyboardRight);
+    assert_eq!(
+        frame_after(&mut app, p, &[KeyCode::ArrowDown, KeyCode::ControlRight]),
+        ((0, 1000), true)
+    );
+}
+
+#[test]
+fn outbox_numbers_frames_in_send_order() {
+    let mut outbox = Outbox::default();
+    outbox.send(1, (1000, 0), true);
+    outbox.send(0, (0, -1000), false);
+    let seqs: Vec<(u8, u32)> = outbox.frames.iter().map(|(s, f)| (*s, f.seq)).collect();
+    assert_eq!(seqs, vec![(1, 0), (0, 1)]);
+    assert_eq!(outbox.frames[0].1.mv, (1000, 0));
+    assert!(outbox.frames[0].1.face.is_none());
+}
+
+#[test]
+fn a_denied_event_becomes_a_nudge_with_its_words() {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins);
+    app.add_message::<RoomTick>();
+    app.add_systems(Update, spawn_nudges);
+    let room = app.world_mut().spawn_empty().id();
+    for reason in [DeniedReason::StationBusy, DeniedReason::HandsFull] {
+        app.world_mut().write_message(RoomTick {
+            room,
+            tick: 7,
+            events: vec![
+                SimEvent::Chopped { station: 1, item: undercooked::sim::room::ItemId(3) },
+                SimEvent::Denied { seat: 2, reason, why: None },
+            ],
+        });
+        app.update();
+        let mut q = app.world_mut().query::<(&Nudge, &Text)>();
+        let nudges: Vec<(u8, String, String)> =
+            q.iter(app.world()).map(|(n, t)| (n.seat, n.text.clone(), t.0.clone())).collect();
+        // One nudge per seat: the newer refusal replaces the older one.
+        assert_eq!(nudges, vec![(2, reason.nudge().to_string(), reason.nudge().to_string())]);
+    }
+    assert_eq!(DeniedReason::StationBusy.nudge(), "station busy");
+}
+
+#[test]
+fn interpolation_blends_between_the_last_two_ticks() {
+    let mut trail = Trail::new((1_000_000, 1_000_000), 10);
+    trail.push((2_000_000, 3_000_000), 11);
+    for (alpha, x, y) in
+        [(0.0, 1.0, 1.0), (0.25, 1.25, 1.5), (0.5, 1.5, 2.0), (0.75, 1.75, 2.5), (1.0, 2.0, 3.0)]
+    {
+        let p = trail.at(alpha);
+        assert_abs_diff_eq!(p.x, x, epsilon = 1e-5);
+        assert_abs_diff_eq!(p.y, y, epsilon = 1e-5);
+    }
+    // A tick with no movement: the cook is drawn still, not replaying the last step.
+    trail.push((2_000_000, 3_000_000), 12);
+    assert_abs_diff_eq!(trail.at(0.25).x, 2.0, epsilon = 1e-6);
+}
+
+#[test]
+fn interpolation_follows_the_fixed_clock_overstep() {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins);
+    app.insert_resource(Time::<Fixed>::from_duration(Duration::from_millis(50)));
+    app.add_systems(Update, blend_cooks);
+    let mut trail = Trail::new((0, 0), 0);
+    trail.push((4_000_000, -2_000_000), 1);
+    let cook = app.world_mut().spawn((trail, DrawnAt::default())).id();
+    for quarter in 1..=3u32 {
+        let mut fixed = Time::<Fixed>::from_duration(Duration::from_millis(50));
+        fixed.accumulate_overstep(Duration::from_micros(12_500 * quarter as u64));
+        app.insert_resource(fixed);
+        app.world_mut().run_schedule(Update);
+        let drawn = app.world().get::<DrawnAt>(cook).expect("drawn").0;
+        let a = quarter as f32 / 4.0;
+        assert_abs_diff_eq!(drawn.x, 4.0 * a, epsilon = 1e-4);
+        assert_abs_diff_eq!(drawn.y, -2.0 * a, epsilon = 1e-4);
+    }
+}
+
+fn xvfb_run() -> Option<PathBuf> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|d| PathBuf::from(d).join("xvfb-run"))
+        .find(|p| p.is_file())
+}
+
+#[test]
+fn the_game_renders_a_kitchen_under_xvfb() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!(
+            "SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
+        );
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("undercooked-client-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let png = dir.join("kitchen.png");
+    let (w, h) = (640u32, 360u32);
+    let out = Command::new(xvfb)
+        .args(["-a", "-s", "-screen 0 1024x768x24"])
+        .arg(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["play", "--level", "tutorial", "--players", "2", "--autoplay", "random"])
+        .arg("--screenshot")
+        .arg(&png)
+        .args(["--after-ticks", "20", "--size", &format!("{w}x{h}")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("UNDERCOOKED_SAVE", dir.join("save.json"))
+        .output()
+        .expect("run xvfb-run");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the game exited with {:?}:\n{log}", out.status);
+    let bytes = std::fs::read(&png)
+        .unwrap_or_else(|e| panic!("no screenshot at {}: {e}\n{log}", png.display()));
+    let img = Image::from_buffer(
+        &bytes,
+        ImageType::Extension("png"),
+        CompressedImageFormats::NONE,
+        true,
+        ImageSampler::Default,
+        RenderAssetUsages::default(),
+    )
+    .expect("a PNG");
+    assert_eq!((img.width(), img.height()), (w, h), "the screenshot is the window's size");
+    let data = img.data.as_ref().expect("pixels");
+    let px = img.texture_descriptor.format.pixel_size().expect("plain format");
+    let first = &data[..px];
+    let distinct = data.chunks(px).filter(|p| *p != first).count();
+    assert!(distinct > (w * h / 10) as usize, "the screenshot is (nearly) one flat colour");
+    let _ = std::fs::remove_dir_all(&dir);
+}
