@@ -103,6 +103,7 @@ fn item_view(item: &crate::sim::room::Item) -> ItemView {
         look: match &item.kind {
             ItemKind::Food(i, f) => ItemLook::Food(*i, *f),
             ItemKind::Plate { parts } => ItemLook::Plate(parts.clone()),
+            ItemKind::Extinguisher => ItemLook::Extinguisher,
         },
         place: match item.place {
             Place::Hand(s) => ItemPlace::Hand(s),

@@ -110,6 +110,8 @@ pub enum ItemPlace {
 pub enum ItemLook {
     Food(Ingredient, Form),
     Plate(Vec<(Ingredient, Form)>),
+    /// The fire extinguisher (a tool).
+    Extinguisher,
 }
 
 /// One item, on its own entity.
