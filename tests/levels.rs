@@ -69,7 +69,18 @@ fn the_shipped_campaign_loads_in_index_order() {
     let book = book();
     let levels = load_campaign(&root().join("levels"), &book).expect("campaign is valid");
     let ids: Vec<&str> = levels.iter().map(|l| l.id.as_str()).collect();
-    assert_eq!(ids, ["tutorial", "soup_kitchen", "burger_bar", "harbour"]);
+    assert_eq!(
+        ids,
+        [
+            "tutorial",
+            "soup_kitchen",
+            "burger_bar",
+            "harbour",
+            "grill_fire",
+            "dim_sum_express",
+            "drawbridge"
+        ]
+    );
     for level in &levels {
         assert_level_invariants(level);
         for kind in [StationKind::Serve, StationKind::Trash, StationKind::Prep] {
@@ -354,7 +365,7 @@ fn validate_exits_0_on_the_shipped_levels() {
         [Path::new("levels"), Path::new("levels/tutorial.ron"), Path::new("levels/index.ron")];
     let (code, out) = validate(&twice);
     assert_eq!(code, 0, "naming a file twice is not a duplicate id:\n{out}");
-    assert!(out.contains("5 file(s) checked: 5 valid, 0 invalid"), "{out}");
+    assert!(out.contains("8 file(s) checked: 8 valid, 0 invalid"), "{out}");
 }
 
 #[test]

@@ -170,10 +170,9 @@ fn cart(
             for i in 0..path.len() {
                 let (a, b) = (path[i], path[(i + 1) % path.len()]);
                 if (a.0 - b.0).abs() + (a.1 - b.1).abs() != 1 {
-                    let what = if i + 1 == path.len() { "the last cell and the first" } else { "" };
+                    let what = if i + 1 == path.len() { " (the loop back)" } else { "" };
                     let msg = format!(
-                        "Cart path {:?} → {:?} {what} are not side by side; each step (and the loop back) moves one cell up, down, left or right",
-                        a, b
+                        "Cart path step {a:?} → {b:?}{what} is not to a side-by-side cell; each step moves one cell up, down, left or right, and the last cell sits next to the first"
                     );
                     rep.push(ErrorCode::HazardPathBroken, at(rep, k, "path"), msg);
                     ok = false;

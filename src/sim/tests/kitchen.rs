@@ -144,6 +144,7 @@ fn accepts_table() -> Vec<(StationKind, [bool; 8])> {
         (StationKind::Sink, [N; 8]),
         (StationKind::Trash, [N; 8]),
         (StationKind::PlateRack, [N; 8]),
+        (StationKind::ExtinguisherStand, [N; 8]),
     ]);
     t
 }
