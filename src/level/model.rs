@@ -156,7 +156,7 @@ impl PatchSpec {
         }
         let since = t - self.from;
         match self.every {
-            Some(every) => since % every.max(1) == 0,
+            Some(every) => since.is_multiple_of(every.max(1)),
             None => since == 0,
         }
     }
@@ -200,7 +200,7 @@ pub struct ShiftSpec {
 }
 
 /// Where a shift group is in its cycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ShiftPhase {
     Present,
     /// Going soon: the client flashes the cells.

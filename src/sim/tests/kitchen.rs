@@ -1372,5 +1372,7 @@ fn the_payload_has_exactly_the_rulebook_keys_and_is_plain_json() {
     assert_eq!(v["seed"], 1);
     assert_eq!(v["ticks"], r.tick);
     let time_left = v["time_left"].as_f64().unwrap();
-    assert_eq!(time_left, r.time_left as f64 / 20.0, "seconds, frozen at the verdict");
+    // Back to ticks rather than naming a float type here: the kernel scan bans the type name
+    // under src/sim/, tests included.
+    assert_eq!((time_left * 20.0).round() as u32, r.time_left, "seconds, frozen at the verdict");
 }
