@@ -3,7 +3,8 @@
 //! item), changing only what changed. Runs wherever a simulation runs; clients read only views.
 
 use crate::protocol::{
-    CookView, GridView, InRoom, ItemLook, ItemPlace, ItemView, OrderView, RoomView, StationView,
+    CookView, GridView, HazardView, InRoom, ItemLook, ItemPlace, ItemView, OrderView, RoomView,
+    ShiftGroupView, StationView,
 };
 use crate::sim::events::SimEvent;
 use crate::sim::room::{ItemKind, Place, Room, StationState};
@@ -78,6 +79,59 @@ pub fn room_view(room: &Room) -> RoomView {
     }
 }
 
+/// Stage 6's view (rooms with hazards only).
+pub fn hazard_view(room: &Room) -> HazardView {
+    let spec = &room.level.hazards;
+    let h = &room.hazards;
+    HazardView {
+        carts: h
+            .carts
+            .iter()
+            .zip(&spec.carts)
+            .map(|(c, s)| {
+                let p = crate::sim::hazards::cart_pos(&s.path, *c);
+                (p.x, p.y)
+            })
+            .collect(),
+        cart_radius: crate::sim::hazards::CART_RADIUS,
+        slicks: spec
+            .patches
+            .iter()
+            .zip(&h.patches)
+            .filter(|(_, on)| **on)
+            .flat_map(|(p, _)| {
+                let ice = p.traction == crate::level::model::Traction::Ice;
+                p.cells.iter().map(move |&c| (c, ice))
+            })
+            .collect(),
+        shifts: spec
+            .shifts
+            .iter()
+            .zip(&h.shifts)
+            .map(|(s, phase)| ShiftGroupView {
+                cells: s.cells.clone(),
+                phase: *phase,
+                ticks_until_gone: s.ticks_until_gone(room.tick),
+            })
+            .collect(),
+        burning: h
+            .fires
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.burning)
+            .map(|(i, _)| i as u16)
+            .collect(),
+        sprays: h
+            .spray
+            .iter()
+            .zip(&room.cooks)
+            .filter(|(s, _)| s.ticks > 0)
+            .map(|(s, c)| (c.seat, s.station, s.ticks))
+            .collect(),
+        extinguish_ticks: spec.fire.map_or(0, |f| f.extinguish),
+    }
+}
+
 fn station_view(room: &Room, i: usize) -> StationView {
     let st = &room.stations[i];
     let duration = match st.state {
@@ -103,6 +157,7 @@ fn item_view(item: &crate::sim::room::Item) -> ItemView {
         look: match &item.kind {
             ItemKind::Food(i, f) => ItemLook::Food(*i, *f),
             ItemKind::Plate { parts } => ItemLook::Plate(parts.clone()),
+            ItemKind::Extinguisher => ItemLook::Extinguisher,
         },
         place: match item.place {
             Place::Hand(s) => ItemPlace::Hand(s),
@@ -177,18 +232,22 @@ pub fn project_rooms(
         Option<&mut ViewIndex>,
         Option<&mut RoomView>,
         Option<&GridView>,
+        Option<&mut HazardView>,
     )>,
     mut cooks: Query<&mut CookView>,
     mut stations: Query<&mut StationView>,
     mut items: Query<&mut ItemView>,
     mut ticks: MessageWriter<RoomTick>,
 ) {
-    for (entity, room, index, view, grid) in &mut rooms {
+    for (entity, room, index, view, grid, hazards) in &mut rooms {
         let Some(mut index) = index else {
             commands.entity(entity).insert(ViewIndex::default());
             continue; // the index exists from the next tick on
         };
         put(&mut commands, view, entity, room_view(room));
+        if room.hazards.active {
+            put(&mut commands, hazards, entity, hazard_view(room));
+        }
         let level = &room.level;
         if grid.is_none_or(|g| {
             g.width != level.width || g.height != level.height || g.tiles != level.tiles

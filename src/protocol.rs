@@ -5,6 +5,7 @@
 //! the headless server, or the embedded server of a local game. Everything here is plain data
 //! in the sim's integer units, so the client interpolates and formats, and nothing drifts.
 
+use crate::level::model::ShiftPhase;
 use crate::sim::events::SimEvent;
 use crate::sim::input::InputFrame;
 use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Tile};
@@ -33,7 +34,9 @@ impl Plugin for ProtocolPlugin {
             .add_client_message::<InputBatch>(Channel::Unordered)
             .add_client_message::<LobbyCommand>(Channel::Ordered)
             .add_server_message::<TickEvents>(Channel::Ordered)
-            .add_server_message::<Welcome>(Channel::Ordered);
+            .add_server_message::<Welcome>(Channel::Ordered)
+            // Stage 6's public state (only on rooms whose level has hazards).
+            .replicate::<HazardView>();
     }
 }
 
@@ -136,6 +139,8 @@ pub enum ItemPlace {
 pub enum ItemLook {
     Food(Ingredient, Form),
     Plate(Vec<(Ingredient, Form)>),
+    /// The fire extinguisher (a tool).
+    Extinguisher,
 }
 
 /// One item, on its own entity.
@@ -203,6 +208,35 @@ pub struct Welcome {
     pub seat: u8,
     /// Hex seat secret: `POST /api/rooms/CODE/join {"reconnect": …}` resumes this seat.
     pub reconnect: String,
+}
+
+/// One shifting floor group, for drawing its cells and the warning flash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShiftGroupView {
+    pub cells: Vec<(i32, i32)>,
+    pub phase: ShiftPhase,
+    /// Ticks until the cells go (0 while gone): the flash's countdown.
+    pub ticks_until_gone: u32,
+}
+
+/// Stage 6's public state: on the room entity, only for a kitchen with hazards. The grid's
+/// current tiles (a shifted floor) are in `GridView`; burning fixtures are `Blocked` in their
+/// `StationView`; the extinguisher is an `ItemLook::Extinguisher` item.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HazardView {
+    /// Cart centres, µtiles, by cart index.
+    pub carts: Vec<(i32, i32)>,
+    /// Half-width of a cart's square body, µtiles.
+    pub cart_radius: i32,
+    /// Cells under a slick now, `true` for ice.
+    pub slicks: Vec<((i32, i32), bool)>,
+    pub shifts: Vec<ShiftGroupView>,
+    /// Station indices ablaze.
+    pub burning: Vec<u16>,
+    /// Cooks spraying: (seat, station, ticks so far).
+    pub sprays: Vec<(u8, u16, u32)>,
+    /// Ticks of spraying that put a fire out (0 without fire).
+    pub extinguish_ticks: u32,
 }
 
 /// Client → server: input frames for the sender's seat (the seat comes from the connection).

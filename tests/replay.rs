@@ -48,6 +48,9 @@ fn the_kernel_and_kitchen_goldens_are_committed() {
         "solo_win",
         "coop_salad",
         "burn_wash",
+        "hazard_fire",
+        "hazard_cart_spill",
+        "hazard_shift_ice",
     ] {
         assert!(names.iter().any(|n| n == required), "missing script {required}");
         assert!(root().join(format!("goldens/{required}.golden.json")).is_file());
@@ -313,5 +316,40 @@ mod authoring {
             Hold(26),
         ];
         write("burn_wash", "burger_bar", 4, vec![cook], 800);
+    }
+
+    /// The stage 6 goldens: one per hazard, on the campaign's hazard levels.
+    #[test]
+    #[ignore = "re-authors committed scripts"]
+    fn author_hazard_scripts() {
+        // Fire: a patty left in a pan burns, the stove lights 5 s later; the cook fetches the
+        // extinguisher from its stand and holds the button at the fire until it is out.
+        let cook = vec![
+            GoTo((2, 1)),
+            Face(Up),
+            Press,
+            GoTo((4, 1)),
+            Face(Up),
+            Press,
+            Wait(380),
+            GoTo((10, 4)),
+            Face(Right),
+            Press,
+            GoTo((4, 1)),
+            Face(Up),
+            Hold(40),
+        ];
+        write("hazard_fire", "grill_fire", 5, vec![cook], 900);
+
+        // Cart and spill: the cook crosses the trolley's loop (and is knocked down), waits by
+        // the sink until the oil comes, and walks through it.
+        let cook = vec![GoTo((10, 3)), Wait(300), GoTo((10, 4)), GoTo((10, 2)), GoTo((2, 3))];
+        write("hazard_cart_spill", "dim_sum_express", 6, vec![cook], 900);
+
+        // Shifting floor and ice: cook 0 waits on the bridge until it drops (warned first) and
+        // is set down on the nearest bank; cook 1 skates across the ice by the serve window.
+        let cook0 = vec![GoTo((6, 3)), Wait(560), GoTo((2, 3))];
+        let cook1 = vec![GoTo((9, 1)), GoTo((10, 1)), Wait(10), GoTo((8, 1)), GoTo((10, 1))];
+        write("hazard_shift_ice", "drawbridge", 7, vec![cook0, cook1], 800);
     }
 }

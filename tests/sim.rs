@@ -17,8 +17,10 @@ use undercooked::level::model::{Cell, Level, RecipeBook};
 use undercooked::level::sketch::sketch_level;
 use undercooked::level::{load_campaign, load_recipes_file};
 use undercooked::sim::events::SimEvent;
+use undercooked::sim::hazards::{CART_RADIUS, cart_pos};
+use undercooked::sim::kinds::{Form, Ingredient};
 use undercooked::sim::movement::{Axis, sweep_axis};
-use undercooked::sim::room::{ItemKind, Place, Room, SeatSpec, V2};
+use undercooked::sim::room::{CookState, ItemKind, Place, Room, SeatSpec, StationState, V2};
 use undercooked::sim::step_room;
 use undercooked::sim::units::{MAX_SPEED, PUSH_ITERATIONS, PUSH_SLOP, RADIUS, cell_of, length};
 
@@ -272,6 +274,16 @@ struct Tally {
     max_step: i32,
     max_push: i32,
     max_items: usize,
+    /// Stage 6's facts.
+    knocked: u32,
+    rescued: u32,
+    spilled: u32,
+    ignited: u32,
+    spread: u32,
+    extinguished: u32,
+    shift_warnings: u32,
+    shifted: u32,
+    wasted: u32,
 }
 
 /// The per-tick checker: remembers which cooks started inside terrain and how long each pair
@@ -305,6 +317,15 @@ impl Watch {
                 SimEvent::TrashedAlreadyEmpty { .. } => t.trashed_empty += 1,
                 SimEvent::Denied { .. } => t.denied += 1,
                 SimEvent::InputRejected { .. } => t.rejected += 1,
+                SimEvent::Knocked { .. } => t.knocked += 1,
+                SimEvent::Rescued { .. } => t.rescued += 1,
+                SimEvent::Spilled { .. } => t.spilled += 1,
+                SimEvent::Ignited { .. } => t.ignited += 1,
+                SimEvent::Spread { .. } => t.spread += 1,
+                SimEvent::Extinguished { .. } => t.extinguished += 1,
+                SimEvent::ShiftWarning { .. } => t.shift_warnings += 1,
+                SimEvent::Shifted { .. } => t.shifted += 1,
+                SimEvent::Wasted { .. } => t.wasted += 1,
                 // The kitchen's facts (work, serves, orders) are the pipeline tests' business.
                 _ => {}
             }
@@ -338,8 +359,20 @@ impl Watch {
             .collect();
         let any_pre_overlap = (0..pre_push.len())
             .any(|i| (i + 1..pre_push.len()).any(|j| overlapping(pre_push[i], pre_push[j])));
+        // Stage 6 moves cooks off their velocity on purpose: a cart's shove (the cook is then
+        // stunned, or was already) and the set-down after a floor vanished (RESCUED).
+        let hazard_moved = |seat: u8| {
+            room.events.iter().any(|e| {
+                matches!(e, SimEvent::Knocked { seat: s, .. } | SimEvent::Rescued { seat: s, .. } if *s == seat)
+            })
+        };
         for (k, cook) in room.cooks.iter().enumerate() {
-            let top = (MAX_SPEED as i64 * cook.modifiers.speed_ppm as i64 / 1_000_000) as i32;
+            if hazard_moved(cook.seat) || cook.stun > 0 || cook.state == CookState::Stunned {
+                continue;
+            }
+            // Spills only ever lower the ceiling, and a cook entering one slows over a few
+            // ticks, so the bound is the floor's ceiling (the exact bound on a calm level).
+            let top = MAX_SPEED;
             let v = cook.vel;
             // `clamp_move` keeps a stick whose floored length is 1000, so its true length is
             // below 1001 and the speed may exceed the ceiling by under 0.1% (plus rounding).
@@ -400,6 +433,23 @@ impl Watch {
             }
         }
         t.overlap_ticks += u32::from(any);
+
+        // Carts: no cook overlaps one after the tick.
+        for (k, cart) in room.hazards.carts.iter().enumerate() {
+            let at = cart_pos(&level.hazards.carts[k].path, *cart);
+            for cook in &room.cooks {
+                let reach = RADIUS + CART_RADIUS;
+                let (ox, oy) =
+                    (reach - (cook.pos.x - at.x).abs(), reach - (cook.pos.y - at.y).abs());
+                assert!(
+                    ox <= PUSH_SLOP || oy <= PUSH_SLOP,
+                    "{}: tick {tick}: seat {} at {:?} overlaps cart {k} at {at:?}",
+                    level.id,
+                    cook.seat,
+                    cook.pos
+                );
+            }
+        }
 
         check_items(room);
         t.max_items = t.max_items.max(room.items.len());
@@ -470,7 +520,12 @@ fn check_items(room: &Room) {
 
 /// A seeded four-cook walk checked after every tick; returns the hash chain and the tally.
 fn walk(level: Level, seed: u64, ticks: u32) -> (Vec<u64>, Tally) {
-    let mut room = Room::new(Arc::new(level), book(), seed, &SeatSpec::numbered(4));
+    let room = Room::new(Arc::new(level), book(), seed, &SeatSpec::numbered(4));
+    walk_room(room, seed, ticks)
+}
+
+/// The same walk from a prepared room.
+fn walk_room(mut room: Room, seed: u64, ticks: u32) -> (Vec<u64>, Tally) {
     let mut cooks = RandomCooks::new(seed, 4);
     let mut watch = Watch::new(&room);
     let mut chain = vec![room.hash];
@@ -505,6 +560,45 @@ fn a_four_cook_random_walk_on_the_maze_keeps_every_invariant_for_2000_ticks() {
     let first_diff = chain.iter().zip(&other).position(|(a, b)| a != b);
     assert_eq!(first_diff, Some(0), "two seeds differ from the first link (the rng is hashed)");
     assert_ne!(chain.last(), other.last());
+}
+
+/// The every-hazard kitchen with a patty one tick from burning on the first stove, so fire
+/// is certain early in the run (random cooks rarely leave a dish long enough by themselves).
+fn every_hazard_room(seed: u64) -> Room {
+    let path = root().join("tests/fixtures/levels/every_hazard.ron");
+    let level = undercooked::level::parse_level(
+        &std::fs::read(&path).expect("fixture"),
+        "every_hazard.ron",
+        &book(),
+    )
+    .expect("the every-hazard fixture is valid");
+    let mut room = Room::new(Arc::new(level), book(), seed, &SeatSpec::numbered(4));
+    let stove = room
+        .stations
+        .iter()
+        .position(|s| matches!(s.kind, undercooked::sim::kinds::StationKind::Stove(_)))
+        .expect("a stove");
+    let id = room.preplace(stove, ItemKind::Food(Ingredient::Patty, Form::Cooked));
+    let i = room.item_index(id).expect("placed");
+    room.items[i].mark = None;
+    room.items[i].heat = 1;
+    room.stations[stove].state = StationState::Ready;
+    room.hash = undercooked::sim::hash::chain(0, &room);
+    room
+}
+
+#[test]
+fn a_four_cook_stress_run_on_every_hazard_keeps_every_invariant_for_2000_ticks() {
+    let (chain, tally) = walk_room(every_hazard_room(7), 7, 2000);
+    println!("{tally:#?}");
+    assert_eq!(tally.ticks, 2000);
+    // The run must really have met every hazard, or it proves nothing about them.
+    assert!(tally.knocked > 0, "no cart ever hit anyone: {tally:?}");
+    assert!(tally.spilled > 0 && tally.shift_warnings > 0 && tally.shifted > 0, "{tally:?}");
+    assert!(tally.ignited > 0 && tally.spread > 0 && tally.wasted > 0, "{tally:?}");
+    assert!(tally.picked > 0 && tally.dropped > 0, "{tally:?}");
+    let (again, _) = walk_room(every_hazard_room(7), 7, 2000);
+    assert_eq!(chain, again, "the same seed must give the same hash chain");
 }
 
 #[test]

@@ -19,6 +19,8 @@ pub enum Until {
     Plates(u32),
     /// The hand is empty (the trash fired).
     HandEmpty,
+    /// The fixture is no longer on fire (the extinguisher's spray finished).
+    Unblocked,
 }
 
 impl Until {
@@ -29,6 +31,7 @@ impl Until {
             Until::Clean => st.state != StationState::Dirty,
             Until::Plates(n) => room.plates_dirty == 0 || room.plates_clean >= n,
             Until::HandEmpty => room.cook_index(seat).is_none_or(|c| room.cooks[c].held.is_none()),
+            Until::Unblocked => st.state != StationState::Blocked,
         }
     }
 }

@@ -355,7 +355,7 @@ impl<'a> View<'a> {
             .items_on(s)
             .filter_map(|i| match i.kind {
                 ItemKind::Food(g, f) => Some((g, f)),
-                ItemKind::Plate { .. } => None,
+                ItemKind::Plate { .. } | ItemKind::Extinguisher => None,
             })
             .collect()
     }
@@ -381,7 +381,7 @@ fn press(station: usize, label: String) -> Option<Act> {
 fn plate_parts(item: &Item) -> Option<&[Part]> {
     match &item.kind {
         ItemKind::Plate { parts } => Some(parts),
-        ItemKind::Food(..) => None,
+        ItemKind::Food(..) | ItemKind::Extinguisher => None,
     }
 }
 
@@ -398,6 +398,10 @@ fn plan(bot: &mut Bot, room: &Room, claims: &mut ClaimTable, dist: &Distances) -
     };
     sync_job(bot, &v, claims);
     release_idle_claims(&v, claims);
+    // A fire outranks every ticket: a kitchen that burns down loses the round.
+    if let Some(fight) = fight_fire(&v, claims) {
+        return Some(fight);
+    }
     let next = match bot.job.clone() {
         Some(job) => plan_job(bot, &v, claims, &job),
         None => plan_chores(bot, &v, claims),
@@ -657,6 +661,51 @@ fn trash_held(v: &View, what: &str) -> Option<Act> {
     act(t, Mode::Hold { until: Until::HandEmpty, max: 14 }, format!("trash {what} at #{t}"))
 }
 
+/// The stations ablaze (a fire blocks its station; nothing else does).
+fn burning(v: &View) -> Vec<usize> {
+    (0..v.room.stations.len()).filter(|&s| v.state(s) == StationState::Blocked).collect()
+}
+
+/// Firefighting: a bot holding the extinguisher sprays the nearest fire; a free-handed bot
+/// fetches the extinguisher when no teammate has claimed it. Bots busy with food leave it to
+/// the others (a hand can hold one thing).
+fn fight_fire(v: &View, claims: &mut ClaimTable) -> Option<Act> {
+    let fires = burning(v);
+    if fires.is_empty() {
+        return None;
+    }
+    match v.held.map(|i| &i.kind) {
+        Some(ItemKind::Extinguisher) => {
+            let fire = v.nearest(|s| fires.contains(&s))?;
+            act(
+                fire,
+                Mode::Hold { until: Until::Unblocked, max: 200 },
+                format!("spray the fire at #{fire}"),
+            )
+        }
+        None => {
+            let stand = v.nearest(|s| {
+                v.kind(s) == StationKind::ExtinguisherStand
+                    && v.room.items_on(s).any(|i| matches!(i.kind, ItemKind::Extinguisher))
+            })?;
+            if claims.owner(Claim::Station(stand)).is_some_and(|o| o != v.seat) {
+                return None;
+            }
+            claims.claim(Claim::Station(stand), v.seat);
+            press(stand, format!("fetch the extinguisher from #{stand}"))
+        }
+        Some(_) => None,
+    }
+}
+
+/// Put the extinguisher back on a free stand once the fires are out.
+fn return_extinguisher(v: &View) -> Option<Act> {
+    let stand = v.nearest(|s| {
+        v.kind(s) == StationKind::ExtinguisherStand && v.room.items_on(s).next().is_none()
+    })?;
+    press(stand, format!("return the extinguisher to #{stand}"))
+}
+
 /// No ticket to work: wash dirty stoves and plates, clear the hand.
 fn plan_chores(bot: &mut Bot, v: &View, claims: &mut ClaimTable) -> Option<Act> {
     let room = v.room;
@@ -669,6 +718,7 @@ fn plan_chores(bot: &mut Bot, v: &View, claims: &mut ClaimTable) -> Option<Act> 
                 press(rack, format!("return plate to #{rack}"))
             }
             ItemKind::Plate { .. } => None,
+            ItemKind::Extinguisher => return_extinguisher(v),
         };
     }
     if let Some(s) = v.nearest(|s| {

@@ -7,7 +7,9 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use super::error::{ErrorCode, LevelError, Pos};
-use super::model::{Cell, Level, OrdersSpec, PropLimits, RecipeBook, StationDef, seconds_to_ticks};
+use super::model::{
+    Cell, HazardSpec, Level, OrdersSpec, PropLimits, RecipeBook, StationDef, seconds_to_ticks,
+};
 use super::schema::{LevelFile, TileSpec};
 use super::source_map::{SourceMap, StrLoc};
 use super::text::{decode_text, parse_ron};
@@ -47,14 +49,14 @@ pub fn valid_id(id: &str) -> bool {
 }
 
 /// The error sink one compile run reports into.
-struct Report<'a> {
+pub(super) struct Report<'a> {
     file: &'a str,
-    map: &'a SourceMap,
+    pub(super) map: &'a SourceMap,
     errors: Vec<LevelError>,
 }
 
 impl Report<'_> {
-    fn push(&mut self, code: ErrorCode, pos: Option<Pos>, message: impl Into<String>) {
+    pub(super) fn push(&mut self, code: ErrorCode, pos: Option<Pos>, message: impl Into<String>) {
         self.errors.push(LevelError::new(code, self.file, pos, message));
     }
 
@@ -87,6 +89,7 @@ pub fn builtin_glyph(c: char) -> Option<Glyph> {
         'S' => Tile::Station(StationKind::Sink),
         'T' => Tile::Station(StationKind::Trash),
         'R' => Tile::Station(StationKind::PlateRack),
+        'E' => Tile::Station(StationKind::ExtinguisherStand),
         '1'..='4' => return c.to_digit(10).map(Glyph::Spawn),
         _ => {
             let ingredient = Ingredient::ALL.into_iter().find(|i| i.shelf_char() == c)?;
@@ -114,6 +117,7 @@ fn spec_tile(spec: &TileSpec) -> Option<Tile> {
         TileSpec::Sink => StationKind::Sink,
         TileSpec::Trash => StationKind::Trash,
         TileSpec::PlateRack => StationKind::PlateRack,
+        TileSpec::Extinguisher => StationKind::ExtinguisherStand,
         TileSpec::Shelf(name) => StationKind::Shelf(Ingredient::from_name(name)?),
     };
     Some(Tile::Station(kind))
@@ -446,7 +450,7 @@ fn check_props(raw: &LevelFile, grid: &Grid, rep: &mut Report) {
 }
 
 /// Is `seconds` a usable duration no longer than `max`? Returns the problem, if any.
-fn duration_problem(seconds: f64, max: f64) -> Option<String> {
+pub(super) fn duration_problem(seconds: f64, max: f64) -> Option<String> {
     if seconds.is_nan() {
         Some("is not a number".into())
     } else if seconds <= 0.0 {
@@ -498,21 +502,70 @@ fn check_numbers(raw: &LevelFile, rep: &mut Report) {
     }
 }
 
-fn check_id_and_hazards(raw: &LevelFile, rep: &mut Report) {
+fn check_id(raw: &LevelFile, rep: &mut Report) {
     if !valid_id(&raw.id) {
         let msg =
             format!("id `{}` must be non-empty lower-case a-z, 0-9 and _", raw.id.escape_debug());
         rep.push(ErrorCode::BadId, rep.at("id", "id"), msg);
     }
-    if !raw.hazards.is_empty() {
-        let msg =
-            "hazards are not supported yet (they arrive with the hazards issue); use `hazards: []`";
-        rep.push(ErrorCode::HazardsUnsupported, rep.map.field("hazards"), msg);
+}
+
+/// The decoded grid as the hazard checks see it (the grid type stays private here).
+pub(super) struct HazardGrid<'a>(&'a Grid);
+
+impl HazardGrid<'_> {
+    pub(super) fn size(&self) -> (i32, i32) {
+        (self.0.width, self.0.height)
+    }
+
+    pub(super) fn sound(&self) -> bool {
+        self.0.sound && self.0.width > 0
+    }
+
+    pub(super) fn tile(&self, cell: Cell) -> Tile {
+        self.0.tile(cell)
+    }
+
+    pub(super) fn spawns(&self) -> Vec<(u32, Cell, Option<Pos>)> {
+        self.0.spawns.clone()
+    }
+
+    pub(super) fn has_station(&self, kind: StationKind) -> bool {
+        self.0.has_station(kind)
+    }
+
+    /// Spawns whose cook could use no station if `gone` cells were `to` (the flood and
+    /// the reach rule of SPAWN_BLOCKED, on a grid with the shifting cells gone).
+    pub(super) fn stranded_spawns(&self, gone: &[Cell], to: Tile) -> Vec<(u32, Option<Pos>)> {
+        let g = self.0;
+        let mut shifted = Grid {
+            width: g.width,
+            height: g.height,
+            tiles: g.tiles.clone(),
+            spawns: Vec::new(),
+            stations: Vec::new(),
+            sound: g.sound,
+        };
+        for &(x, y) in gone {
+            if let Some(t) = shifted.tiles.get_mut((y * g.width + x) as usize) {
+                *t = to;
+            }
+        }
+        let standing: Vec<&(StationKind, Cell, Option<Pos>)> =
+            g.stations.iter().filter(|s| !gone.contains(&s.1)).collect();
+        g.spawns
+            .iter()
+            .filter(|&&(_, cell, _)| {
+                let region = flood(&shifted, cell);
+                !standing.iter().any(|&&(_, at, _)| usable_from(&shifted, &region, at))
+            })
+            .map(|&(n, _, pos)| (n, pos))
+            .collect()
     }
 }
 
 /// Seconds → whole ticks, at least one (a zero-tick span would stack two events on a tick).
-fn ticks(seconds: f64) -> u32 {
+pub(super) fn ticks(seconds: f64) -> u32 {
     u32::try_from(seconds_to_ticks(seconds).max(1)).unwrap_or(u32::MAX)
 }
 
@@ -524,7 +577,7 @@ fn to_u32(n: i64) -> u32 {
     u32::try_from(n.max(0)).unwrap_or(u32::MAX)
 }
 
-fn build(raw: &LevelFile, grid: Grid) -> Level {
+fn build(raw: &LevelFile, grid: Grid, hazards: HazardSpec) -> Level {
     let mut spawns = grid.spawns.clone();
     spawns.sort_by_key(|s| s.0);
     let (lo, hi) = raw.orders.interval;
@@ -548,6 +601,7 @@ fn build(raw: &LevelFile, grid: Grid) -> Level {
         },
         time_limit: ticks(raw.time_limit),
         target_score: to_i32(raw.target_score),
+        hazards,
     }
 }
 
@@ -559,9 +613,10 @@ pub fn compile_level(
     book: &RecipeBook,
 ) -> Result<Level, Vec<LevelError>> {
     let mut rep = Report { file, map, errors: Vec::new() };
-    check_id_and_hazards(raw, &mut rep);
+    check_id(raw, &mut rep);
     let legend = Legend::build(raw, &mut rep);
     let grid = decode_grid(raw, &legend, &mut rep);
+    let hazards = super::hazards::check_hazards(raw, &HazardGrid(&grid), &mut rep);
     check_spawns(&grid, &mut rep);
     check_serve(&grid, &mut rep);
     check_reachability(&grid, &mut rep);
@@ -569,7 +624,7 @@ pub fn compile_level(
     check_props(raw, &grid, &mut rep);
     check_durations(raw, &mut rep);
     check_numbers(raw, &mut rep);
-    if rep.errors.is_empty() { Ok(build(raw, grid)) } else { Err(rep.errors) }
+    if rep.errors.is_empty() { Ok(build(raw, grid, hazards)) } else { Err(rep.errors) }
 }
 
 #[cfg(test)]

@@ -53,14 +53,29 @@ pub enum ErrorCode {
     DuplicateId,
     /// A recipe that can never be served (no parts, or a Burnt part).
     BadRecipe,
-    /// A non-empty `hazards` list: hazards arrive with the hazards issue.
-    HazardsUnsupported,
+    /// A hazard cell (or cart path cell) outside the grid.
+    HazardCellOutside,
+    /// A hazard on a cell it cannot use: a spill, ice or cart path off the floor (or a cart
+    /// over a spawn), a shifting cell that is neither floor nor a counter.
+    HazardCellBlocked,
+    /// A cart path that is not a loop of orthogonal neighbours (or has fewer than 2 cells).
+    HazardPathBroken,
+    /// A hazard duration or speed that is zero, negative, not a number, absurd, or does not
+    /// fit its cycle (a spill lasting longer than its repeat, a warning longer than the floor
+    /// is present).
+    HazardBadTiming,
+    /// Two hazards claim the same cell in ways that cannot both hold (or two Fire entries).
+    HazardConflict,
+    /// A shifting floor covers a spawn, or leaves a spawn's cook unable to reach any station.
+    ShiftStrandsSpawn,
+    /// A Fire hazard in a kitchen with no extinguisher stand `E`.
+    ExtinguisherMissing,
     /// A campaign index entry that names no level in the folder.
     UnknownLevel,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 23] = [
+    pub const ALL: [ErrorCode; 29] = [
         ErrorCode::NotALevel,
         ErrorCode::RonSyntax,
         ErrorCode::GridRagged,
@@ -82,7 +97,13 @@ impl ErrorCode {
         ErrorCode::BadId,
         ErrorCode::DuplicateId,
         ErrorCode::BadRecipe,
-        ErrorCode::HazardsUnsupported,
+        ErrorCode::HazardCellOutside,
+        ErrorCode::HazardCellBlocked,
+        ErrorCode::HazardPathBroken,
+        ErrorCode::HazardBadTiming,
+        ErrorCode::HazardConflict,
+        ErrorCode::ShiftStrandsSpawn,
+        ErrorCode::ExtinguisherMissing,
         ErrorCode::UnknownLevel,
     ];
 
@@ -110,7 +131,13 @@ impl ErrorCode {
             ErrorCode::BadId => "BAD_ID",
             ErrorCode::DuplicateId => "DUPLICATE_ID",
             ErrorCode::BadRecipe => "BAD_RECIPE",
-            ErrorCode::HazardsUnsupported => "HAZARDS_UNSUPPORTED",
+            ErrorCode::HazardCellOutside => "HAZARD_CELL_OUTSIDE",
+            ErrorCode::HazardCellBlocked => "HAZARD_CELL_BLOCKED",
+            ErrorCode::HazardPathBroken => "HAZARD_PATH_BROKEN",
+            ErrorCode::HazardBadTiming => "HAZARD_BAD_TIMING",
+            ErrorCode::HazardConflict => "HAZARD_CONFLICT",
+            ErrorCode::ShiftStrandsSpawn => "SHIFT_STRANDS_SPAWN",
+            ErrorCode::ExtinguisherMissing => "EXTINGUISHER_MISSING",
             ErrorCode::UnknownLevel => "UNKNOWN_LEVEL",
         }
     }

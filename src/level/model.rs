@@ -60,6 +60,8 @@ pub struct Level {
     /// Round length in ticks (≥ 1).
     pub time_limit: u32,
     pub target_score: i32,
+    /// Stage 6's hazards, in ticks and µtiles (empty for a calm kitchen).
+    pub hazards: HazardSpec,
 }
 
 impl Level {
@@ -72,9 +74,11 @@ impl Level {
         }
     }
 
-    /// The station index at a cell, if a fixture stands there.
+    /// The station index at a cell, if a fixture stands there now. A fixture whose cell a
+    /// shifting floor has turned to void or wall is gone until the floor comes back.
     pub fn station_at(&self, cell: Cell) -> Option<usize> {
-        self.stations.iter().position(|s| s.cell == cell)
+        let i = self.stations.iter().position(|s| s.cell == cell)?;
+        matches!(self.tile(cell), Tile::Station(_)).then_some(i)
     }
 }
 
@@ -106,4 +110,147 @@ impl RecipeBook {
 /// Whole seconds-and-fractions to ticks at [`TICK_HZ`], rounded to nearest, for the loader.
 pub fn seconds_to_ticks(seconds: f64) -> i64 {
     (seconds * TICK_HZ as f64).round() as i64
+}
+
+/// What a patch of floor does to the cook standing on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Traction {
+    /// Spilled oil: slower, and less grip to speed up or brake.
+    Spill,
+    /// Ice: no braking at all (throttle still works).
+    Ice,
+}
+
+/// A spill or ice patch: which floor cells, and when it lies there (ticks).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatchSpec {
+    pub traction: Traction,
+    pub cells: Vec<Cell>,
+    /// The tick it first appears on.
+    pub from: u32,
+    /// Ticks it lies each time (`None`: it stays once it appears).
+    pub lasts: Option<u32>,
+    /// It reappears this many ticks after each appearance (`None`: once).
+    pub every: Option<u32>,
+}
+
+impl PatchSpec {
+    /// Is the patch on the floor during tick `t`? A pure function of the tick, so the client
+    /// and the sim agree without sending a timetable.
+    pub fn active_at(&self, t: u32) -> bool {
+        if t < self.from {
+            return false;
+        }
+        let since = t - self.from;
+        let phase = match self.every {
+            Some(every) => since % every.max(1),
+            None => since,
+        };
+        self.lasts.is_none_or(|lasts| phase < lasts)
+    }
+
+    /// Does the patch appear on tick `t` (the tick its SPILLED event is emitted)?
+    pub fn appears_at(&self, t: u32) -> bool {
+        if t < self.from {
+            return false;
+        }
+        let since = t - self.from;
+        match self.every {
+            Some(every) => since.is_multiple_of(every.max(1)),
+            None => since == 0,
+        }
+    }
+}
+
+/// A cart (or rat) looping a path of floor cells at a constant speed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CartSpec {
+    /// Consecutive cells are orthogonal neighbours, and the last neighbours the first.
+    pub path: Vec<Cell>,
+    /// µtiles per tick (≥ 1).
+    pub speed: i32,
+}
+
+/// The kitchen's fire rules (one per level).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FireSpec {
+    /// Ticks from a dish burning on a stove to the stove catching fire.
+    pub delay: u32,
+    /// A burning station spreads to a neighbour after a gap drawn from this range (ticks).
+    pub spread_min: u32,
+    pub spread_max: u32,
+    /// Ticks of continuous spraying that put a fire out.
+    pub extinguish: u32,
+}
+
+/// A group of cells that switches between its drawn tile and void/wall on a timetable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShiftSpec {
+    pub cells: Vec<Cell>,
+    /// What the cells become while gone: `Tile::Void` or `Tile::Wall`.
+    pub to: Tile,
+    /// The tick the cells first go.
+    pub start: u32,
+    /// Ticks from one going to the next (the cycle).
+    pub every: u32,
+    /// Ticks the cells stay gone each cycle (< every).
+    pub gone: u32,
+    /// Ticks of warning before each going (≥ 1, fits in the present part of the cycle).
+    pub warning: u32,
+}
+
+/// Where a shift group is in its cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum ShiftPhase {
+    Present,
+    /// Going soon: the client flashes the cells.
+    Warning,
+    Gone,
+}
+
+impl ShiftSpec {
+    /// The phase during tick `t` (a pure function of the tick, so client and sim agree).
+    /// Gone for `gone` ticks from `start + k·every`; a warning for the `warning` ticks before
+    /// each going (the first one included, even before `start`).
+    pub fn phase_at(&self, t: u32) -> ShiftPhase {
+        let every = self.every.max(1);
+        let until_next = if t < self.start {
+            self.start - t
+        } else {
+            let into = (t - self.start) % every;
+            if into < self.gone {
+                return ShiftPhase::Gone;
+            }
+            every - into
+        };
+        if until_next <= self.warning { ShiftPhase::Warning } else { ShiftPhase::Present }
+    }
+
+    /// Ticks until the cells next go (0 while gone): the client's warning countdown.
+    pub fn ticks_until_gone(&self, t: u32) -> u32 {
+        let every = self.every.max(1);
+        if t < self.start {
+            return self.start - t;
+        }
+        let into = (t - self.start) % every;
+        if into < self.gone { 0 } else { every - into }
+    }
+}
+
+/// Every hazard of a level, compiled.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HazardSpec {
+    pub patches: Vec<PatchSpec>,
+    pub carts: Vec<CartSpec>,
+    pub fire: Option<FireSpec>,
+    pub shifts: Vec<ShiftSpec>,
+}
+
+impl HazardSpec {
+    pub fn is_empty(&self) -> bool {
+        self.patches.is_empty()
+            && self.carts.is_empty()
+            && self.fire.is_none()
+            && self.shifts.is_empty()
+    }
 }

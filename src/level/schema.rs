@@ -30,10 +30,81 @@ pub struct LevelFile {
     /// Round length in seconds.
     pub time_limit: f64,
     pub target_score: i64,
-    /// Any shape is accepted here so a hazard written ahead of its issue is named
-    /// HAZARDS_UNSUPPORTED rather than a schema error.
+    /// Stage 6's hazards (docs/LEVELS.md, "Hazards"); numbers are loose for the validator.
     #[serde(default)]
-    pub hazards: Vec<ron::Value>,
+    pub hazards: Vec<HazardFile>,
+}
+
+/// A cell as written, `(x, y)`: signed so a negative one is HAZARD_CELL_OUTSIDE, not a
+/// schema error.
+pub type CellFile = (i64, i64);
+
+/// An optional number of seconds written bare (`lasts: 4.0`), not as `Some(4.0)`.
+fn some_secs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    f64::deserialize(d).map(Some)
+}
+
+/// What a shifting floor turns into while it is gone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum ShiftTo {
+    Void,
+    Wall,
+}
+
+/// One hazard entry. Struct variants, so RON reads `Spill(cells: [(3, 2)], from: 10.0)`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum HazardFile {
+    /// Oil on the floor: slower, less grip. Appears at `from` (0), lies `lasts` seconds
+    /// (forever), comes back `every` seconds (never).
+    Spill {
+        cells: Vec<CellFile>,
+        #[serde(default)]
+        from: f64,
+        #[serde(default, deserialize_with = "some_secs")]
+        lasts: Option<f64>,
+        #[serde(default, deserialize_with = "some_secs")]
+        every: Option<f64>,
+    },
+    /// Ice: no braking. Same timetable fields as a spill.
+    Ice {
+        cells: Vec<CellFile>,
+        #[serde(default)]
+        from: f64,
+        #[serde(default, deserialize_with = "some_secs")]
+        lasts: Option<f64>,
+        #[serde(default, deserialize_with = "some_secs")]
+        every: Option<f64>,
+    },
+    /// A cart looping `path` (orthogonal neighbours, last next to first) at `speed` tiles/s.
+    Cart { path: Vec<CellFile>, speed: f64 },
+    /// Burnt dishes catch fire after `delay` s; fire spreads after a gap drawn from
+    /// `spread_every` (min, max) s; `extinguish` s of spraying puts it out.
+    Fire { delay: f64, spread_every: (f64, f64), extinguish: f64 },
+    /// `cells` turn `to` Void or Wall for `gone` s every `every` s, first at `first` s
+    /// (default: `every`), after `warning` s of warning.
+    Shift {
+        cells: Vec<CellFile>,
+        to: ShiftTo,
+        every: f64,
+        gone: f64,
+        warning: f64,
+        #[serde(default, deserialize_with = "some_secs")]
+        first: Option<f64>,
+    },
+}
+
+impl HazardFile {
+    /// The name a designer writes, for messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            HazardFile::Spill { .. } => "Spill",
+            HazardFile::Ice { .. } => "Ice",
+            HazardFile::Cart { .. } => "Cart",
+            HazardFile::Fire { .. } => "Fire",
+            HazardFile::Shift { .. } => "Shift",
+        }
+    }
 }
 
 /// How many plates and pots the kitchen owns.
@@ -74,6 +145,8 @@ pub enum TileSpec {
     Sink,
     Trash,
     PlateRack,
+    /// The extinguisher's stand (built-in `E`).
+    Extinguisher,
     /// An ingredient shelf; the name is checked by the validator (UNKNOWN_INGREDIENT).
     Shelf(String),
 }

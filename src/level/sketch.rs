@@ -51,5 +51,6 @@ pub fn sketch_level(id: &str, rows: &[&str]) -> Level {
         },
         time_limit: 20 * 180,
         target_score: 1,
+        hazards: Default::default(),
     }
 }

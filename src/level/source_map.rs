@@ -113,6 +113,67 @@ impl SourceMap {
         self.toks.get(i + 2).map(|t| t.pos)
     }
 
+    /// Token ranges `[start, end)` of the direct items of the list value of the first `name:`
+    /// key (`name: [A(..), B(..)]`), in order.
+    fn list_items(&self, name: &str) -> Vec<(usize, usize)> {
+        let Some(key) = self.field_keys(name).next() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut depth = 0i32;
+        let mut start: Option<usize> = None;
+        for i in key + 2..self.toks.len() {
+            match &self.toks[i].kind {
+                TokKind::Punct('[' | '(' | '{') => {
+                    depth += 1;
+                    if depth == 1 {
+                        continue;
+                    }
+                }
+                TokKind::Punct(']' | ')' | '}') => {
+                    depth -= 1;
+                    if depth <= 0 {
+                        if let Some(s) = start.take() {
+                            out.push((s, i));
+                        }
+                        break;
+                    }
+                }
+                TokKind::Punct(',') if depth == 1 => {
+                    if let Some(s) = start.take() {
+                        out.push((s, i));
+                    }
+                    continue;
+                }
+                _ if depth == 0 => break,
+                _ => {}
+            }
+            if depth >= 1 && start.is_none() {
+                start = Some(i);
+            }
+        }
+        out
+    }
+
+    /// Where the `k`th (0-based) item of the list value of the first `name:` key starts.
+    pub fn list_item(&self, name: &str, k: usize) -> Option<Pos> {
+        self.list_items(name).get(k).map(|&(s, _)| self.toks[s].pos)
+    }
+
+    /// Where the value of the `field:` key inside the `k`th item of the `name:` list starts,
+    /// else where the item starts.
+    pub fn list_item_field(&self, name: &str, k: usize, field: &str) -> Option<Pos> {
+        let &(s, e) = self.list_items(name).get(k)?;
+        let found = (s..e).find(|&i| {
+            matches!(&self.toks[i].kind, TokKind::Ident(n) if n == field)
+                && matches!(self.toks.get(i + 1).map(|t| &t.kind), Some(TokKind::Punct(':')))
+        });
+        match found {
+            Some(i) => self.toks.get(i + 2).map(|t| t.pos),
+            None => Some(self.toks[s].pos),
+        }
+    }
+
     /// The string literals of the list value of the first `name:` key (`name: ["a", "b"]`),
     /// in order. Nested brackets are skipped over; only direct string items are returned.
     pub fn field_strings(&self, name: &str) -> Vec<StrLoc> {

@@ -32,10 +32,12 @@ pub enum DeniedReason {
     Incomplete,
     /// Plating: the plate could no longer become any recipe.
     NoRecipe,
+    /// The fixture is ablaze: only the extinguisher does anything there.
+    OnFire,
 }
 
 impl DeniedReason {
-    pub const ALL: [DeniedReason; 17] = [
+    pub const ALL: [DeniedReason; 18] = [
         DeniedReason::Stunned,
         DeniedReason::NothingHere,
         DeniedReason::OutOfReach,
@@ -53,6 +55,7 @@ impl DeniedReason {
         DeniedReason::WrongRecipe,
         DeniedReason::Incomplete,
         DeniedReason::NoRecipe,
+        DeniedReason::OnFire,
     ];
 
     /// The rulebook's wire string.
@@ -75,6 +78,7 @@ impl DeniedReason {
             DeniedReason::WrongRecipe => "wrong_recipe",
             DeniedReason::Incomplete => "incomplete",
             DeniedReason::NoRecipe => "no_recipe",
+            DeniedReason::OnFire => "on_fire",
         }
     }
 
@@ -98,6 +102,7 @@ impl DeniedReason {
             DeniedReason::WrongRecipe => "nobody ordered that",
             DeniedReason::Incomplete => "not finished yet",
             DeniedReason::NoRecipe => "that's not a dish",
+            DeniedReason::OnFire => "it's on fire! get the extinguisher",
         }
     }
 }
@@ -217,6 +222,46 @@ pub enum SimEvent {
     OrderMissed {
         order_id: u32,
         recipe: u16,
+    },
+    /// A spill (or ice, `ice: true`) patch appeared on the floor (hazard patch index).
+    Spilled {
+        patch: u16,
+        ice: bool,
+    },
+    /// A burnt dish set its stove alight.
+    Ignited {
+        station: u16,
+    },
+    /// Fire jumped from one fixture to its neighbour.
+    Spread {
+        from: u16,
+        to: u16,
+    },
+    /// A cook's spraying put a fire out.
+    Extinguished {
+        seat: Seat,
+        station: u16,
+    },
+    /// A shifting floor group will go in `ticks` ticks (the client flashes its cells).
+    ShiftWarning {
+        group: u16,
+        ticks: u32,
+    },
+    /// A shifting floor group went (`gone: true`) or came back.
+    Shifted {
+        group: u16,
+        gone: bool,
+    },
+    /// A cart ran into a cook: stunned (the movement stage's STUNNED follows) and shoved clear.
+    Knocked {
+        seat: Seat,
+        cart: u16,
+    },
+    /// A cook whose floor vanished (or who could not be shoved clear of a cart) was set down
+    /// on the nearest safe tile.
+    Rescued {
+        seat: Seat,
+        cell: (i32, i32),
     },
     /// The verdict landed (exactly once per round; never for an abort).
     RoundEnd {

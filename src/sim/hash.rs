@@ -166,6 +166,9 @@ pub fn walk<S: FieldSink + ?Sized>(room: &Room, sink: &mut S) {
                 sink.field(&|| format!("items[#{id}].kind"), ingredient.code() as i64);
                 sink.field(&|| format!("items[#{id}].form"), form_code(*form));
             }
+            ItemKind::Extinguisher => {
+                sink.field(&|| format!("items[#{id}].kind"), 200);
+            }
             ItemKind::Plate { parts } => {
                 sink.field(&|| format!("items[#{id}].kind"), 100);
                 sink.field(&|| format!("items[#{id}].parts"), parts.len() as i64);
@@ -183,6 +186,11 @@ pub fn walk<S: FieldSink + ?Sized>(room: &Room, sink: &mut S) {
         sink.field(&|| format!("items[#{id}].mark.placer"), placer);
         sink.field(&|| format!("items[#{id}].mark.tick"), at);
         sink.field(&|| format!("items[#{id}].heat"), item.heat as i64);
+    }
+    // Stage 6 is walked only for a room that has hazards (or a stand), so a calm kitchen
+    // hashes exactly as it did before hazards existed.
+    if room.hazards.active {
+        super::hazards::walk_hazards(room, sink);
     }
 }
 

@@ -124,6 +124,8 @@ pub enum StationKind {
     Trash,
     /// Where clean plates are taken from.
     PlateRack,
+    /// Where the extinguisher hangs (fireproof; holds only the extinguisher).
+    ExtinguisherStand,
 }
 
 impl StationKind {
@@ -140,6 +142,7 @@ impl StationKind {
             StationKind::Sink,
             StationKind::Trash,
             StationKind::PlateRack,
+            StationKind::ExtinguisherStand,
         ]);
         v
     }
@@ -147,6 +150,12 @@ impl StationKind {
     /// The rulebook's pass-through set: a body may stand on these (you lean over them).
     pub fn walkable(self) -> bool {
         matches!(self, StationKind::Serve | StationKind::Sink | StationKind::Trash)
+    }
+
+    /// Can fire take this fixture? The serve window, the sink and the extinguisher stand are
+    /// fireproof (and so the kitchen can always be saved from them).
+    pub fn flammable(self) -> bool {
+        !matches!(self, StationKind::Serve | StationKind::Sink | StationKind::ExtinguisherStand)
     }
 
     /// A stable one-byte code for the hash and the wire.
@@ -162,6 +171,7 @@ impl StationKind {
             StationKind::Sink => 25,
             StationKind::Trash => 26,
             StationKind::PlateRack => 27,
+            StationKind::ExtinguisherStand => 28,
         }
     }
 
@@ -178,6 +188,7 @@ impl StationKind {
             StationKind::Sink => "sink".into(),
             StationKind::Trash => "trash".into(),
             StationKind::PlateRack => "plate rack".into(),
+            StationKind::ExtinguisherStand => "extinguisher stand".into(),
         }
     }
 }

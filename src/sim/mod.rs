@@ -8,6 +8,7 @@ pub mod dishes;
 pub mod events;
 pub mod freshness;
 pub mod hash;
+pub mod hazards;
 pub mod input;
 pub mod kinds;
 pub mod movement;
@@ -75,6 +76,7 @@ impl Plugin for SimPlugin {
                 work_stations.in_set(SimSystems::Stations),
                 age_food.in_set(SimSystems::Freshness),
                 run_order_rail.in_set(SimSystems::Orders),
+                run_hazards.in_set(SimSystems::Hazards),
                 judge_rounds.in_set(SimSystems::Round),
                 advance_rooms.in_set(SimSystems::Advance),
             ),
@@ -140,6 +142,11 @@ pub fn run_order_rail(mut rooms: Query<&mut Room>) {
     for_live_rooms(&mut rooms, orders::step_room_orders);
 }
 
+/// Stage 6.
+pub fn run_hazards(mut rooms: Query<&mut Room>) {
+    for_live_rooms(&mut rooms, hazards::step_room_hazards);
+}
+
 /// Stage 7.
 pub fn judge_rounds(mut rooms: Query<&mut Room>) {
     for_each_room(&mut rooms, round::step_room_round);
@@ -166,6 +173,7 @@ pub fn step_room(room: &mut Room) {
         stations::step_room_stations(room);
         freshness::step_room_freshness(room);
         orders::step_room_orders(room);
+        hazards::step_room_hazards(room);
     }
     round::step_room_round(room);
     advance_room(room);

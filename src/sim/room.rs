@@ -135,6 +135,9 @@ pub enum ItemKind {
     /// A clean plate with the prepared ingredients on it (a sorted multiset). Dirty plates are
     /// not carried: a served plate goes to the sink's dirty stack (`Room::plates_dirty`).
     Plate { parts: Vec<Part> },
+    /// The fire extinguisher: a tool, never food, never trashed, never lost (fire and falling
+    /// floors send it back to a stand).
+    Extinguisher,
 }
 
 /// Where an item is: every item is in exactly one hand or on exactly one fixture.
@@ -273,6 +276,8 @@ pub struct Room {
     pub inputs: InputQueue,
     /// The facts of the latest tick (cleared when the next tick starts).
     pub events: Vec<SimEvent>,
+    /// Stage 6's state (inert, and unhashed, for a level without hazards or a stand).
+    pub hazards: super::hazards::HazardState,
 }
 
 /// A quarter tile: the offset between cooks that share a spawn.
@@ -360,9 +365,11 @@ impl Room {
             result: None,
             inputs: InputQueue::default(),
             events: Vec::new(),
+            hazards: super::hazards::HazardState::default(),
             level,
             book,
         };
+        super::hazards::init_room(&mut room);
         room.hash = super::hash::chain(0, &room);
         room
     }

@@ -14,7 +14,8 @@ pub fn step_room_round(room: &mut Room) {
     }
     room.time_left = room.time_left.saturating_sub(1);
     let won = room.score >= room.level.target_score;
-    if won || room.time_left == 0 {
+    // A kitchen burnt down (stage 6: every flammable fixture ablaze) is lost on the spot.
+    if won || room.time_left == 0 || room.hazards.burnt_down {
         decide(room, if won { Verdict::Won } else { Verdict::Lost });
     }
 }

@@ -40,7 +40,10 @@ pub fn accepts(kind: StationKind, ingredient: Ingredient) -> bool {
         StationKind::Counter | StationKind::Prep | StationKind::Shelf(_) | StationKind::Trash => {
             false
         }
-        StationKind::Serve | StationKind::Sink | StationKind::PlateRack => false,
+        StationKind::Serve
+        | StationKind::Sink
+        | StationKind::PlateRack
+        | StationKind::ExtinguisherStand => false,
     }
 }
 

@@ -18,8 +18,9 @@ pub fn apply_verb(room: &mut Room, cook_index: usize, station: usize, verb: Verb
         Verb::PlateDish => plate_dish(room, cook_index, station),
         Verb::StartWork | Verb::HoldWork | Verb::Wash => take_work(room, cook_index, station),
         Verb::Serve => scoring::serve(room, cook_index),
-        // The press starts the hold; the gate spends it on the threshold tick.
-        Verb::Trash => {}
+        // The press starts the hold; the gate spends it on the threshold tick. A spray's hold is
+        // counted by stage 6 while the button stays down.
+        Verb::Trash | Verb::Spray => {}
     }
 }
 

@@ -31,11 +31,13 @@ pub enum Verb {
     Wash,
     /// Start the long-press trash.
     Trash,
+    /// Aim the extinguisher at a burning fixture (stage 6 counts the hold).
+    Spray,
 }
 
 impl Verb {
     /// Every verb kind, for coverage tables (item ids are placeholders).
-    pub const ALL: [Verb; 10] = [
+    pub const ALL: [Verb; 11] = [
         Verb::PickItem(ItemId(0)),
         Verb::PickFromStation,
         Verb::Release,
@@ -46,6 +48,7 @@ impl Verb {
         Verb::Serve,
         Verb::Wash,
         Verb::Trash,
+        Verb::Spray,
     ];
 
     /// The same verb with any payload erased, to compare kinds.
@@ -79,7 +82,7 @@ fn output_parts(room: &Room, station: usize) -> Vec<Part> {
     room.items_on(station)
         .filter_map(|i| match i.kind {
             ItemKind::Food(ing, form) => Some((ing, form)),
-            ItemKind::Plate { .. } => None,
+            ItemKind::Plate { .. } | ItemKind::Extinguisher => None,
         })
         .collect()
 }
@@ -182,8 +185,11 @@ pub fn select_verb(room: &Room, cook_index: usize, station: usize) -> Result<Ver
     let deny = |r: DeniedReason| Err((r, None));
     let mine = st.worker == Some(cook.seat);
 
+    let tool = held.is_some_and(|i| i.kind == ItemKind::Extinguisher);
     match st.state {
-        StationState::Blocked => return deny(DeniedReason::InvalidState),
+        // Only fire blocks a fixture: the extinguisher sprays it, anything else is refused.
+        StationState::Blocked if tool => return Ok(Verb::Spray),
+        StationState::Blocked => return deny(DeniedReason::OnFire),
         // Dirt outranks every other state: a free hand washes in place.
         StationState::Dirty => {
             return match (held, st.worker) {
@@ -203,7 +209,28 @@ pub fn select_verb(room: &Room, cook_index: usize, station: usize) -> Result<Ver
     }
 
     let on = first_on(room, station);
+    // The extinguisher is a tool: it goes on a stand or a holding surface, never into a
+    // pipeline, a window, the sink or the bin.
+    if tool
+        && matches!(
+            st.kind,
+            StationKind::ChopBoard
+                | StationKind::Stove(_)
+                | StationKind::Serve
+                | StationKind::Sink
+                | StationKind::Trash
+        )
+    {
+        return deny(DeniedReason::WrongItem);
+    }
     match st.kind {
+        StationKind::ExtinguisherStand => match (held, on) {
+            (None, Some(item)) => Ok(Verb::PickItem(item.id)),
+            (None, None) => deny(DeniedReason::InvalidState),
+            (Some(_), _) if !tool => deny(DeniedReason::WrongItem),
+            (Some(_), None) => Ok(Verb::PlaceOnStation),
+            (Some(_), Some(_)) => deny(DeniedReason::StationBusy),
+        },
         StationKind::Serve => match held.map(|i| &i.kind) {
             None => deny(DeniedReason::HandsEmpty),
             Some(ItemKind::Plate { .. }) => Ok(Verb::Serve),

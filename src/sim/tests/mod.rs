@@ -1,6 +1,7 @@
 //! Table-driven tests of the kernel stages, mirroring the rulebook's "What proves it".
 
 mod carry;
+mod hazards;
 mod kitchen;
 mod kitchen_props;
 mod movement;

@@ -53,7 +53,16 @@ fn table() -> Vec<(&'static str, char, Setup, Result<Verb, (DeniedReason, Option
             "blocked fixture",
             '-',
             |r| r.stations[0].state = StationState::Blocked,
-            Err((InvalidState, None)),
+            Err((OnFire, None)),
+        ),
+        (
+            "blocked fixture, extinguisher in hand: spray",
+            '-',
+            |r| {
+                r.stations[0].state = StationState::Blocked;
+                hold_item(r, ItemKind::Extinguisher);
+            },
+            Ok(Verb::Spray),
         ),
         (
             "dirty + free hand washes in place",
