@@ -23,7 +23,7 @@ use bevy_replicon::prelude::*;
 use bevy_replicon::shared::backend::connected_client::NetworkId;
 use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
 use bevy_replicon_renet::renet::ConnectionConfig;
-use bevy_replicon_renet::{RenetChannelsExt, RenetServer, RepliconRenetPlugins};
+use bevy_replicon_renet::{RenetChannelsExt, RenetSend, RenetServer, RepliconRenetPlugins};
 use std::net::{IpAddr, SocketAddr, UdpSocket};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -124,8 +124,20 @@ impl Plugin for ServerNetPlugin {
         );
         app.add_systems(FixedPostUpdate, forward_tick_events.after(project_rooms));
         app.add_systems(Update, shutdown_on_signal);
+        // Packets go out on frames that ran a tick only. Replication is produced once per
+        // tick anyway, but renet also sends an ack packet to every client on every frame it
+        // runs (100 Hz here). Flushing at the tick rate costs no latency: nothing a client
+        // waits for is produced between ticks.
+        app.init_resource::<SendPace>();
+        app.add_systems(FixedPostUpdate, |mut pace: ResMut<SendPace>| pace.0 = true);
+        app.configure_sets(PostUpdate, RenetSend.run_if(|pace: Res<SendPace>| pace.0));
+        app.add_systems(PostUpdate, (|mut pace: ResMut<SendPace>| pace.0 = false).after(RenetSend));
     }
 }
+
+/// True from a simulated tick until the packets of that frame are sent.
+#[derive(Resource, Default)]
+struct SendPace(bool);
 
 /// Builds the whole server app, with its sockets bound (so the caller can read [`HostAddrs`]).
 pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
