@@ -10,7 +10,8 @@ use undercooked::net::rooms::{HostedRoom, replay_admitted};
 use undercooked::net::server::{HostConfig, Peer, ServerHandle, spawn_server};
 use undercooked::protocol::{LobbyCommand, LobbyPhase};
 use undercooked::sim::input::InputFrame;
-use undercooked::sim::room::{Room, SeatSpec, V2};
+use undercooked::sim::kinds::{Form, Ingredient};
+use undercooked::sim::room::{ItemKind, Place, Room, SeatSpec, V2};
 
 /// Bounded wait for anything here: generous, since four engineers share two cores.
 const PATIENCE: Duration = Duration::from_secs(40);
@@ -275,6 +276,49 @@ fn a_faulty_room_is_aborted_and_recorded_while_another_keeps_ticking() {
     assert_eq!(line["payload"]["result"], "aborted");
     assert!(line["reason"].as_str().unwrap().starts_with("fault"), "{line}");
     assert!(!lines.iter().any(|l| l["room"] == b.code.as_str()));
+    h.stop();
+}
+
+#[test]
+fn a_panic_in_one_rooms_sim_aborts_that_room_only() {
+    let (h, dir) = server("panic");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Ann", None).unwrap();
+    let b = api_create(&web, "Bob", None).unwrap();
+    let mut ca = connect(&a, InputMode::Random);
+    let mut cb = connect(&b, InputMode::Random);
+    assert!(
+        pump(&mut [&mut ca, &mut cb], |c| c.iter_mut().all(|c| c.clock().is_some())),
+        "both rounds live"
+    );
+    let code = a.code.clone();
+    h.with_world(move |w| {
+        let mut q = w.query::<&HostedRoom>();
+        let round = q.iter(w).find(|r| r.code == code).and_then(|r| r.round).unwrap();
+        let mut room = w.get_mut::<Room>(round).unwrap();
+        // Food on a station the level does not have: the freshness stage indexes the station
+        // list with it and panics (a stand-in for any bug that unwinds inside a stage).
+        room.create_item(ItemKind::Food(Ingredient::Onion, Form::Raw), Place::Station(9_999));
+    });
+    let before = cb.session().ticks_received;
+    assert!(
+        pump(&mut [&mut ca, &mut cb], |c| {
+            c[0].lobbies().first().is_some_and(|l| l.phase == LobbyPhase::Results)
+        }),
+        "the panicking room went to results"
+    );
+    assert!(
+        pump(&mut [&mut ca, &mut cb], |c| c[1].session().ticks_received > before + 20),
+        "the other room ticks on"
+    );
+    let s = snapshot(&h, &b.code).expect("the healthy round is live");
+    assert!(s.room.fault.is_none() && s.room.result.is_none());
+    assert_eq!(replayed_hash(&s), s.room.hash, "the healthy room's chain is untouched");
+    let lines = results(&dir);
+    let line = lines.iter().find(|l| l["room"] == a.code.as_str()).expect("recorded");
+    assert_eq!(line["payload"]["result"], "aborted");
+    let reason = line["reason"].as_str().unwrap();
+    assert!(reason.starts_with("fault: panic at tick"), "{reason}");
     h.stop();
 }
 

@@ -407,7 +407,18 @@ fn run_lifecycle(
             LobbyPhase::Round => {
                 let Some(round) = hosted.round else { continue };
                 let Ok(mut room) = rounds.get_mut(round) else { continue };
-                if let Some(reason) = broken_invariant(&room) {
+                if let Some(fault) = room.fault.clone() {
+                    // A stage panicked on this room (caught per room in src/sim/mod.rs).
+                    error!(room = %hosted.code, tick = room.tick, %fault, "sim panicked: round aborted");
+                    end_round(
+                        &mut commands,
+                        hosted,
+                        &mut room,
+                        &format!("fault: {fault}"),
+                        &mut log,
+                        &views,
+                    );
+                } else if let Some(reason) = broken_invariant(&room) {
                     error!(room = %hosted.code, tick = room.tick, %reason, "invariant broken: round aborted");
                     end_round(
                         &mut commands,
