@@ -114,9 +114,10 @@ enum ReplayAction {
         #[arg(required = true)]
         scripts: Vec<PathBuf>,
     },
-    /// Run scripts and compare with their goldens. Exit 0 all match, 1 a mismatch, 2 missing.
+    /// Run scripts and compare with their goldens, or re-run hosted rounds' bundles
+    /// (DATA_DIR/bundles/*.ron). Exit 0 all match, 1 a mismatch, 2 missing or invalid.
     Check {
-        /// Input scripts (RON).
+        /// Input scripts or replay bundles (RON).
         #[arg(required = true)]
         scripts: Vec<PathBuf>,
     },
@@ -216,9 +217,17 @@ fn run_replay(action: ReplayAction, paths: &ReplayPaths) -> u8 {
             .unwrap_or(0),
         ReplayAction::Check { scripts } => scripts
             .iter()
-            .map(|s| match replay_cli::check(s, paths) {
-                Ok(outcome) => replay_cli::report_check(s, &outcome),
-                Err(e) => fail(e),
+            .map(|s| {
+                // A hosted round's bundle carries its own level and golden.
+                let bundle = std::fs::read_to_string(s)
+                    .is_ok_and(|t| undercooked::replay::bundle::looks_like_bundle(&t));
+                if bundle {
+                    return undercooked::replay::bundle::check_bundle_file(s);
+                }
+                match replay_cli::check(s, paths) {
+                    Ok(outcome) => replay_cli::report_check(s, &outcome),
+                    Err(e) => fail(e),
+                }
             })
             .max()
             .unwrap_or(0),

@@ -9,6 +9,7 @@ use undercooked::net::client::{HeadlessClient, InputMode, JoinReply, api_create,
 use undercooked::net::rooms::{HostedRoom, replay_admitted};
 use undercooked::net::server::{HostConfig, Peer, ServerHandle, spawn_server};
 use undercooked::protocol::{LobbyCommand, LobbyPhase};
+use undercooked::replay::bundle::{Bundle, check_bundle};
 use undercooked::sim::input::InputFrame;
 use undercooked::sim::kinds::{Form, Ingredient};
 use undercooked::sim::room::{ItemKind, Place, Room, SeatSpec, V2};
@@ -320,6 +321,67 @@ fn a_panic_in_one_rooms_sim_aborts_that_room_only() {
     let reason = line["reason"].as_str().unwrap();
     assert!(reason.starts_with("fault: panic at tick"), "{reason}");
     h.stop();
+    // The panicked round's bundle is saved and reproduces (up to the tick it stopped at).
+    let bundle = bundle_of(&dir, &a.code);
+    assert!(bundle.reason.starts_with("fault: panic"), "{}", bundle.reason);
+    let check = check_bundle(&bundle).expect("a valid bundle");
+    assert!(check.matches(), "{check:?}");
+}
+
+/// The one bundle a room's first round wrote.
+fn bundle_of(dir: &std::path::Path, code: &str) -> Bundle {
+    let path = dir.join("bundles").join(format!("{code}-1.ron"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Bundle::parse(&text).expect("a bundle parses")
+}
+
+#[test]
+fn a_network_rounds_bundle_checks_ok_and_a_tampered_one_does_not() {
+    let (h, dir) = server("bundle");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Ann", None).unwrap();
+    let b = api_join(&web, &a.code, "Bob", None).unwrap();
+    let mut ca = connect(&a, InputMode::Random);
+    let mut cb = connect(&b, InputMode::Random);
+    // Past one cadence point (tick 100), so the chain has a middle link.
+    assert!(
+        pump(&mut [&mut ca, &mut cb], |c| c[0].clock().is_some_and(|r| r.tick > 130)),
+        "round live"
+    );
+    h.stop(); // ends the round ABORTED ("shutdown") and flushes its bundle
+    let bundle = bundle_of(&dir, &a.code);
+    assert_eq!(bundle.reason, "shutdown");
+    assert!(bundle.frames.len() > 100 && bundle.ticks > 130, "{} frames", bundle.frames.len());
+    assert!(bundle.hashes.iter().any(|(t, _)| *t == 100));
+    let check = check_bundle(&bundle).expect("a valid bundle");
+    assert!(check.matches(), "{check:?}");
+
+    // The binary agrees: exit 0; a changed frame is a mismatch (exit 1) naming a tick; an
+    // edited level or a missing file is invalid (exit 2).
+    let path = dir.join("bundles").join(format!("{}-1.ron", a.code));
+    let run = |p: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_undercooked"))
+            .args(["replay", "check"])
+            .arg(p)
+            .output()
+            .expect("the binary runs")
+    };
+    assert_eq!(run(&path).status.code(), Some(0));
+    let mut tampered = bundle.clone();
+    let moving = tampered.frames.iter().position(|f| f.4 != 0 || f.5 != 0).expect("a move");
+    tampered.frames[moving].4 = -tampered.frames[moving].4;
+    tampered.frames[moving].5 = -tampered.frames[moving].5;
+    let bad = dir.join("tampered.ron");
+    std::fs::write(&bad, tampered.to_ron()).unwrap();
+    let out = run(&bad);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("MISMATCH at tick"), "{text}");
+    let mut edited = bundle.clone();
+    edited.level_source.push(' ');
+    std::fs::write(&bad, edited.to_ron()).unwrap();
+    assert_eq!(run(&bad).status.code(), Some(2));
+    assert_eq!(run(&dir.join("nope.ron")).status.code(), Some(2));
 }
 
 #[test]

@@ -6,7 +6,8 @@
 use super::RoomKey;
 use super::http::{HttpPlugin, start_http};
 use super::rooms::{
-    HostLevels, HostedRoom, ResultsLog, RoomPolicy, RoomsPlugin, RoundOf, abort_all,
+    BundleWriter, HostLevels, HostedRoom, ResultsLog, RoomPolicy, RoomsPlugin, RoundOf, Source,
+    abort_all,
 };
 use super::tokens::{Admission, PROTOCOL_ID, hex, load_or_create_key};
 use crate::clock::TickClockPlugin;
@@ -141,12 +142,15 @@ struct SendPace(bool);
 
 /// Builds the whole server app, with its sockets bound (so the caller can read [`HostAddrs`]).
 pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
-    let book = crate::replay::cli::recipe_book().map_err(|e| e.to_string())?;
+    let (book, book_text) = crate::replay::cli::recipe_book_source().map_err(|e| e.to_string())?;
     let levels = crate::level::files::load_campaign(&cfg.levels, &book)
         .map_err(|e| format!("levels {}: {e}", cfg.levels.display()))?;
     if levels.is_empty() {
         return Err(format!("no levels in {}", cfg.levels.display()));
     }
+    let sources = level_sources(&cfg.levels, &levels, &book)?;
+    let bundles =
+        BundleWriter::start(cfg.data_dir.join("bundles"), sources, Source::new(book_text));
     let key = load_or_create_key(&cfg.data_dir).map_err(|e| format!("data dir: {e}"))?;
     let results = ResultsLog::open(cfg.data_dir.join("results.jsonl"))
         .map_err(|e| format!("results.jsonl: {e}"))?;
@@ -197,6 +201,7 @@ pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
         .insert_resource(transport)
         .insert_resource(ServerKey(key))
         .insert_resource(results)
+        .insert_resource(bundles)
         .insert_resource(Shutdown::default())
         .insert_resource(HostAddrs { udp, web, public })
         .insert_resource(HostLevels {
@@ -205,6 +210,31 @@ pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
         })
         .insert_resource(RoomPolicy { max_rooms: cfg.max_rooms, empty_timeout: cfg.empty_timeout });
     Ok(app)
+}
+
+/// The source text of every offered level (bundles carry it, so `replay check` rebuilds the
+/// exact level even after the folder changed): each file of the folder whose compiled level
+/// is the one the campaign loaded.
+fn level_sources(
+    dir: &std::path::Path,
+    levels: &[crate::level::model::Level],
+    book: &crate::level::model::RecipeBook,
+) -> Result<std::collections::HashMap<String, Source>, String> {
+    let mut out = std::collections::HashMap::new();
+    let files = crate::level::files::level_files(dir).map_err(|e| format!("levels: {e}"))?;
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let label = path.display().to_string();
+        if let Ok(level) = crate::level::compile::parse_level(text.as_bytes(), &label, book)
+            && levels.contains(&level)
+        {
+            out.insert(level.id.clone(), Source::new(text));
+        }
+    }
+    match levels.iter().find(|l| !out.contains_key(&l.id)) {
+        Some(l) => Err(format!("level `{}`: no source file found for bundles", l.id)),
+        None => Ok(out),
+    }
 }
 
 /// `undercooked --headless`: build, announce, run until a signal. Returns the exit code.
