@@ -167,7 +167,7 @@ pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
         ProtocolPlugin,
     ));
     app.add_visibility_filter::<RoomKey>();
-    app.add_plugins((ServerNetPlugin, RoomsPlugin, HttpPlugin));
+    app.add_plugins((ServerNetPlugin, RoomsPlugin, HttpPlugin, super::ticktime::TickTimePlugin));
 
     let socket = UdpSocket::bind((cfg.bind, cfg.port)).map_err(|e| format!("udp bind: {e}"))?;
     let udp = socket.local_addr().map_err(|e| e.to_string())?;
@@ -480,6 +480,10 @@ fn shutdown_on_signal(world: &mut World) {
     }
     info!("shutdown requested: aborting live rounds");
     abort_all(world, "shutdown");
+    // The run's tick-time percentiles (docs/PERFORMANCE.md's capacity numbers).
+    if let Some(t) = world.get_resource::<super::ticktime::TickTimes>() {
+        println!("tick times: {}", super::ticktime::summary(&t.all));
+    }
     world.write_message(AppExit::Success);
 }
 
