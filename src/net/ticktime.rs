@@ -5,8 +5,9 @@
 //! Phases (marker schedules inserted into the main schedule order, so they bracket every
 //! system of the phase whatever its set): `receive` = First..PreUpdate (netcode receive,
 //! replicon receive, seating, the input gate); `tick` = RunFixedMainLoop (the sim stages,
-//! projection, lifecycle, replicon's change collection); `send` = PostUpdate (replication
-//! messages, renet/netcode send). `total` is the whole frame, HTTP and the rest included.
+//! projection, lifecycle, event fan-out); `send` = PostUpdate and Last (replicon's
+//! `collect_changes` and messages, renet/netcode send). `total` is the whole frame, HTTP and
+//! the rest included.
 
 use super::rooms::HostedRoom;
 use super::server::Peer;
