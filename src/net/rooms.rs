@@ -628,6 +628,8 @@ pub fn abort_all(world: &mut World, reason: &str) {
         }
     }
     state.apply(world);
+    // Nothing lost: the aborted rounds' bundles are on disk before the caller exits.
+    world.resource::<BundleWriter>().flush();
 }
 
 /// Re-runs a round offline from its seed and the frames the server admitted (each pushed before
