@@ -48,6 +48,10 @@ struct HostArgs {
     /// Seconds an empty room is kept before it is reclaimed.
     #[arg(long, default_value_t = 120)]
     empty_room_secs: u64,
+    /// Server worlds behind the one web port, each on its own UDP port (--port + i) with
+    /// --max-rooms split between them: for big hosts (docs/PERFORMANCE.md, capacity).
+    #[arg(long, default_value_t = 1)]
+    shards: usize,
 }
 
 #[derive(Subcommand)]
@@ -196,6 +200,7 @@ fn run_host(h: HostArgs) -> u8 {
         max_rooms: h.max_rooms,
         public: h.public,
         empty_timeout: std::time::Duration::from_secs(h.empty_room_secs),
+        shards: h.shards,
     })
 }
 

@@ -54,6 +54,10 @@ pub struct HostConfig {
     /// 127.0.0.1 when bound to an unspecified address.
     pub public: Vec<SocketAddr>,
     pub empty_timeout: Duration,
+    /// Server worlds behind the one web port (each its own UDP port, `port + i`): replicon
+    /// pairs every replicated entity with every client each tick, so one world's send cost
+    /// grows with the square of its rooms; shards keep it linear (docs/PERFORMANCE.md).
+    pub shards: usize,
 }
 
 /// The addresses the server actually listens on (after ephemeral ports were chosen).
@@ -142,6 +146,15 @@ struct SendPace(bool);
 
 /// Builds the whole server app, with its sockets bound (so the caller can read [`HostAddrs`]).
 pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
+    build_server_with(cfg, None)
+}
+
+/// [`build_server`], or with `web` = (its inbox, the router's address) one shard of a sharded
+/// host, whose web port is served by [`super::http::start_router`].
+pub fn build_server_with(
+    cfg: &HostConfig,
+    web: Option<(std::sync::mpsc::Receiver<super::http::ApiCall>, SocketAddr)>,
+) -> Result<App, String> {
     let (book, book_text) = crate::replay::cli::recipe_book_source().map_err(|e| e.to_string())?;
     let levels = crate::level::files::load_campaign(&cfg.levels, &book)
         .map_err(|e| format!("levels {}: {e}", cfg.levels.display()))?;
@@ -195,7 +208,13 @@ pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
         socket,
     )
     .map_err(|e| format!("netcode: {e}"))?;
-    let web = start_http(&mut app, SocketAddr::new(cfg.bind, cfg.web_port))?;
+    let web = match web {
+        Some((inbox, addr)) => {
+            super::http::attach_inbox(&mut app, inbox);
+            addr
+        }
+        None => start_http(&mut app, SocketAddr::new(cfg.bind, cfg.web_port))?,
+    };
 
     app.insert_resource(server)
         .insert_resource(transport)
@@ -239,6 +258,9 @@ fn level_sources(
 
 /// `undercooked --headless`: build, announce, run until a signal. Returns the exit code.
 pub fn run_headless(cfg: &HostConfig) -> u8 {
+    if cfg.shards > 1 {
+        return run_sharded(cfg);
+    }
     let mut app = match build_server(cfg) {
         Ok(app) => app,
         Err(e) => {
@@ -265,6 +287,58 @@ pub fn run_headless(cfg: &HostConfig) -> u8 {
         AppExit::Success => 0,
         AppExit::Error(_) => 1,
     }
+}
+
+/// `--shards N`: N server worlds on their own threads (UDP `port + i`, rooms split evenly)
+/// behind one web port whose router sends each API call to the right world.
+fn run_sharded(cfg: &HostConfig) -> u8 {
+    let n = cfg.shards;
+    let (senders, inboxes): (Vec<_>, Vec<_>) = (0..n).map(|_| std::sync::mpsc::channel()).unzip();
+    let (web, http) =
+        match super::http::start_router(SocketAddr::new(cfg.bind, cfg.web_port), senders) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        };
+    let mut shards = Vec::new();
+    for (i, inbox) in inboxes.into_iter().enumerate() {
+        let mut shard = cfg.clone();
+        shard.shards = 1;
+        shard.port = if cfg.port == 0 { 0 } else { cfg.port.saturating_add(i as u16) };
+        shard.public = cfg
+            .public
+            .iter()
+            .map(|a| SocketAddr::new(a.ip(), a.port().saturating_add(i as u16)))
+            .collect();
+        shard.max_rooms = cfg.max_rooms.div_ceil(n).max(1);
+        // The log subscriber is global: install it once, with the first shard.
+        match spawn_shard(shard, Some((inbox, web)), i == 0) {
+            Ok(h) => shards.push(h),
+            Err(e) => {
+                eprintln!("error: shard {i}: {e}");
+                return 2;
+            }
+        }
+    }
+    let flags: Vec<Arc<AtomicBool>> = shards.iter().map(|h| h.shutdown.clone()).collect();
+    if let Err(e) =
+        ctrlc::set_handler(move || flags.iter().for_each(|f| f.store(true, Ordering::SeqCst)))
+    {
+        eprintln!("error: signal handler: {e}");
+        return 2;
+    }
+    let udp: Vec<SocketAddr> = shards.iter().map(|h| h.addrs.udp).collect();
+    let public: Vec<SocketAddr> = shards.iter().flat_map(|h| h.addrs.public.clone()).collect();
+    println!("undercooked server: udp {udp:?} (tokens name {public:?}), web http://{web}");
+    println!("players: undercooked join {web} --create --name NAME --headless");
+    println!("results: {}", cfg.data_dir.join("results.jsonl").display());
+    for h in shards {
+        h.wait();
+    }
+    http.unblock();
+    0
 }
 
 /// Seats every newly authorised connection from its token's user data, or refuses it.
@@ -513,6 +587,13 @@ impl ServerHandle {
         rx.recv().expect("server thread answered")
     }
 
+    /// Waits for the thread to end (after a signal set [`ServerHandle::shutdown`]).
+    pub fn wait(mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+
     /// The clean shutdown (as on SIGTERM); waits for the thread.
     pub fn stop(mut self) {
         self.shutdown.store(true, Ordering::SeqCst);
@@ -524,18 +605,31 @@ impl ServerHandle {
 
 /// Starts a server on its own thread (the app is built there: a Bevy app is not `Send`).
 pub fn spawn_server(cfg: HostConfig) -> Result<ServerHandle, String> {
+    spawn_shard(cfg, None, false)
+}
+
+/// [`spawn_server`] for one shard of a sharded host (`web`: its inbox and the router's
+/// address), optionally installing the log subscriber.
+fn spawn_shard(
+    cfg: HostConfig,
+    web: Option<(std::sync::mpsc::Receiver<super::http::ApiCall>, SocketAddr)>,
+    log: bool,
+) -> Result<ServerHandle, String> {
     let (ready_tx, ready_rx) = std::sync::mpsc::sync_channel(1);
     let (jobs, job_rx) = std::sync::mpsc::channel::<WorldJob>();
     let thread = std::thread::Builder::new()
         .name("undercooked-server".into())
         .spawn(move || {
-            let mut app = match build_server(&cfg) {
+            let mut app = match build_server_with(&cfg, web) {
                 Ok(app) => app,
                 Err(e) => {
                     let _ = ready_tx.send(Err(e));
                     return;
                 }
             };
+            if log {
+                app.add_plugins(bevy::log::LogPlugin::default());
+            }
             let addrs = app.world().resource::<HostAddrs>().clone();
             let shutdown = app.world().resource::<Shutdown>().0.clone();
             let _ = ready_tx.send(Ok((addrs, shutdown)));
