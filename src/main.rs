@@ -53,6 +53,10 @@ struct HostArgs {
     /// count; `--bots-fill N`, up to N cooks in all (1-4). Players are never displaced.
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "spawns")]
     bots_fill: Option<undercooked::net::bots::BotsFill>,
+    /// Server worlds behind the one web port, each on its own UDP port (--port + i) with
+    /// --max-rooms split between them: for big hosts (docs/PERFORMANCE.md, capacity).
+    #[arg(long, default_value_t = 1)]
+    shards: usize,
 }
 
 #[derive(Subcommand)]
@@ -127,9 +131,10 @@ enum ReplayAction {
         #[arg(required = true)]
         scripts: Vec<PathBuf>,
     },
-    /// Run scripts and compare with their goldens. Exit 0 all match, 1 a mismatch, 2 missing.
+    /// Run scripts and compare with their goldens, or re-run hosted rounds' bundles
+    /// (DATA_DIR/bundles/*.ron). Exit 0 all match, 1 a mismatch, 2 missing or invalid.
     Check {
-        /// Input scripts (RON).
+        /// Input scripts or replay bundles (RON).
         #[arg(required = true)]
         scripts: Vec<PathBuf>,
     },
@@ -211,6 +216,7 @@ fn run_host(h: HostArgs) -> u8 {
         public: h.public,
         empty_timeout: std::time::Duration::from_secs(h.empty_room_secs),
         bots_fill: h.bots_fill,
+        shards: h.shards,
     })
 }
 
@@ -244,9 +250,17 @@ fn run_replay(action: ReplayAction, paths: &ReplayPaths) -> u8 {
             .unwrap_or(0),
         ReplayAction::Check { scripts } => scripts
             .iter()
-            .map(|s| match replay_cli::check(s, paths) {
-                Ok(outcome) => replay_cli::report_check(s, &outcome),
-                Err(e) => fail(e),
+            .map(|s| {
+                // A hosted round's bundle carries its own level and golden.
+                let bundle = std::fs::read_to_string(s)
+                    .is_ok_and(|t| undercooked::replay::bundle::looks_like_bundle(&t));
+                if bundle {
+                    return undercooked::replay::bundle::check_bundle_file(s);
+                }
+                match replay_cli::check(s, paths) {
+                    Ok(outcome) => replay_cli::report_check(s, &outcome),
+                    Err(e) => fail(e),
+                }
             })
             .max()
             .unwrap_or(0),

@@ -3,8 +3,8 @@
 //! item), changing only what changed. Runs wherever a simulation runs; clients read only views.
 
 use crate::protocol::{
-    CookView, GridView, HazardView, InRoom, ItemLook, ItemPlace, ItemView, OrderView, RoomView,
-    ShiftGroupView, StationView,
+    CookMotion, CookView, GridView, HazardView, InRoom, ItemLook, ItemPlace, ItemView, OrderView,
+    RoomClock, RoomView, ShiftGroupView, StationView,
 };
 use crate::sim::events::SimEvent;
 use crate::sim::room::{ItemKind, Place, Room, StationState};
@@ -40,15 +40,18 @@ impl Plugin for ProjectionPlugin {
     }
 }
 
-/// The room-level view: clock, score, rail, props.
+/// The room's clock view.
+pub fn room_clock(room: &Room) -> RoomClock {
+    RoomClock { tick: room.tick, time_left: room.time_left }
+}
+
+/// The room-level view: score, rail, props (the clock is [`room_clock`]).
 pub fn room_view(room: &Room) -> RoomView {
     let span = room.level.orders.deadline;
     RoomView {
         level_id: room.level.id.clone(),
         level_name: room.level.name.clone(),
         hint: room.level.hint.clone(),
-        tick: room.tick,
-        time_left: room.time_left,
         time_limit: room.level.time_limit,
         score: room.score,
         target: room.level.target_score,
@@ -66,7 +69,7 @@ pub fn room_view(room: &Room) -> RoomView {
                     name: recipe.map(|r| r.name.clone()).unwrap_or_default(),
                     parts: recipe.map(|r| r.parts.clone()).unwrap_or_default(),
                     value: o.value,
-                    ticks_left: o.deadline.saturating_sub(room.tick),
+                    deadline: o.deadline,
                     ticks_total: span,
                 }
             })
@@ -171,8 +174,6 @@ fn cook_view(c: &crate::sim::room::Cook) -> CookView {
     CookView {
         seat: c.seat,
         name: c.name.clone(),
-        pos: (c.pos.x, c.pos.y),
-        vel: (c.vel.x, c.vel.y),
         facing: c.facing,
         state: c.state,
         stun: c.stun,
@@ -181,6 +182,10 @@ fn cook_view(c: &crate::sim::room::Cook) -> CookView {
         score: c.score,
         dishes_served: c.dishes_served,
     }
+}
+
+fn cook_motion(c: &crate::sim::room::Cook) -> CookMotion {
+    CookMotion { pos: (c.pos.x, c.pos.y), vel: (c.vel.x, c.vel.y) }
 }
 
 /// Write `value` onto `entity`'s component only when it differs (change detection stays quiet,
@@ -231,15 +236,16 @@ pub fn project_rooms(
         &Room,
         Option<&mut ViewIndex>,
         Option<&mut RoomView>,
+        Option<&mut RoomClock>,
         Option<&GridView>,
         Option<&mut HazardView>,
     )>,
-    mut cooks: Query<&mut CookView>,
+    mut cooks: Query<(Option<&mut CookView>, Option<&mut CookMotion>)>,
     mut stations: Query<&mut StationView>,
     mut items: Query<&mut ItemView>,
     mut ticks: MessageWriter<RoomTick>,
 ) {
-    for (entity, room, index, view, grid, hazards) in &mut rooms {
+    for (entity, room, index, view, clock, grid, hazards) in &mut rooms {
         let Some(mut index) = index else {
             commands.entity(entity).insert(ViewIndex::default());
             continue; // the index exists from the next tick on
@@ -248,6 +254,7 @@ pub fn project_rooms(
         if room.hazards.active {
             put(&mut commands, hazards, entity, hazard_view(room));
         }
+        put(&mut commands, clock, entity, room_clock(room));
         let level = &room.level;
         if grid.is_none_or(|g| {
             g.width != level.width || g.height != level.height || g.tiles != level.tiles
@@ -261,7 +268,9 @@ pub fn project_rooms(
         let seats: Vec<u8> = room.cooks.iter().map(|c| c.seat).collect();
         for (seat, e) in sync_rows(&mut commands, &mut index.cooks, entity, &seats) {
             if let Some(c) = room.cooks.iter().find(|c| c.seat == seat) {
-                put(&mut commands, cooks.get_mut(e).ok(), e, cook_view(c));
+                let (view, motion) = cooks.get_mut(e).map_or((None, None), |(v, m)| (v, m));
+                put(&mut commands, view, e, cook_view(c));
+                put(&mut commands, motion, e, cook_motion(c));
             }
         }
         let indices: Vec<u16> = (0..room.stations.len() as u16).collect();

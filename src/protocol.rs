@@ -36,7 +36,11 @@ impl Plugin for ProtocolPlugin {
             .add_server_message::<TickEvents>(Channel::Ordered)
             .add_server_message::<Welcome>(Channel::Ordered)
             // Stage 6's public state (only on rooms whose level has hazards).
-            .replicate::<HazardView>();
+            .replicate::<HazardView>()
+            // The fast-changing fields, split out so a tick that only moves cooks and the
+            // clock does not resend the slow views (replicon sends a changed component whole).
+            .replicate::<RoomClock>()
+            .replicate::<CookMotion>();
     }
 }
 
@@ -55,20 +59,28 @@ pub struct OrderView {
     pub name: String,
     pub parts: Vec<(Ingredient, Form)>,
     pub value: i32,
-    /// Ticks left before the order is missed.
-    pub ticks_left: u32,
+    /// The room tick at which the order is missed (absolute, so the ticket does not change
+    /// every tick; [`OrderView::ticks_left`] gives the countdown against [`RoomClock::tick`]).
+    pub deadline: u32,
     /// The span every order is given (for the deadline bar).
     pub ticks_total: u32,
 }
 
-/// The room's public state: on the room entity.
+impl OrderView {
+    /// Ticks left before the order is missed, at room tick `tick` (the old `ticks_left` field:
+    /// `order.ticks_left(clock.tick)`).
+    pub fn ticks_left(&self, tick: u32) -> u32 {
+        self.deadline.saturating_sub(tick)
+    }
+}
+
+/// The room's public state that changes at event pace (score, rail, props): on the room
+/// entity. The per-tick clock is [`RoomClock`], on the same entity.
 #[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoomView {
     pub level_id: String,
     pub level_name: String,
     pub hint: String,
-    pub tick: u32,
-    pub time_left: u32,
     pub time_limit: u32,
     pub score: i32,
     pub target: i32,
@@ -83,6 +95,15 @@ pub struct RoomView {
     pub missed: u32,
 }
 
+/// The room's clock: on the room entity, changes every tick (kept tiny for that reason).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomClock {
+    /// The next tick the room simulates (the sim's `room.tick`).
+    pub tick: u32,
+    /// Ticks left on the round clock.
+    pub time_left: u32,
+}
+
 /// The kitchen's grid: on the room entity, sent once per level.
 #[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GridView {
@@ -92,15 +113,12 @@ pub struct GridView {
     pub tiles: Vec<Tile>,
 }
 
-/// One cook, on its own entity.
+/// One cook, on its own entity: what changes at event pace. Its position is [`CookMotion`],
+/// on the same entity.
 #[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CookView {
     pub seat: u8,
     pub name: String,
-    /// µtiles.
-    pub pos: (i32, i32),
-    /// µtiles per tick.
-    pub vel: (i32, i32),
     pub facing: Dir4,
     pub state: CookState,
     pub stun: u32,
@@ -110,6 +128,16 @@ pub struct CookView {
     pub action_ticks: u32,
     pub score: i32,
     pub dishes_served: u32,
+}
+
+/// Where a cook is and how it moves: on the cook's entity beside [`CookView`]. Split out
+/// because it changes every tick a cook walks, and replicon resends a changed component whole.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CookMotion {
+    /// µtiles.
+    pub pos: (i32, i32),
+    /// µtiles per tick.
+    pub vel: (i32, i32),
 }
 
 /// One fixture, on its own entity.

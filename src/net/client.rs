@@ -4,8 +4,8 @@
 
 use super::tokens::read_token;
 use crate::protocol::{
-    CookView, InputBatch, LobbyCommand, LobbyPhase, LobbyView, ProtocolPlugin, RoomView,
-    TickEvents, Welcome,
+    CookMotion, CookView, InputBatch, LobbyCommand, LobbyPhase, LobbyView, ProtocolPlugin,
+    RoomClock, RoomView, TickEvents, Welcome,
 };
 use crate::sim::input::InputFrame;
 use bevy::prelude::*;
@@ -13,7 +13,7 @@ use bevy::state::app::StatesPlugin;
 use bevy_replicon::prelude::*;
 use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
 use bevy_replicon_renet::renet::ConnectionConfig;
-use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RepliconRenetPlugins};
+use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetSend, RepliconRenetPlugins};
 use serde_json::{Value, json};
 use std::collections::VecDeque;
 use std::net::UdpSocket;
@@ -21,6 +21,30 @@ use std::time::{Duration, Instant};
 
 /// How many ticks ahead of the room's clock the client stamps its frames.
 pub const INPUT_LEAD: u32 = 1;
+/// With no input to send, packets (acks, lobby commands) still go out this often.
+pub const KEEPALIVE: Duration = Duration::from_millis(50);
+
+/// When the client last flushed its packets, and whether a frame is waiting.
+///
+/// renet sends an ack packet on every flush, and a client loop runs ~200 frames/s: flushing on
+/// every frame cost ~1.4 KB/s up for acks alone. Flushing when an input frame was written
+/// (once per room tick) or after [`KEEPALIVE`] keeps the input latency and bounds the rate.
+#[derive(Resource)]
+struct SendPace {
+    due: bool,
+    last: Instant,
+}
+
+fn send_due(pace: Res<SendPace>) -> bool {
+    pace.due || pace.last.elapsed() >= KEEPALIVE
+}
+
+fn mark_sent(mut pace: ResMut<SendPace>) {
+    if pace.due || pace.last.elapsed() >= KEEPALIVE {
+        pace.due = false;
+        pace.last = Instant::now();
+    }
+}
 
 /// What the web port answers to a create or a join.
 #[derive(Clone, Debug)]
@@ -177,6 +201,9 @@ impl HeadlessClient {
             ProtocolPlugin,
         ));
         app.add_systems(Update, (note_welcome, follow_room, auto_ready, sample_bandwidth));
+        app.insert_resource(SendPace { due: false, last: Instant::now() });
+        app.configure_sets(PostUpdate, RenetSend.run_if(send_due));
+        app.add_systems(PostUpdate, mark_sent.after(RenetSend));
         let channels = app.world().resource::<RepliconChannels>();
         let client = RenetClient::new(ConnectionConfig {
             server_channels_config: channels.server_configs(),
@@ -224,11 +251,12 @@ impl HeadlessClient {
         self.app.world().get_resource::<RenetClient>().is_some_and(|c| c.is_connected())
     }
 
-    /// The cooks this client sees (only its room's).
-    pub fn cooks(&mut self) -> Vec<CookView> {
-        let mut q = self.app.world_mut().query::<&CookView>();
-        let mut v: Vec<CookView> = q.iter(self.app.world()).cloned().collect();
-        v.sort_by_key(|c| c.seat);
+    /// The cooks this client sees (only its room's), with where they are, in seat order.
+    pub fn cooks(&mut self) -> Vec<(CookView, CookMotion)> {
+        let mut q = self.app.world_mut().query::<(&CookView, &CookMotion)>();
+        let mut v: Vec<(CookView, CookMotion)> =
+            q.iter(self.app.world()).map(|(c, m)| (c.clone(), *m)).collect();
+        v.sort_by_key(|(c, _)| c.seat);
         v
     }
 
@@ -242,9 +270,16 @@ impl HeadlessClient {
         q.iter(self.app.world()).next().cloned()
     }
 
+    /// The room's clock (tick, time left), once the round is replicated.
+    pub fn clock(&mut self) -> Option<RoomClock> {
+        let mut q = self.app.world_mut().query::<&RoomClock>();
+        q.iter(self.app.world()).next().copied()
+    }
+
     /// Sends raw frames (tests: hostile payloads).
     pub fn send(&mut self, frames: Vec<InputFrame>) {
         self.app.world_mut().write_message(InputBatch { frames });
+        self.app.world_mut().resource_mut::<SendPace>().due = true;
     }
 
     pub fn command(&mut self, command: LobbyCommand) {
@@ -273,16 +308,17 @@ fn note_welcome(
 
 /// Follows the room clock: counts ticks, closes echoes, sends the next frame.
 fn follow_room(
-    rooms: Query<&RoomView>,
+    rooms: Query<(&RoomClock, &RoomView)>,
     mut s: ResMut<ClientSession>,
+    mut pace: ResMut<SendPace>,
     mut out: MessageWriter<InputBatch>,
 ) {
-    let Some(view) = rooms.iter().next() else {
+    let Some((clock, view)) = rooms.iter().next() else {
         s.tick = None;
         s.pending.clear();
         return;
     };
-    let now = view.tick;
+    let now = clock.tick;
     match s.tick {
         Some(old) if now > old => s.ticks_received += (now - old) as u64,
         Some(old) if now == old => return,
@@ -306,6 +342,7 @@ fn follow_room(
     s.frames_sent += 1;
     s.pending.push_back((target, now));
     out.write(InputBatch { frames: vec![frame] });
+    pace.due = true;
 }
 
 /// Marks the seat ready whenever the lobby shows it is not (so rounds follow rounds).

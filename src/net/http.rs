@@ -8,6 +8,9 @@
 //! | POST | /api/rooms/CODE/join | `{"name"?, "reconnect"?}` | 200 same; 404 no room; 409 full |
 //! | GET | /api/rooms/CODE | — | 200 the lobby view |
 //! | GET | /api/health | — | 200 `{rooms, udp}` |
+//!
+//! A sharded host (`--shards N`) runs N server worlds behind the one web port; the router
+//! here sends each call to the right one.
 
 use super::rooms::{HostLevels, HostedRoom, RoomIndex, RoomPolicy, create_room};
 use super::server::{HostAddrs, ServerKey};
@@ -15,6 +18,7 @@ use super::tokens::{Admission, connect_token, hex, parse_code, parse_secret, san
 use crate::protocol::LobbyView;
 use bevy::prelude::*;
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::io::Read;
 use std::net::SocketAddr;
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
@@ -59,20 +63,98 @@ impl Plugin for HttpPlugin {
 
 /// Binds the web port and starts its thread; returns the bound address.
 pub fn start_http(app: &mut App, addr: SocketAddr) -> Result<SocketAddr, String> {
-    let server =
-        Arc::new(tiny_http::Server::http(addr).map_err(|e| format!("web bind {addr}: {e}"))?);
-    let bound = server.server_addr().to_ip().ok_or("web port is not an IP socket")?;
     let (tx, rx): (Sender<ApiCall>, Receiver<ApiCall>) = channel();
-    let thread_server = server.clone();
-    std::thread::Builder::new()
-        .name("undercooked-http".into())
-        .spawn(move || serve(&thread_server, &tx))
-        .map_err(|e| e.to_string())?;
+    let (bound, server) = start_router(addr, vec![tx])?;
     app.insert_resource(ApiInbox(Mutex::new(rx))).insert_resource(HttpHandle(server));
     Ok(bound)
 }
 
-fn serve(server: &tiny_http::Server, tx: &Sender<ApiCall>) {
+/// A shard's end of the web port (the router holds the other end).
+pub fn attach_inbox(app: &mut App, inbox: Receiver<ApiCall>) {
+    app.insert_resource(ApiInbox(Mutex::new(inbox)));
+}
+
+/// Binds the web port and serves it for `shards` (one world each): a create goes to the
+/// next shard in turn, anything naming a room code to the shard that created it, health to
+/// all. With one shard every call goes to it.
+pub fn start_router(
+    addr: SocketAddr,
+    shards: Vec<Sender<ApiCall>>,
+) -> Result<(SocketAddr, Arc<tiny_http::Server>), String> {
+    let server =
+        Arc::new(tiny_http::Server::http(addr).map_err(|e| format!("web bind {addr}: {e}"))?);
+    let bound = server.server_addr().to_ip().ok_or("web port is not an IP socket")?;
+    let thread_server = server.clone();
+    let mut router = Router { shards, codes: HashMap::new(), next: 0 };
+    std::thread::Builder::new()
+        .name("undercooked-http".into())
+        .spawn(move || serve(&thread_server, &mut router))
+        .map_err(|e| e.to_string())?;
+    Ok((bound, server))
+}
+
+/// Which shard's world answers a call.
+struct Router {
+    shards: Vec<Sender<ApiCall>>,
+    /// Room code → shard, learnt from each create's answer.
+    codes: HashMap<String, usize>,
+    next: usize,
+}
+
+impl Router {
+    /// Sends a call to one shard and waits for its answer.
+    fn ask(&self, shard: usize, method: &str, path: &str, body: Value) -> (u16, Value) {
+        let (reply, answer) = sync_channel(1);
+        let call = ApiCall { method: method.to_string(), path: path.to_string(), body, reply };
+        if self.shards[shard].send(call).is_err() {
+            (503, json!({"error": "server stopping"}))
+        } else {
+            answer.recv_timeout(ANSWER_WAIT).unwrap_or((503, json!({"error": "server busy"})))
+        }
+    }
+
+    fn route(&mut self, method: &str, path: &str, body: Value) -> (u16, Value) {
+        if self.shards.len() == 1 {
+            return self.ask(0, method, path, body);
+        }
+        let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+        match parts.as_slice() {
+            ["api", "health"] => {
+                let (mut rooms, mut udp) = (0, Vec::new());
+                for shard in 0..self.shards.len() {
+                    let (_, v) = self.ask(shard, method, path, body.clone());
+                    rooms += v["rooms"].as_u64().unwrap_or(0);
+                    udp.extend(v["udp"].as_array().cloned().unwrap_or_default());
+                }
+                (200, json!({"rooms": rooms, "udp": udp}))
+            }
+            ["api", "rooms"] if method == "POST" => {
+                // In turn, skipping a full shard (503) until every one has refused.
+                for _ in 0..self.shards.len() {
+                    let shard = self.next % self.shards.len();
+                    self.next += 1;
+                    let answer = self.ask(shard, method, path, body.clone());
+                    if let Some(code) = answer.1["code"].as_str() {
+                        self.codes.insert(code.to_string(), shard);
+                    }
+                    if answer.0 != 503 {
+                        return answer;
+                    }
+                }
+                (503, json!({"error": "room limit reached"}))
+            }
+            ["api", "rooms", code, ..] => {
+                match parse_code(code).and_then(|c| self.codes.get(&c).copied()) {
+                    Some(shard) => self.ask(shard, method, path, body),
+                    None => (404, json!({"error": "no such room"})),
+                }
+            }
+            _ => self.ask(0, method, path, body),
+        }
+    }
+}
+
+fn serve(server: &tiny_http::Server, router: &mut Router) {
     for mut request in server.incoming_requests() {
         let mut text = String::new();
         let body = match request.as_reader().take(MAX_BODY).read_to_string(&mut text) {
@@ -80,18 +162,9 @@ fn serve(server: &tiny_http::Server, tx: &Sender<ApiCall>) {
             Ok(_) => serde_json::from_str(&text).unwrap_or(Value::Null),
             Err(_) => Value::Null,
         };
-        let (reply, answer) = sync_channel(1);
-        let call = ApiCall {
-            method: request.method().as_str().to_string(),
-            path: request.url().split('?').next().unwrap_or("").to_string(),
-            body,
-            reply,
-        };
-        let (status, value) = if tx.send(call).is_err() {
-            (503, json!({"error": "server stopping"}))
-        } else {
-            answer.recv_timeout(ANSWER_WAIT).unwrap_or((503, json!({"error": "server busy"})))
-        };
+        let method = request.method().as_str().to_string();
+        let path = request.url().split('?').next().unwrap_or("").to_string();
+        let (status, value) = router.route(&method, &path, body);
         let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"application/json"[..]);
         let mut response =
             tiny_http::Response::from_string(value.to_string()).with_status_code(status);

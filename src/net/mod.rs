@@ -10,6 +10,7 @@ pub mod client;
 pub mod http;
 pub mod rooms;
 pub mod server;
+pub mod ticktime;
 pub mod tokens;
 
 use bevy::prelude::*;

@@ -1,5 +1,6 @@
 //! Hosted rooms: lobby (seats, ready flags, level choice) → countdown → round → results →
-//! lobby, empty-room reclaim, invariant checks, and the results log that nothing skips.
+//! lobby, empty-room reclaim, invariant checks, the results log that nothing skips, and one
+//! replay bundle per ended round (written on a background thread).
 //!
 //! A hosted room is a lobby entity ([`HostedRoom`] + the replicated [`LobbyView`]); a live
 //! round is a second entity holding the sim's `Room`, spawned at the countdown's end and
@@ -13,6 +14,9 @@ use crate::bot::planner::BotTeam;
 use crate::level::model::{Level, RecipeBook};
 use crate::project::project_rooms;
 use crate::protocol::{InRoom, LobbyPhase, LobbyView, SeatView};
+use crate::replay::bundle::{
+    BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, content_hash, pack_frames,
+};
 use crate::sim::room::{Place, Room, SeatSpec};
 use crate::sim::round::{SETTLE_TICKS, abort};
 use bevy::prelude::*;
@@ -101,6 +105,10 @@ pub struct HostedRoom {
     /// Seats the live round gave to bots (`--bots-fill`); empty outside a round. No player
     /// is seated on one while it lasts, so a bot's cook never takes a player's frames.
     pub bots: Vec<u8>,
+    /// Rounds started in this room (the bundle file's number).
+    pub rounds: u32,
+    /// The live round's hash chain and field log at the bundle cadence.
+    pub chain: ChainRecorder,
 }
 
 impl HostedRoom {
@@ -182,6 +190,68 @@ impl HostedRoom {
 #[derive(Component, Clone, Copy, Debug)]
 pub struct RoundOf(pub Entity);
 
+/// A level's source text and its content hash, for bundles.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub hash: String,
+    pub text: Arc<str>,
+}
+
+impl Source {
+    pub fn new(text: String) -> Source {
+        Source { hash: content_hash(&text), text: text.into() }
+    }
+}
+
+enum BundleJob {
+    Write(Box<Bundle>),
+    Flush(std::sync::mpsc::SyncSender<()>),
+}
+
+/// Writes `DATA_DIR/bundles/<code>-<n>.ron` on its own thread: a round's bundle is ~0.5 MB of
+/// RON, and serialising and fsyncing it inside a tick would stall every other room.
+/// [`BundleWriter::flush`] waits for everything queued (the shutdown path).
+#[derive(Resource)]
+pub struct BundleWriter {
+    pub dir: PathBuf,
+    /// Level id → source, for every level the host offers.
+    pub levels: HashMap<String, Source>,
+    pub recipes: Source,
+    jobs: std::sync::mpsc::Sender<BundleJob>,
+}
+
+impl BundleWriter {
+    pub fn start(dir: PathBuf, levels: HashMap<String, Source>, recipes: Source) -> BundleWriter {
+        let (jobs, rx) = std::sync::mpsc::channel::<BundleJob>();
+        let out = dir.clone();
+        std::thread::Builder::new()
+            .name("undercooked-bundles".into())
+            .spawn(move || {
+                for job in rx {
+                    match job {
+                        BundleJob::Write(b) => match b.write_to(&out) {
+                            Ok(path) => info!(room = %b.room, path = %path.display(), frames = b.frames.len(), "bundle written"),
+                            Err(e) => error!(room = %b.room, error = %e, "bundle write failed"),
+                        },
+                        BundleJob::Flush(done) => {
+                            let _ = done.send(());
+                        }
+                    }
+                }
+            })
+            .expect("a thread for the bundle writer");
+        BundleWriter { dir, levels, recipes, jobs }
+    }
+
+    /// Blocks until every bundle queued so far is on disk.
+    pub fn flush(&self) {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        if self.jobs.send(BundleJob::Flush(tx)).is_ok() {
+            let _ = rx.recv();
+        }
+    }
+}
+
 /// `DATA_DIR/results.jsonl`, appended and fsynced once per finished or aborted round.
 #[derive(Resource)]
 pub struct ResultsLog {
@@ -244,6 +314,8 @@ pub fn create_room(
         last_result: String::new(),
         admitted: Vec::new(),
         bots: Vec::new(),
+        rounds: 0,
+        chain: ChainRecorder::default(),
     };
     let view = hosted.view(levels);
     let entity = commands.spawn((hosted, view, key, Replicated)).id();
@@ -261,7 +333,11 @@ pub fn end_round(
     reason: &str,
     log: &mut ResultsLog,
     views: &Query<(Entity, &InRoom)>,
+    bundles: &BundleWriter,
 ) {
+    // The last link before the verdict is forced (abort changes no hashed state, but the
+    // field log would show it).
+    hosted.chain.record(room);
     abort(room);
     let payload = crate::report::result_payload(room);
     let line = serde_json::json!({
@@ -278,6 +354,31 @@ pub fn end_round(
         Err(e) => error!(room = %hosted.code, error = %e, "results.jsonl write failed"),
     }
     hosted.last_result = payload.to_string();
+    let level = bundles.levels.get(&room.level.id);
+    let chain = std::mem::take(&mut hosted.chain);
+    let bundle = Bundle {
+        bundle_version: BUNDLE_VERSION,
+        room: hosted.code.clone(),
+        round: hosted.rounds,
+        reason: reason.to_string(),
+        seed: room.seed,
+        level_id: room.level.id.clone(),
+        level_hash: level.map(|l| l.hash.clone()).unwrap_or_default(),
+        level_source: level.map(|l| l.text.to_string()).unwrap_or_default(),
+        recipes_hash: bundles.recipes.hash.clone(),
+        recipes_source: bundles.recipes.text.to_string(),
+        seats: room.cooks.iter().map(|c| (c.seat, c.name.clone())).collect(),
+        ticks: room.tick,
+        record_every: BUNDLE_EVERY,
+        final_hash: crate::replay::golden::hex(room.hash),
+        hashes: chain.hashes.iter().map(|(t, h)| (*t, crate::replay::golden::hex(*h))).collect(),
+        fields: chain.fields,
+        frames: pack_frames(&hosted.admitted),
+        result: hosted.last_result.clone(),
+    };
+    if bundles.jobs.send(BundleJob::Write(Box::new(bundle))).is_err() {
+        error!(room = %hosted.code, "bundle writer gone: bundle lost");
+    }
     if let Some(round) = hosted.round.take() {
         for (e, in_room) in views {
             if in_room.0 == round {
@@ -368,6 +469,7 @@ fn run_lifecycle(
     mut index: ResMut<RoomIndex>,
     mut log: ResMut<ResultsLog>,
     fill: Option<Res<BotsFillPolicy>>,
+    bundles: Res<BundleWriter>,
 ) {
     let fill = fill.map(|f| f.0);
     let now = Instant::now();
@@ -394,7 +496,15 @@ fn run_lifecycle(
                 if let Some(round) = hosted.round
                     && let Ok(mut room) = rounds.get_mut(round)
                 {
-                    end_round(&mut commands, hosted, &mut room, "empty", &mut log, &views);
+                    end_round(
+                        &mut commands,
+                        hosted,
+                        &mut room,
+                        "empty",
+                        &mut log,
+                        &views,
+                        &bundles,
+                    );
                 }
                 info!(room = %hosted.code, "empty room reclaimed");
                 index.by_code.remove(&hosted.code);
@@ -424,7 +534,22 @@ fn run_lifecycle(
             LobbyPhase::Round => {
                 let Some(round) = hosted.round else { continue };
                 let Ok(mut room) = rounds.get_mut(round) else { continue };
-                if let Some(reason) = broken_invariant(&room) {
+                if ChainRecorder::due(room.tick) {
+                    hosted.chain.record(&room);
+                }
+                if let Some(fault) = room.fault.clone() {
+                    // A stage panicked on this room (caught per room in src/sim/mod.rs).
+                    error!(room = %hosted.code, tick = room.tick, %fault, "sim panicked: round aborted");
+                    end_round(
+                        &mut commands,
+                        hosted,
+                        &mut room,
+                        &format!("fault: {fault}"),
+                        &mut log,
+                        &views,
+                        &bundles,
+                    );
+                } else if let Some(reason) = broken_invariant(&room) {
                     error!(room = %hosted.code, tick = room.tick, %reason, "invariant broken: round aborted");
                     end_round(
                         &mut commands,
@@ -433,11 +558,20 @@ fn run_lifecycle(
                         &format!("fault: {reason}"),
                         &mut log,
                         &views,
+                        &bundles,
                     );
                 } else if room.result.is_some() {
                     let at = *hosted.verdict_tick.get_or_insert(room.tick);
                     if room.tick >= at + SETTLE_TICKS {
-                        end_round(&mut commands, hosted, &mut room, "finished", &mut log, &views);
+                        end_round(
+                            &mut commands,
+                            hosted,
+                            &mut room,
+                            "finished",
+                            &mut log,
+                            &views,
+                            &bundles,
+                        );
                     }
                 }
             }
@@ -481,6 +615,9 @@ fn start_round(
     // The seed comes from the OS: the sim is deterministic given it, and the seed is logged.
     let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes());
     let room = Room::new(level, levels.book.clone(), seed, &seats);
+    hosted.rounds += 1;
+    hosted.chain = ChainRecorder::default();
+    hosted.chain.record(&room);
     let team = (!hosted.bots.is_empty()).then(|| RoundBots(BotTeam::new(&room, &hosted.bots)));
     let mut round = commands.spawn((room, hosted.key, Replicated, RoundOf(lobby)));
     if let Some(team) = team {
@@ -505,18 +642,22 @@ pub fn abort_all(world: &mut World, reason: &str) {
         Query<&mut Room>,
         Query<(Entity, &InRoom)>,
         ResMut<ResultsLog>,
+        Res<BundleWriter>,
     )> = bevy::ecs::system::SystemState::new(world);
-    let Ok((mut commands, mut lobbies, mut rounds, views, mut log)) = state.get_mut(world) else {
+    let Ok((mut commands, mut lobbies, mut rounds, views, mut log, bundles)) = state.get_mut(world)
+    else {
         return;
     };
     for mut hosted in &mut lobbies {
         if let Some(round) = hosted.round
             && let Ok(mut room) = rounds.get_mut(round)
         {
-            end_round(&mut commands, &mut hosted, &mut room, reason, &mut log, &views);
+            end_round(&mut commands, &mut hosted, &mut room, reason, &mut log, &views, &bundles);
         }
     }
     state.apply(world);
+    // Nothing lost: the aborted rounds' bundles are on disk before the caller exits.
+    world.resource::<BundleWriter>().flush();
 }
 
 /// Re-runs a round offline from its seed and the frames the server admitted (each pushed before

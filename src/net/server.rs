@@ -7,7 +7,8 @@ use super::RoomKey;
 use super::bots::{BotsFill, BotsFillPolicy, ServerBotsPlugin};
 use super::http::{HttpPlugin, start_http};
 use super::rooms::{
-    HostLevels, HostedRoom, ResultsLog, RoomPolicy, RoomsPlugin, RoundOf, abort_all,
+    BundleWriter, HostLevels, HostedRoom, ResultsLog, RoomPolicy, RoomsPlugin, RoundOf, Source,
+    abort_all,
 };
 use super::tokens::{Admission, PROTOCOL_ID, hex, load_or_create_key};
 use crate::clock::TickClockPlugin;
@@ -24,7 +25,7 @@ use bevy_replicon::prelude::*;
 use bevy_replicon::shared::backend::connected_client::NetworkId;
 use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
 use bevy_replicon_renet::renet::ConnectionConfig;
-use bevy_replicon_renet::{RenetChannelsExt, RenetServer, RepliconRenetPlugins};
+use bevy_replicon_renet::{RenetChannelsExt, RenetSend, RenetServer, RepliconRenetPlugins};
 use std::net::{IpAddr, SocketAddr, UdpSocket};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -56,6 +57,10 @@ pub struct HostConfig {
     pub empty_timeout: Duration,
     /// `--bots-fill`: top each round up with planner bots (None: players only).
     pub bots_fill: Option<BotsFill>,
+    /// Server worlds behind the one web port (each its own UDP port, `port + i`): replicon
+    /// pairs every replicated entity with every client each tick, so one world's send cost
+    /// grows with the square of its rooms; shards keep it linear (docs/PERFORMANCE.md).
+    pub shards: usize,
 }
 
 /// The addresses the server actually listens on (after ephemeral ports were chosen).
@@ -127,17 +132,41 @@ impl Plugin for ServerNetPlugin {
         );
         app.add_systems(FixedPostUpdate, forward_tick_events.after(project_rooms));
         app.add_systems(Update, shutdown_on_signal);
+        // Packets go out on frames that ran a tick only. Replication is produced once per
+        // tick anyway, but renet also sends an ack packet to every client on every frame it
+        // runs (100 Hz here). Flushing at the tick rate costs no latency: nothing a client
+        // waits for is produced between ticks.
+        app.init_resource::<SendPace>();
+        app.add_systems(FixedPostUpdate, |mut pace: ResMut<SendPace>| pace.0 = true);
+        app.configure_sets(PostUpdate, RenetSend.run_if(|pace: Res<SendPace>| pace.0));
+        app.add_systems(PostUpdate, (|mut pace: ResMut<SendPace>| pace.0 = false).after(RenetSend));
     }
 }
 
+/// True from a simulated tick until the packets of that frame are sent.
+#[derive(Resource, Default)]
+struct SendPace(bool);
+
 /// Builds the whole server app, with its sockets bound (so the caller can read [`HostAddrs`]).
 pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
-    let book = crate::replay::cli::recipe_book().map_err(|e| e.to_string())?;
+    build_server_with(cfg, None)
+}
+
+/// [`build_server`], or with `web` = (its inbox, the router's address) one shard of a sharded
+/// host, whose web port is served by [`super::http::start_router`].
+pub fn build_server_with(
+    cfg: &HostConfig,
+    web: Option<(std::sync::mpsc::Receiver<super::http::ApiCall>, SocketAddr)>,
+) -> Result<App, String> {
+    let (book, book_text) = crate::replay::cli::recipe_book_source().map_err(|e| e.to_string())?;
     let levels = crate::level::files::load_campaign(&cfg.levels, &book)
         .map_err(|e| format!("levels {}: {e}", cfg.levels.display()))?;
     if levels.is_empty() {
         return Err(format!("no levels in {}", cfg.levels.display()));
     }
+    let sources = level_sources(&cfg.levels, &levels, &book)?;
+    let bundles =
+        BundleWriter::start(cfg.data_dir.join("bundles"), sources, Source::new(book_text));
     let key = load_or_create_key(&cfg.data_dir).map_err(|e| format!("data dir: {e}"))?;
     let results = ResultsLog::open(cfg.data_dir.join("results.jsonl"))
         .map_err(|e| format!("results.jsonl: {e}"))?;
@@ -154,7 +183,13 @@ pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
         ProtocolPlugin,
     ));
     app.add_visibility_filter::<RoomKey>();
-    app.add_plugins((ServerNetPlugin, RoomsPlugin, HttpPlugin, ServerBotsPlugin));
+    app.add_plugins((
+        ServerNetPlugin,
+        RoomsPlugin,
+        HttpPlugin,
+        ServerBotsPlugin,
+        super::ticktime::TickTimePlugin,
+    ));
     if let Some(fill) = cfg.bots_fill {
         app.insert_resource(BotsFillPolicy(fill));
     }
@@ -185,12 +220,19 @@ pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
         socket,
     )
     .map_err(|e| format!("netcode: {e}"))?;
-    let web = start_http(&mut app, SocketAddr::new(cfg.bind, cfg.web_port))?;
+    let web = match web {
+        Some((inbox, addr)) => {
+            super::http::attach_inbox(&mut app, inbox);
+            addr
+        }
+        None => start_http(&mut app, SocketAddr::new(cfg.bind, cfg.web_port))?,
+    };
 
     app.insert_resource(server)
         .insert_resource(transport)
         .insert_resource(ServerKey(key))
         .insert_resource(results)
+        .insert_resource(bundles)
         .insert_resource(Shutdown::default())
         .insert_resource(HostAddrs { udp, web, public })
         .insert_resource(HostLevels {
@@ -201,8 +243,36 @@ pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
     Ok(app)
 }
 
+/// The source text of every offered level (bundles carry it, so `replay check` rebuilds the
+/// exact level even after the folder changed): each file of the folder whose compiled level
+/// is the one the campaign loaded.
+fn level_sources(
+    dir: &std::path::Path,
+    levels: &[crate::level::model::Level],
+    book: &crate::level::model::RecipeBook,
+) -> Result<std::collections::HashMap<String, Source>, String> {
+    let mut out = std::collections::HashMap::new();
+    let files = crate::level::files::level_files(dir).map_err(|e| format!("levels: {e}"))?;
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let label = path.display().to_string();
+        if let Ok(level) = crate::level::compile::parse_level(text.as_bytes(), &label, book)
+            && levels.contains(&level)
+        {
+            out.insert(level.id.clone(), Source::new(text));
+        }
+    }
+    match levels.iter().find(|l| !out.contains_key(&l.id)) {
+        Some(l) => Err(format!("level `{}`: no source file found for bundles", l.id)),
+        None => Ok(out),
+    }
+}
+
 /// `undercooked --headless`: build, announce, run until a signal. Returns the exit code.
 pub fn run_headless(cfg: &HostConfig) -> u8 {
+    if cfg.shards > 1 {
+        return run_sharded(cfg);
+    }
     let mut app = match build_server(cfg) {
         Ok(app) => app,
         Err(e) => {
@@ -229,6 +299,58 @@ pub fn run_headless(cfg: &HostConfig) -> u8 {
         AppExit::Success => 0,
         AppExit::Error(_) => 1,
     }
+}
+
+/// `--shards N`: N server worlds on their own threads (UDP `port + i`, rooms split evenly)
+/// behind one web port whose router sends each API call to the right world.
+fn run_sharded(cfg: &HostConfig) -> u8 {
+    let n = cfg.shards;
+    let (senders, inboxes): (Vec<_>, Vec<_>) = (0..n).map(|_| std::sync::mpsc::channel()).unzip();
+    let (web, http) =
+        match super::http::start_router(SocketAddr::new(cfg.bind, cfg.web_port), senders) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        };
+    let mut shards = Vec::new();
+    for (i, inbox) in inboxes.into_iter().enumerate() {
+        let mut shard = cfg.clone();
+        shard.shards = 1;
+        shard.port = if cfg.port == 0 { 0 } else { cfg.port.saturating_add(i as u16) };
+        shard.public = cfg
+            .public
+            .iter()
+            .map(|a| SocketAddr::new(a.ip(), a.port().saturating_add(i as u16)))
+            .collect();
+        shard.max_rooms = cfg.max_rooms.div_ceil(n).max(1);
+        // The log subscriber is global: install it once, with the first shard.
+        match spawn_shard(shard, Some((inbox, web)), i == 0) {
+            Ok(h) => shards.push(h),
+            Err(e) => {
+                eprintln!("error: shard {i}: {e}");
+                return 2;
+            }
+        }
+    }
+    let flags: Vec<Arc<AtomicBool>> = shards.iter().map(|h| h.shutdown.clone()).collect();
+    if let Err(e) =
+        ctrlc::set_handler(move || flags.iter().for_each(|f| f.store(true, Ordering::SeqCst)))
+    {
+        eprintln!("error: signal handler: {e}");
+        return 2;
+    }
+    let udp: Vec<SocketAddr> = shards.iter().map(|h| h.addrs.udp).collect();
+    let public: Vec<SocketAddr> = shards.iter().flat_map(|h| h.addrs.public.clone()).collect();
+    println!("undercooked server: udp {udp:?} (tokens name {public:?}), web http://{web}");
+    println!("players: undercooked join {web} --create --name NAME --headless");
+    println!("results: {}", cfg.data_dir.join("results.jsonl").display());
+    for h in shards {
+        h.wait();
+    }
+    http.unblock();
+    0
 }
 
 /// Seats every newly authorised connection from its token's user data, or refuses it.
@@ -444,6 +566,10 @@ fn shutdown_on_signal(world: &mut World) {
     }
     info!("shutdown requested: aborting live rounds");
     abort_all(world, "shutdown");
+    // The run's tick-time percentiles (docs/PERFORMANCE.md's capacity numbers).
+    if let Some(t) = world.get_resource::<super::ticktime::TickTimes>() {
+        println!("tick times: {}", super::ticktime::summary(&t.all));
+    }
     world.write_message(AppExit::Success);
 }
 
@@ -473,6 +599,13 @@ impl ServerHandle {
         rx.recv().expect("server thread answered")
     }
 
+    /// Waits for the thread to end (after a signal set [`ServerHandle::shutdown`]).
+    pub fn wait(mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+
     /// The clean shutdown (as on SIGTERM); waits for the thread.
     pub fn stop(mut self) {
         self.shutdown.store(true, Ordering::SeqCst);
@@ -484,18 +617,31 @@ impl ServerHandle {
 
 /// Starts a server on its own thread (the app is built there: a Bevy app is not `Send`).
 pub fn spawn_server(cfg: HostConfig) -> Result<ServerHandle, String> {
+    spawn_shard(cfg, None, false)
+}
+
+/// [`spawn_server`] for one shard of a sharded host (`web`: its inbox and the router's
+/// address), optionally installing the log subscriber.
+fn spawn_shard(
+    cfg: HostConfig,
+    web: Option<(std::sync::mpsc::Receiver<super::http::ApiCall>, SocketAddr)>,
+    log: bool,
+) -> Result<ServerHandle, String> {
     let (ready_tx, ready_rx) = std::sync::mpsc::sync_channel(1);
     let (jobs, job_rx) = std::sync::mpsc::channel::<WorldJob>();
     let thread = std::thread::Builder::new()
         .name("undercooked-server".into())
         .spawn(move || {
-            let mut app = match build_server(&cfg) {
+            let mut app = match build_server_with(&cfg, web) {
                 Ok(app) => app,
                 Err(e) => {
                     let _ = ready_tx.send(Err(e));
                     return;
                 }
             };
+            if log {
+                app.add_plugins(bevy::log::LogPlugin::default());
+            }
             let addrs = app.world().resource::<HostAddrs>().clone();
             let shutdown = app.world().resource::<Shutdown>().0.clone();
             let _ = ready_tx.send(Ok((addrs, shutdown)));

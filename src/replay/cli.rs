@@ -41,12 +41,21 @@ pub enum ReplayError {
 
 /// The recipe book: `$UNDERCOOKED_RECIPES`, else `assets/recipes.ron`, else the built-in one.
 pub fn recipe_book() -> Result<RecipeBook, ReplayError> {
+    recipe_book_source().map(|(book, _)| book)
+}
+
+/// The recipe book and the text it was compiled from (a replay bundle carries the text).
+pub fn recipe_book_source() -> Result<(RecipeBook, String), ReplayError> {
     let path =
         std::env::var_os(RECIPES_ENV).map(PathBuf::from).unwrap_or_else(|| RECIPES_PATH.into());
     if path.is_file() {
-        return load_recipes_file(&path).map_err(|e| ReplayError::Recipes(e.to_string()));
+        let book = load_recipes_file(&path).map_err(|e| ReplayError::Recipes(e.to_string()))?;
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| ReplayError::Recipes(format!("{}: {e}", path.display())))?;
+        return Ok((book, text));
     }
     builtin_recipes()
+        .map(|book| (book, crate::level::recipes::BUILTIN_RECIPES_RON.to_string()))
         .map_err(|e| ReplayError::Recipes(format!("{} problems in the built-in book", e.len())))
 }
 

@@ -1,6 +1,8 @@
-//! Replays: run an input script through the real schedule, record goldens, check them.
+//! Replays: run an input script through the real schedule, record goldens, check them; and
+//! hosted rounds' bundles (a script and its golden in one file).
 
 pub mod author;
+pub mod bundle;
 pub mod cli;
 pub mod golden;
 pub mod script;

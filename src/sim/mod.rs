@@ -89,13 +89,32 @@ impl Plugin for SimPlugin {
 const PAR_MIN_ROOMS: usize = 4;
 
 /// Run one stage over every room, in parallel when there are enough rooms to pay for it.
+/// A faulted room is skipped; a panic inside one room's stage faults that room only.
 fn for_each_room(rooms: &mut Query<&mut Room>, stage: impl Fn(&mut Room) + Send + Sync) {
     if rooms.iter().len() < PAR_MIN_ROOMS {
         for mut room in rooms.iter_mut() {
-            stage(&mut room);
+            guarded(&mut room, &stage);
         }
     } else {
-        rooms.par_iter_mut().for_each(|mut room| stage(&mut room));
+        rooms.par_iter_mut().for_each(|mut room| guarded(&mut room, &stage));
+    }
+}
+
+/// One stage on one room, with the room's panic caught: rooms share a system (and a server),
+/// so an unwinding bug in one kitchen would otherwise stop them all. The room is marked
+/// faulted (its state may be half-updated, so nothing runs on it again) and its host ends it;
+/// a healthy room runs exactly the same code as before, so its hash chain is unchanged.
+fn guarded(room: &mut Room, stage: &(impl Fn(&mut Room) + Send + Sync)) {
+    if room.fault.is_some() {
+        return;
+    }
+    if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| stage(room))) {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        room.fault = Some(format!("panic at tick {}: {message}", room.tick));
     }
 }
 

@@ -272,6 +272,10 @@ pub struct Room {
     /// Ticks of round clock left (frozen at the verdict).
     pub time_left: u32,
     pub result: Option<Verdict>,
+    /// Set when a stage panicked on this room (the panic's message): every later stage skips
+    /// it, so its state stays as the panic left it, and whoever hosts it ends the round. Not
+    /// part of the hash chain (a healthy room's chain never sees it).
+    pub fault: Option<String>,
     /// Frames waiting for their tick.
     pub inputs: InputQueue,
     /// The facts of the latest tick (cleared when the next tick starts).
@@ -363,6 +367,7 @@ impl Room {
             longest_streak: 0,
             time_left: level.time_limit,
             result: None,
+            fault: None,
             inputs: InputQueue::default(),
             events: Vec::new(),
             hazards: super::hazards::HazardState::default(),
