@@ -107,6 +107,9 @@ enum Command {
         /// Level id for a room made with --create.
         #[arg(long)]
         level: Option<String>,
+        /// Milliseconds per client loop (each connection is stepped once per loop).
+        #[arg(long, default_value_t = 5)]
+        frame_ms: u64,
     },
 }
 
@@ -165,6 +168,7 @@ fn main() -> ExitCode {
             stats,
             clients,
             level,
+            frame_ms,
         } => {
             if !headless {
                 eprintln!(
@@ -182,6 +186,7 @@ fn main() -> ExitCode {
                 stats,
                 clients,
                 level,
+                frame_ms,
             };
             ExitCode::from(undercooked::net::client::run_join(&args))
         }
