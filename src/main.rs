@@ -115,6 +115,9 @@ enum Command {
         /// Level id for a room made with --create.
         #[arg(long)]
         level: Option<String>,
+        /// Milliseconds per client loop (each connection is stepped once per loop).
+        #[arg(long, default_value_t = 5)]
+        frame_ms: u64,
     },
     /// Bot cooks: `bot prove` plays levels with a bot team to show they can be won.
     Bot {
@@ -179,6 +182,7 @@ fn main() -> ExitCode {
             stats,
             clients,
             level,
+            frame_ms,
         } => {
             if !headless {
                 eprintln!(
@@ -196,6 +200,7 @@ fn main() -> ExitCode {
                 stats,
                 clients,
                 level,
+                frame_ms,
             };
             ExitCode::from(undercooked::net::client::run_join(&args))
         }

@@ -417,10 +417,9 @@ fn a_player_who_leaves_and_rejoins_gets_the_seat_back() {
     h.stop();
 }
 
-#[test]
-fn sigterm_ends_the_server_with_exit_0_and_a_results_line() {
+/// The built binary as a host (`--headless` plus `extra`), and its web address from the banner.
+fn host_process(dir: &std::path::Path, extra: &[&str]) -> (std::process::Child, String) {
     use std::io::BufRead;
-    let dir = data_dir("sigterm");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_undercooked"))
         .args([
             "--headless",
@@ -433,8 +432,9 @@ fn sigterm_ends_the_server_with_exit_0_and_a_results_line() {
             "--levels",
             "levels",
         ])
+        .args(extra)
         .arg("--data-dir")
-        .arg(&dir)
+        .arg(dir)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -448,23 +448,37 @@ fn sigterm_ends_the_server_with_exit_0_and_a_results_line() {
         .expect("the banner names the web port")
         .trim()
         .to_string();
-    let a = api_create(&web, "Ann", None).unwrap();
-    let mut ca = connect(&a, InputMode::Random);
-    assert!(pump(&mut [&mut ca], |c| c[0].clock().is_some_and(|r| r.tick > 10)), "round live");
+    // Keep reading: a closed pipe would make the host's later prints fail.
+    std::thread::spawn(move || out.lines().for_each(drop));
+    (child, web)
+}
+
+/// SIGTERM, then a bounded wait for the exit status.
+fn terminate(mut child: std::process::Child) -> Option<std::process::ExitStatus> {
     let killed =
         std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
     assert!(killed.is_ok_and(|s| s.success()));
     let end = Instant::now() + PATIENCE;
-    let status = loop {
+    loop {
         if let Some(s) = child.try_wait().unwrap() {
-            break Some(s);
+            return Some(s);
         }
         if Instant::now() > end {
             let _ = child.kill();
-            break None;
+            return None;
         }
         std::thread::sleep(Duration::from_millis(20));
-    };
+    }
+}
+
+#[test]
+fn sigterm_ends_the_server_with_exit_0_and_a_results_line() {
+    let dir = data_dir("sigterm");
+    let (child, web) = host_process(&dir, &[]);
+    let a = api_create(&web, "Ann", None).unwrap();
+    let mut ca = connect(&a, InputMode::Random);
+    assert!(pump(&mut [&mut ca], |c| c[0].clock().is_some_and(|r| r.tick > 10)), "round live");
+    let status = terminate(child);
     assert!(status.is_some_and(|s| s.success()), "exit 0 on SIGTERM: {status:?}");
     let lines = results(&dir);
     let line = lines.iter().find(|l| l["room"] == a.code.as_str()).expect("a results line");
@@ -515,4 +529,31 @@ fn bots_fill_the_empty_seats_and_the_round_reaches_serves() {
         "a round with bots replays from its admitted frames"
     );
     h.stop();
+}
+
+#[test]
+fn a_sharded_host_routes_each_room_to_its_shard() {
+    let dir = data_dir("shards");
+    let (child, web) = host_process(&dir, &["--shards", "2"]);
+    let a = api_create(&web, "Ann", None).unwrap();
+    let b = api_create(&web, "Bob", None).unwrap();
+    let mut ca = connect(&a, InputMode::Random);
+    let mut cb = connect(&b, InputMode::Random);
+    assert!(
+        pump(&mut [&mut ca, &mut cb], |c| c.iter_mut().all(|c| c.clock().is_some())),
+        "both rounds live (one per shard)"
+    );
+    assert_eq!(ca.lobbies().pop().map(|l| l.code), Some(a.code.clone()));
+    assert_eq!(cb.lobbies().pop().map(|l| l.code), Some(b.code.clone()));
+    // Calls naming a code reach the shard that owns it; an unknown code is refused.
+    let late = api_join(&web, &b.code, "Cy", None).expect("join routed to b's shard");
+    assert_eq!(late.seat, 1);
+    assert!(api_join(&web, "QQQQQ", "Eve", None).expect_err("unknown").contains("404"));
+    let status = terminate(child);
+    assert!(status.is_some_and(|s| s.success()), "exit 0 on SIGTERM: {status:?}");
+    let lines = results(&dir);
+    for code in [&a.code, &b.code] {
+        assert!(lines.iter().any(|l| l["room"] == code.as_str()), "{code} recorded");
+        assert!(dir.join("bundles").join(format!("{code}-1.ron")).is_file(), "{code} bundle");
+    }
 }

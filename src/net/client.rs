@@ -389,6 +389,9 @@ pub struct JoinArgs {
     pub stats: bool,
     pub clients: usize,
     pub level: Option<String>,
+    /// The loop period: every connection is stepped once per period (5 ms measures the echo
+    /// finely; a load run of hundreds of connections on a small host uses 20).
+    pub frame_ms: u64,
 }
 
 /// Runs `undercooked join … --headless`; returns the exit code.
@@ -434,7 +437,7 @@ pub fn run_join(args: &JoinArgs) -> u8 {
         for c in &mut clients {
             c.step();
         }
-        if let Some(rest) = Duration::from_millis(5).checked_sub(t0.elapsed()) {
+        if let Some(rest) = Duration::from_millis(args.frame_ms.max(1)).checked_sub(t0.elapsed()) {
             std::thread::sleep(rest);
         }
     }

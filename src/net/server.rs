@@ -568,7 +568,9 @@ fn shutdown_on_signal(world: &mut World) {
     abort_all(world, "shutdown");
     // The run's tick-time percentiles (docs/PERFORMANCE.md's capacity numbers).
     if let Some(t) = world.get_resource::<super::ticktime::TickTimes>() {
-        println!("tick times: {}", super::ticktime::summary(&t.all));
+        // Not `println!`: a closed stdout must not turn a clean shutdown into a panic.
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout(), "tick times: {}", super::ticktime::summary(&t.all));
     }
     world.write_message(AppExit::Success);
 }
