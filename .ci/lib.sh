@@ -15,6 +15,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/undercooked-target}"
 #   libwayland-dev   winit's Wayland backend links libwayland-client (wayland-sys without dlopen)
 # X11 and xkbcommon are loaded with dlopen at run time, so their -dev packages are not needed.
 UC_BUILD_PACKAGES=(build-essential pkg-config libasound2-dev libudev-dev libwayland-dev)
+# What the test suite needs beyond a build: tests/client.rs runs the real game in a virtual X
+# display (xvfb-run + xauth) and renders through Mesa's software Vulkan driver (lavapipe).
+UC_TEST_PACKAGES=(xvfb xauth mesa-vulkan-drivers)
 # rustup's installer, only when no Rust is installed yet.
 UC_RUSTUP_PACKAGES=(curl ca-certificates)
 
@@ -95,9 +98,14 @@ uc_need_build_deps() {
   uc_need_apt "${UC_BUILD_PACKAGES[@]}" && uc_need_rust
 }
 
+# Everything the test suite needs: the build, plus the virtual display for the client test.
+uc_need_test_deps() {
+  uc_need_build_deps && uc_need_apt "${UC_TEST_PACKAGES[@]}"
+}
+
 # What .ci/run needs beyond a build: the lint tools and the browser target.
 uc_need_ci_tools() {
-  uc_need_build_deps &&
+  uc_need_test_deps &&
     uc_need_component rustfmt &&
     uc_need_component clippy &&
     uc_need_target wasm32-unknown-unknown &&
