@@ -482,3 +482,235 @@ mod loader {
         assert!(kept.get(&bad).is_none());
     }
 }
+
+// ---- Hot reload: the polling watcher, the designer restart, and the server process ----
+
+/// The valid edit: the top row's counter moves two cells left (the kitchen stays winnable).
+const MOVE_A: &str = "\"##l-t-K##\"";
+const MOVE_B: &str = "\"#-l#t-K##\"";
+/// The broken edit: an unknown tile in the first floor row.
+const BREAK_A: &str = "\"#.......#\"";
+const BREAK_B: &str = "\"#..?....#\"";
+
+/// A fresh temporary copy of the shipped levels folder (`all`) or of tutorial.ron alone.
+fn temp_levels(name: &str, all: bool) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("uc-reload-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = if all {
+        std::fs::read_dir(root().join("levels")).unwrap().map(|e| e.unwrap().path()).collect()
+    } else {
+        vec![root().join("levels/tutorial.ron")]
+    };
+    for f in files {
+        std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+/// The 1-based line and column of the first `?` in `text` (what UNKNOWN_TILE must point at).
+fn position_of_question_mark(text: &str) -> (u32, u32) {
+    for (i, line) in text.lines().enumerate() {
+        if let Some(col) = line.chars().position(|c| c == '?') {
+            return (i as u32 + 1, col as u32 + 1);
+        }
+    }
+    panic!("no `?` in the text")
+}
+
+/// Every watcher message seen so far (messages live two updates; the test reads them later).
+#[derive(bevy::prelude::Resource, Default)]
+struct Seen {
+    reloaded: Vec<String>,
+    rejected: Vec<undercooked::level::LevelRejected>,
+}
+
+fn collect(
+    mut seen: bevy::prelude::ResMut<Seen>,
+    mut ok: bevy::prelude::MessageReader<undercooked::level::LevelReloaded>,
+    mut bad: bevy::prelude::MessageReader<undercooked::level::LevelRejected>,
+) {
+    seen.reloaded.extend(ok.read().map(|r| r.id.clone()));
+    seen.rejected.extend(bad.read().cloned());
+}
+
+#[test]
+fn hot_reload_restarts_the_designer_room_keeps_the_last_good_level_and_clears_on_fix() {
+    use bevy::prelude::*;
+    use std::time::Duration;
+    use undercooked::level::{DesignerPlugin, LevelLibrary, LevelWatchConfig, LevelWatchPlugin};
+    use undercooked::sim::room::{Room, SeatSpec};
+
+    let dir = temp_levels("app", false);
+    let file = dir.join("tutorial.ron");
+    let original = std::fs::read_to_string(&file).unwrap();
+    let mut app = undercooked::clock::headless_app();
+    app.insert_resource(LevelWatchConfig {
+        levels_dir: dir.clone(),
+        recipes: Some(root().join("assets/recipes.ron")),
+        // Poll on every update: the test counts updates, never wall-clock time.
+        poll_every: Duration::ZERO,
+    });
+    app.add_plugins((LevelWatchPlugin, DesignerPlugin));
+    app.init_resource::<Seen>().add_systems(Update, collect);
+
+    let lib = app.world().resource::<LevelLibrary>();
+    let level = lib.level("tutorial").expect("the copy is in the library");
+    let room = Room::new(level.clone(), lib.book.clone(), 7, &SeatSpec::numbered(2));
+    let room = app.world_mut().spawn(room).id();
+    let room_of = |app: &App| app.world().get::<Room>(room).expect("the room lives").clone();
+    for _ in 0..5 {
+        app.update();
+    }
+    assert!(room_of(&app).tick >= 4, "the room ticks");
+    assert!(app.world().resource::<Seen>().reloaded.is_empty(), "no edit, no reload");
+
+    // A valid edit: the room restarts on the moved counter, same seats and seed.
+    std::fs::write(&file, original.replace(MOVE_A, MOVE_B)).unwrap();
+    let moved = (0..10).find_map(|_| {
+        app.update();
+        let r = room_of(&app);
+        (r.level.tiles != level.tiles).then_some(r)
+    });
+    let moved = moved.expect("the room's grid changed within 10 updates");
+    assert_eq!(moved.seed, 7);
+    assert_eq!(moved.cooks.iter().map(|c| c.seat).collect::<Vec<_>>(), vec![0, 1]);
+    assert_eq!(app.world().resource::<Seen>().reloaded, vec!["tutorial".to_string()]);
+    let moved_tiles = moved.level.tiles.clone();
+
+    // A broken edit: reported with its code and position; the room keeps the moved kitchen.
+    let broken = original.replace(MOVE_A, MOVE_B).replace(BREAK_A, BREAK_B);
+    std::fs::write(&file, &broken).unwrap();
+    let rejected = (0..10).find_map(|_| {
+        app.update();
+        app.world().resource::<Seen>().rejected.first().cloned()
+    });
+    let rejected = rejected.expect("the broken edit is rejected within 10 updates");
+    let (line, col) = position_of_question_mark(&broken);
+    let e = &rejected.errors[0];
+    assert_eq!(rejected.file, file);
+    assert_eq!((e.code, e.line, e.col), (ErrorCode::UnknownTile, Some(line), Some(col)));
+    let tick = room_of(&app).tick;
+    for _ in 0..5 {
+        app.update();
+    }
+    let still = room_of(&app);
+    assert_eq!(still.level.tiles, moved_tiles, "the last good level stays");
+    assert!(still.tick >= tick + 4, "the room kept ticking");
+    let lib = app.world().resource::<LevelLibrary>();
+    assert!(lib.errors.contains_key(&file));
+    assert_eq!(lib.level("tutorial").unwrap().tiles, moved_tiles);
+
+    // The fix: reloaded again, the error cleared, the room back on the original kitchen.
+    std::fs::write(&file, &original).unwrap();
+    let fixed = (0..10).any(|_| {
+        app.update();
+        room_of(&app).level.tiles == level.tiles
+    });
+    assert!(fixed, "the fix reached the room within 10 updates");
+    assert!(app.world().resource::<LevelLibrary>().errors.is_empty(), "the error cleared");
+    assert_eq!(app.world().resource::<Seen>().reloaded.len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_recipe_book_edit_revalidates_every_level_and_a_broken_book_keeps_the_old_one() {
+    use bevy::prelude::*;
+    use std::time::Duration;
+    use undercooked::level::{LevelLibrary, LevelWatchConfig, LevelWatchPlugin};
+
+    let dir = temp_levels("book", false);
+    let book_path = dir.join("recipes.book");
+    let book_text = std::fs::read_to_string(root().join("assets/recipes.ron")).unwrap();
+    std::fs::write(&book_path, &book_text).unwrap();
+    let mut app = undercooked::clock::headless_app();
+    app.insert_resource(LevelWatchConfig {
+        levels_dir: dir.clone(),
+        recipes: Some(book_path.clone()),
+        poll_every: Duration::ZERO,
+    });
+    app.add_plugins(LevelWatchPlugin);
+    app.init_resource::<Seen>().add_systems(Update, collect);
+    app.update();
+    std::fs::write(&book_path, "not a book").unwrap();
+    app.update();
+    let seen = app.world().resource::<Seen>();
+    assert_eq!(seen.rejected.len(), 1, "the book is rejected");
+    assert_eq!(seen.rejected[0].file, book_path);
+    assert!(seen.reloaded.is_empty());
+    assert!(app.world().resource::<LevelLibrary>().level("tutorial").is_some());
+    // A valid rewrite (a comment added) re-validates every level against it.
+    std::fs::write(&book_path, format!("// edited\n{book_text}")).unwrap();
+    app.update();
+    assert_eq!(app.world().resource::<Seen>().reloaded, vec!["tutorial".to_string()]);
+    assert!(app.world().resource::<LevelLibrary>().errors.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_headless_server_logs_reloads_and_named_errors_for_edits_under_its_levels_folder() {
+    use std::io::BufRead;
+    use std::time::{Duration, Instant};
+
+    let dir = temp_levels("server", true);
+    let data = dir.join("data");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["--headless", "--port", "0", "--web-port", "0", "--bind", "127.0.0.1"])
+        .arg("--levels")
+        .arg(&dir)
+        .arg("--data-dir")
+        .arg(&data)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut banner = String::new();
+    out.read_line(&mut banner).unwrap();
+    assert!(banner.contains("undercooked server"), "banner: {banner}");
+    // Keep both pipes drained (a full pipe would block the host); the log lines come back.
+    std::thread::spawn(move || out.lines().for_each(drop));
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let err = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(err).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let wait_for = |needles: &[&str]| -> Option<String> {
+        let end = Instant::now() + Duration::from_secs(30);
+        while let Some(left) = end.checked_duration_since(Instant::now()) {
+            let line = rx.recv_timeout(left).ok()?;
+            if needles.iter().all(|n| line.contains(n)) {
+                return Some(line);
+            }
+        }
+        None
+    };
+
+    let file = dir.join("tutorial.ron");
+    let original = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, original.replace(MOVE_A, MOVE_B)).unwrap();
+    let reloaded = wait_for(&["level reloaded: tutorial"]);
+    let broken = original.replace(BREAK_A, BREAK_B);
+    std::fs::write(&file, &broken).unwrap();
+    let (line, col) = position_of_question_mark(&broken);
+    let at = format!("tutorial.ron:{line}:{col}: UNKNOWN_TILE");
+    let rejected = wait_for(&["level rejected:", &at]);
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let end = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break Some(s);
+        }
+        if Instant::now() > end {
+            let _ = child.kill();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(reloaded.is_some(), "`level reloaded: tutorial` in the server log");
+    assert!(rejected.is_some(), "`level rejected: …{at}` in the server log");
+    assert!(status.is_some_and(|s| s.success()), "exit 0 on SIGTERM: {status:?}");
+}

@@ -15,6 +15,7 @@ pub mod schema;
 pub mod sketch;
 pub mod source_map;
 mod text;
+pub mod watch;
 
 pub use compile::parse_level;
 pub use error::{ErrorCode, LevelError, LoadError, Pos};
@@ -23,3 +24,6 @@ pub use files::{
 };
 pub use loader::{LastGoodLevels, LevelAsset, LevelPlugin, RecipeBookAsset};
 pub use recipes::{builtin_recipes, parse_recipes};
+pub use watch::{
+    DesignerPlugin, LevelLibrary, LevelRejected, LevelReloaded, LevelWatchConfig, LevelWatchPlugin,
+};

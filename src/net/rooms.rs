@@ -11,6 +11,7 @@ use super::RoomKey;
 use super::bots::{BotsFill, BotsFillPolicy, RoundBots, bot_name, fill_seats};
 use super::tokens::{Secret, hex};
 use crate::bot::planner::BotTeam;
+use crate::level::LevelLibrary;
 use crate::level::model::{Level, RecipeBook};
 use crate::project::project_rooms;
 use crate::protocol::{InRoom, LobbyPhase, LobbyView, SeatView};
@@ -109,6 +110,11 @@ pub struct HostedRoom {
     pub rounds: u32,
     /// The live round's hash chain and field log at the bundle cadence.
     pub chain: ChainRecorder,
+    /// The live round's level source, taken when it started: the file may be edited (hot
+    /// reload) before the round ends, and its bundle must carry what was played.
+    pub round_source: Option<Source>,
+    /// The same for the recipe book the live round was built with.
+    pub round_recipes: Option<Source>,
 }
 
 impl HostedRoom {
@@ -316,6 +322,8 @@ pub fn create_room(
         bots: Vec::new(),
         rounds: 0,
         chain: ChainRecorder::default(),
+        round_source: None,
+        round_recipes: None,
     };
     let view = hosted.view(levels);
     let entity = commands.spawn((hosted, view, key, Replicated)).id();
@@ -354,7 +362,9 @@ pub fn end_round(
         Err(e) => error!(room = %hosted.code, error = %e, "results.jsonl write failed"),
     }
     hosted.last_result = payload.to_string();
-    let level = bundles.levels.get(&room.level.id);
+    let started_with = hosted.round_source.take();
+    let level = started_with.as_ref().or_else(|| bundles.levels.get(&room.level.id));
+    let recipes = hosted.round_recipes.take().unwrap_or_else(|| bundles.recipes.clone());
     let chain = std::mem::take(&mut hosted.chain);
     let bundle = Bundle {
         bundle_version: BUNDLE_VERSION,
@@ -365,8 +375,8 @@ pub fn end_round(
         level_id: room.level.id.clone(),
         level_hash: level.map(|l| l.hash.clone()).unwrap_or_default(),
         level_source: level.map(|l| l.text.to_string()).unwrap_or_default(),
-        recipes_hash: bundles.recipes.hash.clone(),
-        recipes_source: bundles.recipes.text.to_string(),
+        recipes_hash: recipes.hash.clone(),
+        recipes_source: recipes.text.to_string(),
         seats: room.cooks.iter().map(|c| (c.seat, c.name.clone())).collect(),
         ticks: room.tick,
         record_every: BUNDLE_EVERY,
@@ -470,6 +480,7 @@ fn run_lifecycle(
     mut log: ResMut<ResultsLog>,
     fill: Option<Res<BotsFillPolicy>>,
     bundles: Res<BundleWriter>,
+    library: Option<Res<LevelLibrary>>,
 ) {
     let fill = fill.map(|f| f.0);
     let now = Instant::now();
@@ -528,7 +539,7 @@ fn run_lifecycle(
                 } else if hosted.countdown > 0 {
                     hosted.countdown -= 1;
                 } else {
-                    start_round(&mut commands, entity, hosted, &levels, fill);
+                    start_round(&mut commands, entity, hosted, &levels, library.as_deref(), fill);
                 }
             }
             LobbyPhase::Round => {
@@ -595,11 +606,27 @@ fn start_round(
     lobby: Entity,
     hosted: &mut HostedRoom,
     levels: &HostLevels,
+    library: Option<&LevelLibrary>,
     fill: Option<BotsFill>,
 ) {
-    let Some(level) = levels.levels.get(hosted.level).cloned() else {
+    let Some(offered) = levels.levels.get(hosted.level).cloned() else {
         hosted.phase = LobbyPhase::Lobby;
         return;
+    };
+    // The catalog says which levels are offered; the library holds each one's last good
+    // version (hot reload), with the book it was validated against.
+    let edited = library.and_then(|lib| Some((lib.get(&offered.id)?, lib.book.clone())));
+    let (level, book) = match edited {
+        Some((entry, book)) => {
+            hosted.round_source = Some(Source::new(entry.source.to_string()));
+            hosted.round_recipes = library.map(|lib| Source::new(lib.book_source.to_string()));
+            (entry.level.clone(), book)
+        }
+        None => {
+            hosted.round_source = None;
+            hosted.round_recipes = None;
+            (offered, levels.book.clone())
+        }
     };
     // Bots take the empty seats (a held seat of a player who stepped away stays theirs).
     let occupied: [bool; MAX_SEATS] = std::array::from_fn(|i| hosted.seats[i].is_some());
@@ -614,7 +641,7 @@ fn start_round(
     seats.sort_by_key(|s| s.seat);
     // The seed comes from the OS: the sim is deterministic given it, and the seed is logged.
     let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes());
-    let room = Room::new(level, levels.book.clone(), seed, &seats);
+    let room = Room::new(level, book, seed, &seats);
     hosted.rounds += 1;
     hosted.chain = ChainRecorder::default();
     hosted.chain.record(&room);

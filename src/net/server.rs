@@ -190,6 +190,17 @@ pub fn build_server_with(
         ServerBotsPlugin,
         super::ticktime::TickTimePlugin,
     ));
+    // Hot reload: rounds start from the watcher's library, so an edit reaches a room at its
+    // next round and never touches a live one.
+    let recipes = std::env::var_os(crate::level::cli::RECIPES_ENV)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| crate::level::cli::RECIPES_PATH.into());
+    app.insert_resource(crate::level::LevelWatchConfig {
+        levels_dir: cfg.levels.clone(),
+        recipes: Some(recipes),
+        poll_every: crate::level::watch::POLL_EVERY,
+    });
+    app.add_plugins(crate::level::LevelWatchPlugin);
     if let Some(fill) = cfg.bots_fill {
         app.insert_resource(BotsFillPolicy(fill));
     }
