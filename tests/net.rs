@@ -557,3 +557,59 @@ fn a_sharded_host_routes_each_room_to_its_shard() {
         assert!(dir.join("bundles").join(format!("{code}-1.ron")).is_file(), "{code} bundle");
     }
 }
+
+#[test]
+fn an_edited_level_reaches_the_next_round_and_its_bundle_but_never_a_live_round() {
+    use undercooked::level::LevelLibrary;
+    let dir = data_dir("reload");
+    let levels = dir.join("levels");
+    std::fs::create_dir_all(&levels).unwrap();
+    for f in std::fs::read_dir("levels").unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, levels.join(f.file_name().unwrap())).unwrap();
+    }
+    let h = spawn_server(HostConfig { levels: levels.clone(), ..config(dir.clone()) }).unwrap();
+    let file = levels.join("tutorial.ron");
+    let original = std::fs::read_to_string(&file).unwrap();
+    // Moves the top row's counter two cells left (the kitchen stays valid).
+    let edited = original.replace("\"##l-t-K##\"", "\"#-l#t-K##\"");
+    assert_ne!(edited, original);
+    let tutorial = |h: &ServerHandle| {
+        h.with_world(|w| w.resource::<LevelLibrary>().level("tutorial").unwrap().tiles.clone())
+    };
+    let before = tutorial(&h);
+    std::fs::write(&file, &edited).unwrap();
+    let end = Instant::now() + PATIENCE;
+    while tutorial(&h) == before && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let after = tutorial(&h);
+    assert_ne!(after, before, "the server's library took the edit");
+
+    // The next round (the first here) plays the edit.
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Ann", None).unwrap();
+    let mut ca = connect(&a, InputMode::Random);
+    assert!(pump(&mut [&mut ca], |c| c[0].clock().is_some_and(|r| r.tick > 5)), "round live");
+    let live = snapshot(&h, &a.code).expect("a live round");
+    assert_eq!(live.room.level.id, "tutorial");
+    assert_eq!(live.room.level.tiles, after);
+
+    // Editing back mid-round changes the library, never the live round.
+    std::fs::write(&file, &original).unwrap();
+    let end = Instant::now() + PATIENCE;
+    while tutorial(&h) != before && Instant::now() < end {
+        ca.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(tutorial(&h), before, "the library took the second edit");
+    let still = snapshot(&h, &a.code).expect("the round is still live");
+    assert_eq!(still.room.level.tiles, after, "the live round kept its kitchen");
+    assert_eq!(still.room.seed, live.room.seed);
+    h.stop();
+    // The bundle carries the text the round started with, and replays.
+    let bundle = bundle_of(&dir, &a.code);
+    assert_eq!(bundle.level_source, edited);
+    let check = check_bundle(&bundle).expect("a valid bundle");
+    assert!(check.matches(), "{check:?}");
+}
