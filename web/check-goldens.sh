@@ -9,6 +9,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source .ci/lib.sh
 
+# Its own persistent target dir: a release wasm32 build of Bevy shares nothing with the native
+# debug builds, and keeping it apart means a cold native cache never costs this one its build.
+export CARGO_TARGET_DIR="${UC_WASM_TARGET_DIR:-$HOME/.cache/undercooked-wasm-target}"
 # Release: the debug wasm of a Bevy app replays ~10x slower and the check runs on every CI.
 cargo build --locked --release --target wasm32-unknown-unknown -p undercooked-golden-check
 want=$(uc_wasm_bindgen_version)
