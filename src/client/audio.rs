@@ -64,6 +64,9 @@ pub enum Cue {
     Beep,
     Go,
     RoundEnd,
+    Ignite,
+    Extinguish,
+    Knock,
 }
 
 #[derive(Resource)]
@@ -106,6 +109,9 @@ pub fn synthesise(cue: Cue) -> Synth {
         Cue::Denied => render(&[(140.0, 0.12)], 0.1, 12.0),
         Cue::Beep => render(&[(600.0, 0.12)], 0.0, 10.0),
         Cue::Go => render(&[(1200.0, 0.3)], 0.0, 6.0),
+        Cue::Ignite => render(&[(110.0, 0.5)], 0.85, 3.0),
+        Cue::Extinguish => render(&[(2000.0, 0.6)], 1.0, 4.0),
+        Cue::Knock => render(&[(90.0, 0.1), (70.0, 0.15)], 0.3, 18.0),
         Cue::RoundEnd => {
             render(&[(523.0, 0.15), (659.0, 0.15), (784.0, 0.15), (1046.0, 0.4)], 0.0, 3.0)
         }
@@ -122,6 +128,9 @@ pub fn cue_for(event: &SimEvent) -> Option<Cue> {
         SimEvent::OrderMissed { .. } => Cue::Miss,
         SimEvent::Denied { .. } => Cue::Denied,
         SimEvent::RoundEnd { .. } => Cue::RoundEnd,
+        SimEvent::Ignited { .. } | SimEvent::Spread { .. } => Cue::Ignite,
+        SimEvent::Extinguished { .. } => Cue::Extinguish,
+        SimEvent::Knocked { .. } => Cue::Knock,
         _ => return None,
     })
 }
@@ -143,6 +152,9 @@ fn make_cues(mut commands: Commands, mut assets: ResMut<Assets<Synth>>) {
         Cue::Beep,
         Cue::Go,
         Cue::RoundEnd,
+        Cue::Ignite,
+        Cue::Extinguish,
+        Cue::Knock,
     ];
     commands.insert_resource(Cues(all.iter().map(|c| (*c, assets.add(synthesise(*c)))).collect()));
 }

@@ -6,7 +6,7 @@ use super::kitchen::{KitchenCamera, part_color, seat_color};
 use super::local::RoundPhase;
 use super::{AppState, PresentSystems};
 use crate::project::RoomTick;
-use crate::protocol::{CookView, InRoom, OrderView, RoomView};
+use crate::protocol::{CookView, InRoom, OrderView, RoomClock, RoomView};
 use crate::sim::events::SimEvent;
 use crate::sim::room::Verdict;
 use crate::sim::units::TICK_HZ;
@@ -64,6 +64,7 @@ pub(super) fn plugin(app: &mut App) {
             follow_cooks,
             update_rail,
             update_scoreboard,
+            update_clock,
             update_banner,
             show_round_end,
         )
@@ -248,15 +249,17 @@ pub fn clock_text(ticks: u32) -> String {
 }
 
 /// The rail: one card per live order; rebuilt when the set of orders changes, otherwise only
-/// the deadline bars move.
+/// the deadline bars move (against the room clock, which ticks without touching `RoomView`).
+#[allow(clippy::type_complexity)]
 fn update_rail(
     mut commands: Commands,
-    rooms: Query<&RoomView, Changed<RoomView>>,
+    rooms: Query<(&RoomView, Option<&RoomClock>), Or<(Changed<RoomView>, Changed<RoomClock>)>>,
     rail: Query<(Entity, Option<&Children>), With<RailRoot>>,
     cards: Query<&OrderCard>,
     mut fills: Query<(&DeadlineFill, &mut Node, &mut BackgroundColor)>,
 ) {
-    let Some(view) = rooms.iter().next() else { return };
+    let Some((view, clock)) = rooms.iter().next() else { return };
+    let tick = clock.map_or(0, |c| c.tick);
     let Ok((rail, children)) = rail.single() else { return };
     let shown: Vec<u32> =
         children.into_iter().flatten().filter_map(|c| cards.get(*c).ok()).map(|c| c.0).collect();
@@ -267,14 +270,14 @@ fn update_rail(
         }
         commands.entity(rail).with_children(|p| {
             for order in &view.orders {
-                spawn_card(p, order);
+                spawn_card(p, order, tick);
             }
         });
         return;
     }
     for (fill, mut node, mut bg) in &mut fills {
         if let Some(o) = view.orders.iter().find(|o| o.id == fill.0) {
-            let f = o.ticks_left as f32 / o.ticks_total.max(1) as f32;
+            let f = o.ticks_left(tick) as f32 / o.ticks_total.max(1) as f32;
             node.width = percent(100.0 * f.clamp(0.0, 1.0));
             bg.0 = deadline_color(f);
         }
@@ -291,8 +294,8 @@ fn deadline_color(f: f32) -> Color {
     }
 }
 
-fn spawn_card(p: &mut ChildSpawnerCommands, order: &OrderView) {
-    let f = order.ticks_left as f32 / order.ticks_total.max(1) as f32;
+fn spawn_card(p: &mut ChildSpawnerCommands, order: &OrderView, tick: u32) {
+    let f = order.ticks_left(tick) as f32 / order.ticks_total.max(1) as f32;
     p.spawn((
         OrderCard(order.id),
         Node {
@@ -346,7 +349,6 @@ fn spawn_card(p: &mut ChildSpawnerCommands, order: &OrderView) {
 fn update_scoreboard(
     rooms: Query<&RoomView, Changed<RoomView>>,
     mut score: Query<&mut Text, (With<ScoreText>, Without<ClockText>)>,
-    mut clock: Query<&mut Text, (With<ClockText>, Without<ScoreText>)>,
 ) {
     let Some(view) = rooms.iter().next() else { return };
     if let Ok(mut t) = score.single_mut() {
@@ -354,8 +356,19 @@ fn update_scoreboard(
             if view.streak > 1 { format!("   streak x{}", view.streak) } else { String::new() };
         t.0 = format!("score {} / {}{streak}", view.score, view.target);
     }
+}
+
+/// The round clock: its own component, changed every tick.
+fn update_clock(
+    rooms: Query<&RoomClock, Changed<RoomClock>>,
+    mut clock: Query<&mut Text, (With<ClockText>, Without<ScoreText>)>,
+) {
+    let Some(room) = rooms.iter().next() else { return };
     if let Ok(mut t) = clock.single_mut() {
-        t.0 = clock_text(view.time_left);
+        let text = clock_text(room.time_left);
+        if t.0 != text {
+            t.0 = text;
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! Cook motion between ticks: each cook keeps its last two tick positions, and every display
 //! frame draws it between them by how far the fixed clock has run into the next tick.
 
-use crate::protocol::{CookView, InRoom, RoomView};
+use crate::protocol::{CookMotion, InRoom, RoomClock};
 use bevy::prelude::*;
 
 /// µtiles per world unit (1 tile = 1 world unit).
@@ -62,22 +62,23 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, blend_cooks.in_set(super::PresentSystems));
 }
 
-fn start_trail(add: On<Add, CookView>, cooks: Query<&CookView>, mut commands: Commands) {
-    if let Ok(cook) = cooks.get(add.entity) {
-        commands.entity(add.entity).insert((Trail::new(cook.pos, 0), DrawnAt::default()));
+/// A cook's motion arrived (the projection writes it beside `CookView`): start its trail.
+fn start_trail(add: On<Add, CookMotion>, cooks: Query<&CookMotion>, mut commands: Commands) {
+    if let Ok(motion) = cooks.get(add.entity) {
+        commands.entity(add.entity).insert((Trail::new(motion.pos, 0), DrawnAt::default()));
     }
 }
 
 /// Record each cook's position once per room tick. Every cook shifts on every tick, changed or
 /// not: a cook that stopped must stop being drawn between two old positions.
 pub fn record_cook_ticks(
-    rooms: Query<&RoomView>,
-    mut cooks: Query<(&CookView, &InRoom, &mut Trail)>,
+    rooms: Query<&RoomClock>,
+    mut cooks: Query<(&CookMotion, &InRoom, &mut Trail)>,
 ) {
-    for (cook, room, mut trail) in &mut cooks {
-        let tick = rooms.get(room.0).map_or(trail.tick, |r| r.tick);
-        if tick != trail.tick || trail.curr != cook.pos {
-            trail.push(cook.pos, tick);
+    for (motion, room, mut trail) in &mut cooks {
+        let tick = rooms.get(room.0).map_or(trail.tick, |c| c.tick);
+        if tick != trail.tick || trail.curr != motion.pos {
+            trail.push(motion.pos, tick);
         }
     }
 }

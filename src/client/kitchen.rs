@@ -6,7 +6,10 @@
 
 use super::PresentSystems;
 use super::interp::DrawnAt;
-use crate::protocol::{CookView, GridView, InRoom, ItemLook, ItemPlace, ItemView, StationView};
+use crate::level::model::ShiftPhase;
+use crate::protocol::{
+    CookView, GridView, HazardView, InRoom, ItemLook, ItemPlace, ItemView, RoomClock, StationView,
+};
 use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Tile, Vessel};
 use crate::sim::room::StationState;
 use bevy::platform::collections::HashMap;
@@ -70,6 +73,29 @@ impl Art {
                 mats.add(StandardMaterial {
                     base_color: color,
                     perceptual_roughness: 0.8,
+                    ..default()
+                })
+            })
+            .clone()
+    }
+
+    /// A see-through, unlit-ish material (decals: spills, ice, the shift flash), cached by
+    /// colour like the opaque ones (the alpha is part of the key).
+    fn glass(
+        &mut self,
+        mats: &mut Assets<StandardMaterial>,
+        color: Color,
+    ) -> Handle<StandardMaterial> {
+        let mut key = color.to_srgba().to_u8_array();
+        // Keep translucent keys apart from an opaque colour with the same bytes.
+        key[3] = key[3].min(254);
+        self.mats
+            .entry(key)
+            .or_insert_with(|| {
+                mats.add(StandardMaterial {
+                    base_color: color,
+                    alpha_mode: AlphaMode::Blend,
+                    perceptual_roughness: 0.3,
                     ..default()
                 })
             })
@@ -148,6 +174,8 @@ pub struct StationParts {
     fill: Entity,
     burn: Entity,
     dirt: Entity,
+    /// Flames (hidden unless the station is ablaze).
+    fire: Entity,
 }
 
 /// A cook's moving parts.
@@ -166,13 +194,19 @@ pub(super) fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(VOID));
     app.insert_resource(GlobalAmbientLight { color: Color::WHITE, brightness: 500.0, ..default() });
     app.add_systems(Startup, spawn_camera);
-    app.add_observer(build_grid)
-        .add_observer(dress_station)
-        .add_observer(dress_cook)
-        .add_observer(dress_item);
+    app.add_observer(dress_station).add_observer(dress_cook).add_observer(dress_item);
     app.add_systems(
         Update,
-        (restyle_items, pose_cooks, place_items, show_station_state)
+        (
+            build_grid,
+            restyle_items,
+            pose_cooks,
+            place_items,
+            show_station_state,
+            sync_hazards,
+            pose_carts,
+            flash_shifts,
+        )
             .chain()
             .after(super::interp::blend_cooks)
             .in_set(PresentSystems),
@@ -202,18 +236,33 @@ pub fn camera_for_grid(w: f32, h: f32) -> Transform {
         .looking_at(target, Vec3::Y)
 }
 
-/// A grid arrived (or changed): lay its floor, walls and voids; re-aim the camera.
+/// A grid arrived or changed (a shifting floor went or came back): lay its floor, walls and
+/// voids again; re-aim the camera. A system on `Changed` rather than an `Insert` observer,
+/// because a replicated update may mutate the component in place.
 fn build_grid(
-    insert: On<Insert, GridView>,
-    grids: Query<(&GridView, Option<&Children>)>,
+    grids: Query<(Entity, &GridView, Option<&Children>), Changed<GridView>>,
     old: Query<(), With<TileArt>>,
     mut camera: Query<&mut Transform, With<KitchenCamera>>,
     mut commands: Commands,
     mut art: ResMut<Art>,
     mut mats: ResMut<Assets<StandardMaterial>>,
 ) {
-    let room = insert.entity;
-    let Ok((grid, children)) = grids.get(room) else { return };
+    for (room, grid, children) in &grids {
+        lay_grid(room, grid, children, &old, &mut camera, &mut commands, &mut art, &mut mats);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn lay_grid(
+    room: Entity,
+    grid: &GridView,
+    children: Option<&Children>,
+    old: &Query<(), With<TileArt>>,
+    camera: &mut Query<&mut Transform, With<KitchenCamera>>,
+    commands: &mut Commands,
+    art: &mut Art,
+    mats: &mut Assets<StandardMaterial>,
+) {
     for child in children.into_iter().flatten() {
         if old.contains(*child) {
             commands.entity(*child).despawn();
@@ -226,13 +275,13 @@ fn build_grid(
     let mut pieces = Vec::new();
     for y in 0..grid.height {
         for x in 0..grid.width {
-            let tile = grid.tiles[(y * grid.width + x) as usize];
+            let Some(&tile) = grid.tiles.get((y * grid.width + x) as usize) else { continue };
             let c = Vec3::new(x as f32 + 0.5, 0.0, y as f32 + 0.5);
             match tile {
                 Tile::Floor | Tile::Station(_) => {
                     let color = if (x + y) % 2 == 0 { floor_a } else { floor_b };
                     pieces.push(art.piece(
-                        &mut mats,
+                        mats,
                         Shape::Cube,
                         color,
                         c - Vec3::Y * 0.05,
@@ -240,7 +289,7 @@ fn build_grid(
                     ));
                 }
                 Tile::Wall => pieces.push(art.piece(
-                    &mut mats,
+                    mats,
                     Shape::Cube,
                     wall,
                     c + Vec3::Y * 0.6,
@@ -380,6 +429,21 @@ fn dress_station(
                 Vec3::new(0.55, 0.02, 0.55),
             ),
         ]),
+        StationKind::ExtinguisherStand => {
+            // A red post on a grey foot, with a bracket the canister hangs on.
+            let red = Color::srgb(0.85, 0.1, 0.08);
+            parts.extend([
+                (
+                    Shape::Cube,
+                    Color::srgb(0.35, 0.35, 0.38),
+                    Vec3::Y * 0.04,
+                    Vec3::new(0.6, 0.08, 0.6),
+                ),
+                (Shape::Cylinder, red, Vec3::Y * 0.6, Vec3::new(0.14, 1.2, 0.14)),
+                (Shape::Cube, red, Vec3::new(0.0, h + 0.02, 0.0), Vec3::new(0.5, 0.04, 0.3)),
+                (Shape::Sphere, Color::WHITE, Vec3::Y * 1.22, Vec3::splat(0.16)),
+            ]);
+        }
         StationKind::PlateRack => {
             parts.extend([body(wood), top(top_wood)]);
             for k in 0..4 {
@@ -431,6 +495,29 @@ fn dress_station(
             Visibility::Hidden,
         ))
         .id();
+    let flame_colors =
+        [Color::srgb(1.0, 0.45, 0.05), Color::srgb(1.0, 0.75, 0.1), Color::srgb(0.95, 0.2, 0.05)];
+    let fire = commands
+        .spawn((Transform::from_xyz(0.0, top_y, 0.0), Visibility::Hidden))
+        .with_children(|p| {
+            for (k, (dx, dz, s)) in
+                [(0.0, 0.0, 0.42), (-0.2, 0.15, 0.28), (0.2, -0.12, 0.3), (0.12, 0.2, 0.22)]
+                    .into_iter()
+                    .enumerate()
+            {
+                p.spawn((
+                    Flame(k as f32 * 1.7),
+                    art.piece(
+                        m,
+                        Shape::Cube,
+                        flame_colors[k % flame_colors.len()],
+                        Vec3::new(dx, s / 2.0, dz),
+                        Vec3::splat(s),
+                    ),
+                ));
+            }
+        })
+        .id();
     let dirt_color = Color::srgb(0.35, 0.25, 0.1);
     let dirt = commands
         .spawn((Transform::from_xyz(0.0, h + 0.05, 0.0), Visibility::Hidden))
@@ -451,9 +538,9 @@ fn dress_station(
         .insert((
             Transform::from_translation(at),
             Visibility::default(),
-            StationParts { top: top_y, bar, fill, burn, dirt },
+            StationParts { top: top_y, bar, fill, burn, dirt, fire },
         ))
-        .add_children(&[bar, burn, dirt])
+        .add_children(&[bar, burn, dirt, fire])
         .with_children(|p| {
             for piece in pieces {
                 p.spawn(piece);
@@ -461,14 +548,37 @@ fn dress_station(
         });
 }
 
-/// Each frame: progress bars on working stations, the blinking burn warning, dirt.
+/// Each frame: progress bars on working stations, the blinking burn warning, dirt, and
+/// flickering flames on a burning fixture (shrinking as a cook sprays it).
+#[allow(clippy::type_complexity)]
 fn show_station_state(
     time: Res<Time<Real>>,
-    stations: Query<(&StationView, &StationParts)>,
-    mut parts: Query<(&mut Transform, &mut Visibility), Without<StationView>>,
+    stations: Query<(&StationView, &InRoom, &StationParts)>,
+    hazards: Query<&HazardView>,
+    mut parts: Query<(&mut Transform, &mut Visibility), (Without<StationView>, Without<Flame>)>,
 ) {
     let t = time.elapsed_secs();
-    for (st, p) in &stations {
+    for (st, room, p) in &stations {
+        let hz = hazards.get(room.0).ok();
+        let burning = hz.is_some_and(|h| h.burning.contains(&st.index));
+        if let Ok((mut tf, mut vis)) = parts.get_mut(p.fire) {
+            vis.set_if_neq(if burning { Visibility::Inherited } else { Visibility::Hidden });
+            if burning {
+                // Spraying beats the fire down: the flames shrink toward nothing.
+                let sprayed = hz
+                    .and_then(|h| {
+                        let most = h
+                            .sprays
+                            .iter()
+                            .filter(|(_, s, _)| *s == st.index)
+                            .map(|(_, _, n)| *n)
+                            .max()?;
+                        Some(most as f32 / h.extinguish_ticks.max(1) as f32)
+                    })
+                    .unwrap_or(0.0);
+                tf.scale = Vec3::splat((1.0 - sprayed).clamp(0.25, 1.0));
+            }
+        }
         let working =
             st.duration > 0 && matches!(st.state, StationState::Working | StationState::Dirty);
         if let Ok((_, mut vis)) = parts.get_mut(p.bar) {
@@ -654,6 +764,23 @@ fn spawn_look(
                 food_pieces(&mut pieces, art, mats, *i, *f, off + Vec3::Y * 0.08, 0.6);
             }
         }
+        ItemLook::Extinguisher => {
+            // A red canister with a black cap and nozzle.
+            let red = Color::srgb(0.9, 0.08, 0.06);
+            let black = Color::srgb(0.08, 0.08, 0.08);
+            pieces.extend([
+                art.piece(mats, Shape::Cylinder, red, Vec3::Y * 0.22, Vec3::new(0.26, 0.44, 0.26)),
+                art.piece(mats, Shape::Sphere, red, Vec3::Y * 0.44, Vec3::new(0.26, 0.14, 0.26)),
+                art.piece(mats, Shape::Cylinder, black, Vec3::Y * 0.53, Vec3::new(0.1, 0.08, 0.1)),
+                art.piece(
+                    mats,
+                    Shape::Cube,
+                    black,
+                    Vec3::new(0.0, 0.55, 0.1),
+                    Vec3::new(0.05, 0.05, 0.2),
+                ),
+            ]);
+        }
     }
     commands.entity(e).insert(ShownLook(look.clone())).with_children(|p| {
         for piece in pieces {
@@ -790,5 +917,239 @@ fn place_items(
                 vis.set_if_neq(Visibility::Hidden);
             }
         }
+    }
+}
+
+/// One flame cube of a fire, with its flicker phase.
+#[derive(Component, Clone, Copy, Debug)]
+struct Flame(f32);
+
+/// A cart's body, drawn between its last two tick positions (µtiles) like a cook.
+#[derive(Component, Clone, Copy, Debug)]
+struct CartArt {
+    index: usize,
+    prev: (i32, i32),
+    curr: (i32, i32),
+    tick: u32,
+}
+
+/// The decals of a room's slick cells (spills and ice), rebuilt when the set changes.
+#[derive(Component)]
+struct SlickArt;
+
+/// The flash overlay of one shifting floor group.
+#[derive(Component, Clone, Copy, Debug)]
+struct ShiftArt(usize);
+
+/// What the hazard art was last built from, on the room entity.
+#[derive(Component, Default, Debug)]
+struct ShownHazards {
+    carts: usize,
+    slicks: Vec<((i32, i32), bool)>,
+    shifts: Vec<Vec<(i32, i32)>>,
+}
+
+fn cell_centre((x, y): (i32, i32), lift: f32) -> Vec3 {
+    Vec3::new(x as f32 + 0.5, lift, y as f32 + 0.5)
+}
+
+/// A room's hazards changed: spawn cart bodies, slick decals and shift overlays as they appear
+/// (positions and flashes are posed every frame by [`pose_carts`] and [`flash_shifts`]).
+#[allow(clippy::type_complexity)]
+fn sync_hazards(
+    mut commands: Commands,
+    mut rooms: Query<
+        (Entity, &HazardView, Option<&mut ShownHazards>, Option<&RoomClock>, Option<&Children>),
+        Changed<HazardView>,
+    >,
+    mut carts: Query<&mut CartArt>,
+    slick_art: Query<(), With<SlickArt>>,
+    shift_art: Query<(), With<ShiftArt>>,
+    mut art: ResMut<Art>,
+    mut mats: ResMut<Assets<StandardMaterial>>,
+) {
+    let m = &mut *mats;
+    for (room, hz, shown, clock, children) in &mut rooms {
+        let Some(mut shown) = shown else {
+            // First sight of this room's hazards: build everything.
+            let mut fresh = ShownHazards::default();
+            build_hazards(&mut commands, room, hz, &mut fresh, None, &mut art, m);
+            commands.entity(room).insert(fresh);
+            continue;
+        };
+        let tick = clock.map_or(0, |c| c.tick);
+        // Carts: record the new tick's centres.
+        for child in children.into_iter().flatten() {
+            if let Ok(mut cart) = carts.get_mut(*child)
+                && let Some(&pos) = hz.carts.get(cart.index)
+            {
+                if tick != cart.tick {
+                    cart.prev = cart.curr;
+                    cart.tick = tick;
+                }
+                cart.curr = pos;
+            }
+        }
+        let rebuild_slicks = shown.slicks != hz.slicks;
+        let shift_cells: Vec<Vec<(i32, i32)>> = hz.shifts.iter().map(|g| g.cells.clone()).collect();
+        let rebuild_shifts = shown.shifts != shift_cells;
+        if rebuild_slicks || rebuild_shifts {
+            for child in children.into_iter().flatten() {
+                if (rebuild_slicks && slick_art.contains(*child))
+                    || (rebuild_shifts && shift_art.contains(*child))
+                {
+                    commands.entity(*child).despawn();
+                }
+            }
+        }
+        let what = (shown.carts < hz.carts.len(), rebuild_slicks, rebuild_shifts);
+        build_hazards(&mut commands, room, hz, &mut shown, Some(what), &mut art, m);
+    }
+}
+
+/// Spawn the hazard art `what` asks for (carts beyond those shown, slicks, shifts; all when
+/// `None`) under `room`, and record what was built in `shown`.
+fn build_hazards(
+    commands: &mut Commands,
+    room: Entity,
+    hz: &HazardView,
+    shown: &mut ShownHazards,
+    what: Option<(bool, bool, bool)>,
+    art: &mut Art,
+    mats: &mut Assets<StandardMaterial>,
+) {
+    let (carts, slicks, shifts) = what.unwrap_or((true, true, true));
+    let size = 2.0 * hz.cart_radius as f32 / super::interp::UTILE;
+    let mut spawned = Vec::new();
+    if carts {
+        for (index, &pos) in hz.carts.iter().enumerate().skip(shown.carts) {
+            let steel = Color::srgb(0.6, 0.62, 0.68);
+            let body = art.piece(
+                mats,
+                Shape::Cube,
+                Color::srgb(0.75, 0.35, 0.12),
+                Vec3::Y * 0.45,
+                Vec3::new(size, 0.5, size),
+            );
+            let rim = art.piece(
+                mats,
+                Shape::Cube,
+                steel,
+                Vec3::Y * 0.72,
+                Vec3::new(size * 1.05, 0.06, size * 1.05),
+            );
+            let wheels: Vec<_> = [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]
+                .into_iter()
+                .map(|(sx, sz)| {
+                    art.piece(
+                        mats,
+                        Shape::Sphere,
+                        Color::srgb(0.1, 0.1, 0.12),
+                        Vec3::new(sx * size * 0.38, 0.1, sz * size * 0.38),
+                        Vec3::splat(0.2),
+                    )
+                })
+                .collect();
+            let at = Vec3::new(pos.0 as f32, 0.0, pos.1 as f32) / super::interp::UTILE;
+            let e = commands
+                .spawn((
+                    CartArt { index, prev: pos, curr: pos, tick: 0 },
+                    Transform::from_translation(at),
+                    Visibility::default(),
+                ))
+                .with_children(|p| {
+                    p.spawn(body);
+                    p.spawn(rim);
+                    for w in wheels {
+                        p.spawn(w);
+                    }
+                })
+                .id();
+            spawned.push(e);
+        }
+        shown.carts = shown.carts.max(hz.carts.len());
+    }
+    if slicks {
+        let oil = art.glass(mats, Color::srgba(0.55, 0.45, 0.1, 0.55));
+        let ice = art.glass(mats, Color::srgba(0.7, 0.9, 1.0, 0.6));
+        let mesh = art.mesh(Shape::Cylinder);
+        let e = commands
+            .spawn((SlickArt, Transform::default(), Visibility::default()))
+            .with_children(|p| {
+                for &(cell, is_ice) in &hz.slicks {
+                    p.spawn((
+                        Mesh3d(mesh.clone()),
+                        MeshMaterial3d(if is_ice { ice.clone() } else { oil.clone() }),
+                        Transform::from_translation(cell_centre(cell, 0.012))
+                            .with_scale(Vec3::new(0.92, 0.02, 0.92)),
+                    ));
+                }
+            })
+            .id();
+        spawned.push(e);
+        shown.slicks = hz.slicks.clone();
+    }
+    if shifts {
+        let flash = art.glass(mats, Color::srgba(1.0, 0.2, 0.1, 0.6));
+        let mesh = art.mesh(Shape::Cube);
+        for (g, group) in hz.shifts.iter().enumerate() {
+            let e = commands
+                .spawn((ShiftArt(g), Transform::default(), Visibility::Hidden))
+                .with_children(|p| {
+                    for &cell in &group.cells {
+                        p.spawn((
+                            Mesh3d(mesh.clone()),
+                            MeshMaterial3d(flash.clone()),
+                            Transform::from_translation(cell_centre(cell, 0.02))
+                                .with_scale(Vec3::new(0.96, 0.03, 0.96)),
+                        ));
+                    }
+                })
+                .id();
+            spawned.push(e);
+        }
+        shown.shifts = hz.shifts.iter().map(|g| g.cells.clone()).collect();
+    }
+    if !spawned.is_empty() {
+        commands.entity(room).add_children(&spawned);
+    }
+}
+
+/// Each frame: carts between their last two tick positions; flames flicker.
+fn pose_carts(
+    time: Res<Time<Fixed>>,
+    real: Res<Time<Real>>,
+    mut carts: Query<(&CartArt, &mut Transform), Without<Flame>>,
+    mut flames: Query<(&Flame, &mut Transform), Without<CartArt>>,
+) {
+    let alpha = time.overstep_fraction();
+    for (cart, mut tf) in &mut carts {
+        let p = super::interp::lerp_utiles(cart.prev, cart.curr, alpha);
+        tf.translation = Vec3::new(p.x, 0.0, p.y);
+    }
+    let t = real.elapsed_secs();
+    for (flame, mut tf) in &mut flames {
+        let k = (t * 11.0 + flame.0).sin() * 0.5 + 0.5;
+        let base = tf.scale.x.max(0.05);
+        tf.scale.y = base * (0.8 + 0.6 * k);
+        tf.translation.y = tf.scale.y / 2.0;
+        tf.rotation = Quat::from_rotation_y(t * 2.0 + flame.0);
+    }
+}
+
+/// Each frame: a shifting group's cells flash during its warning, faster as it runs out.
+fn flash_shifts(
+    real: Res<Time<Real>>,
+    rooms: Query<&HazardView>,
+    mut groups: Query<(&ShiftArt, &ChildOf, &mut Visibility)>,
+) {
+    let t = real.elapsed_secs();
+    for (group, parent, mut vis) in &mut groups {
+        let on =
+            rooms.get(parent.parent()).ok().and_then(|h| h.shifts.get(group.0)).is_some_and(|g| {
+                let rate = if g.ticks_until_gone < 20 { 8.0 } else { 3.0 };
+                g.phase == ShiftPhase::Warning && (t * rate).fract() < 0.55
+            });
+        vis.set_if_neq(if on { Visibility::Inherited } else { Visibility::Hidden });
     }
 }

@@ -3,7 +3,7 @@
 //! systems' time per frame; `--exit-after-ticks` ends a timed run.
 
 use super::{AppState, Options, PresentSystems};
-use crate::protocol::RoomView;
+use crate::protocol::RoomClock;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use std::time::{Duration, Instant};
@@ -40,7 +40,7 @@ fn request_screenshot(
     mut commands: Commands,
     options: Res<Options>,
     state: Res<State<AppState>>,
-    rooms: Query<&RoomView>,
+    rooms: Query<&RoomClock>,
     mut auto: ResMut<Automation>,
     started: Option<Res<StartedAt>>,
 ) {
@@ -56,8 +56,8 @@ fn request_screenshot(
             },
         );
     }
-    if let Some(view) = rooms.iter().next() {
-        auto.ticks = view.tick;
+    if let Some(clock) = rooms.iter().next() {
+        auto.ticks = clock.tick;
     }
     let Some(path) = &o.screenshot else { return };
     if auto.shot_requested {
