@@ -195,7 +195,7 @@ fn lobby_panel(app: &mut App) {
 fn spawn_lobby_panel(mut commands: Commands) {
     commands.spawn((
         LobbyText,
-        Text::new("connecting…"),
+        Text::new("connecting..."),
         super::hud::font(18.0),
         TextColor(Color::srgb(0.96, 0.95, 0.9)),
         BackgroundColor(Color::srgba(0.08, 0.09, 0.14, 0.88)),
@@ -212,12 +212,12 @@ fn spawn_lobby_panel(mut commands: Commands) {
 /// The panel's words for a lobby (`seat` is this client's).
 pub fn lobby_lines(lobby: &LobbyView, seat: Option<u8>) -> String {
     let phase = match lobby.phase {
-        LobbyPhase::Lobby => "lobby — waiting for everyone to be ready".to_string(),
+        LobbyPhase::Lobby => "lobby - waiting for everyone to be ready".to_string(),
         LobbyPhase::Countdown => format!("starting in {}", lobby.countdown.div_ceil(TICK_HZ)),
         LobbyPhase::Round => "round on".to_string(),
-        LobbyPhase::Results => format!("results — lobby in {}", lobby.countdown.div_ceil(TICK_HZ)),
+        LobbyPhase::Results => format!("results - lobby in {}", lobby.countdown.div_ceil(TICK_HZ)),
     };
-    let mut text = format!("Room {} · {} · level {}", lobby.code, phase, lobby.level_id);
+    let mut text = format!("Room {} | {} | level {}", lobby.code, phase, lobby.level_id);
     if lobby.phase != LobbyPhase::Round {
         for s in &lobby.seats {
             let you = if Some(s.seat) == seat { " (you)" } else { "" };
@@ -244,7 +244,7 @@ fn update_lobby_panel(
             format!("disconnected from room {} (close the window)", s.code)
         }
         (_, Some(lobby)) => lobby_lines(lobby, s.welcome.as_ref().map(|w| w.seat)),
-        _ => format!("connecting to room {}…", s.code),
+        _ => format!("connecting to room {}...", s.code),
     };
     if t.0 != text {
         t.0 = text;
