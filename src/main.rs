@@ -85,7 +85,8 @@ enum Command {
         #[command(subcommand)]
         what: undercooked::bench::BenchCommand,
     },
-    /// Join a hosted room (`--headless`: the network test client and load generator).
+    /// Join a hosted room: the game window on it, or (`--headless`) the network test client
+    /// and load generator.
     #[cfg(not(target_arch = "wasm32"))]
     Join {
         /// The server's web address, HOST:WEB_PORT.
@@ -98,7 +99,8 @@ enum Command {
         create: bool,
         #[arg(long, default_value = "Cook")]
         name: String,
-        /// No window: the headless client (the only kind this command has today).
+        /// No window: the headless client (scripted inputs, `--stats`, `--clients`). Without it
+        /// the game window opens on the room (client builds).
         #[arg(long)]
         headless: bool,
         #[arg(long, value_enum, default_value = "random")]
@@ -185,10 +187,18 @@ fn main() -> ExitCode {
             frame_ms,
         } => {
             if !headless {
-                eprintln!(
-                    "error: `join` needs --headless (the windowed client is a separate mode)"
+                #[cfg(feature = "client")]
+                return undercooked::client::online::run(
+                    &web,
+                    if create { None } else { room.as_deref() },
+                    &name,
+                    level.as_deref(),
                 );
-                return ExitCode::from(2);
+                #[cfg(not(feature = "client"))]
+                {
+                    eprintln!("error: this build has no window: use `join --headless`");
+                    return ExitCode::from(2);
+                }
             }
             let args = undercooked::net::client::JoinArgs {
                 web,

@@ -188,3 +188,132 @@ fn the_game_renders_a_kitchen_under_xvfb() {
     assert!(distinct > (w * h / 10) as usize, "the screenshot is (nearly) one flat colour");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The online client's network half in a headless app (no window): it receives the room's
+/// views from a real server on 127.0.0.1, marks itself ready, sends player 1's frames that the
+/// server admits, turns `TickEvents` into `RoomTick`s — and never holds a `Room` or runs a sim
+/// system.
+#[test]
+fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
+    use bevy::state::app::StatesPlugin;
+    use undercooked::client::online::{OnlineSession, connect};
+    use undercooked::net::client::request_seat;
+    use undercooked::net::rooms::HostedRoom;
+    use undercooked::net::server::{HostConfig, spawn_server};
+    use undercooked::protocol::{CookView, GridView, LobbyPhase, LobbyView, RoomClock, RoomView};
+    use undercooked::sim::room::Room;
+
+    let dir = std::env::temp_dir().join(format!("uc-online-client-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let h = spawn_server(HostConfig {
+        bind: [127, 0, 0, 1].into(),
+        port: 0,
+        web_port: 0,
+        levels: PathBuf::from("levels"),
+        data_dir: dir,
+        max_rooms: 4,
+        public: Vec::new(),
+        empty_timeout: Duration::from_secs(60),
+        bots_fill: None,
+        shards: 1,
+    })
+    .expect("server starts");
+    let reply = request_seat(&h.addrs.web.to_string(), None, "Ann", None).expect("a seat");
+
+    #[derive(Resource, Default)]
+    struct Ticks(u64);
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    connect(&mut app, &reply).expect("client starts");
+    app.init_resource::<Ticks>();
+    app.add_systems(Last, |mut r: MessageReader<RoomTick>, mut n: ResMut<Ticks>| {
+        n.0 += r.read().count() as u64;
+    });
+    app.finish();
+    app.cleanup();
+
+    // Player 1 walks right and presses, every frame (what the input plugin puts in the outbox).
+    let admitted = |h: &undercooked::net::server::ServerHandle| {
+        let code = reply.code.clone();
+        h.with_world(move |w| {
+            let mut q = w.query::<&HostedRoom>();
+            q.iter(w)
+                .find(|r| r.code == code)
+                .map(|r| r.admitted.iter().filter(|(_, s, f)| *s == 0 && f.mv == (1000, 0)).count())
+                .unwrap_or(0)
+        })
+    };
+    let end = std::time::Instant::now() + Duration::from_secs(60);
+    let mut done = false;
+    while std::time::Instant::now() < end && !done {
+        app.world_mut().resource_mut::<Outbox>().send(0, (1000, 0), true);
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+        let w = app.world_mut();
+        let views = w.query::<&RoomView>().iter(w).count() == 1
+            && w.query::<&GridView>().iter(w).count() == 1
+            && w.query::<&CookView>().iter(w).count() == 1
+            && w.query::<&RoomClock>().iter(w).next().is_some_and(|c| c.tick >= 20);
+        done = views && w.resource::<Ticks>().0 > 0 && admitted(&h) >= 5;
+    }
+    assert!(done, "views, RoomTicks and admitted frames within the patience");
+    let w = app.world_mut();
+    let s = w.resource::<OnlineSession>();
+    assert_eq!(s.welcome.as_ref().map(|w| w.seat), Some(0));
+    assert!(s.frames_sent >= 5 && s.events_received > 0);
+    let lobby = w.query::<&LobbyView>().iter(w).next().cloned().expect("the lobby is replicated");
+    assert_eq!(lobby.phase, LobbyPhase::Round, "auto-ready started the round");
+    assert!(lobby.seats.iter().all(|s| s.ready));
+    assert!(
+        undercooked::client::online::lobby_lines(&lobby, Some(0))
+            .starts_with(&format!("Room {}", reply.code))
+    );
+
+    // No simulation on the client: no Room, and no sim or projection system in any schedule.
+    assert_eq!(w.query::<&Room>().iter(w).count(), 0, "the client holds no Room");
+    // By set (every sim stage, and the projection's own system set) and, where Bevy keeps
+    // system names, by name.
+    let sim_systems = |app: &App| -> (usize, Vec<String>) {
+        use bevy::ecs::schedule::{IntoSystemSet, SystemSet};
+        use undercooked::sim::SimSystems as S;
+        let stages = [
+            S::ResolveInput,
+            S::ActionGate,
+            S::Movement,
+            S::Stations,
+            S::Freshness,
+            S::Orders,
+            S::Hazards,
+            S::Round,
+            S::Advance,
+        ];
+        let mut sets: Vec<_> = stages.iter().map(|s| s.intern()).collect();
+        sets.push(IntoSystemSet::into_system_set(undercooked::project::project_rooms).intern());
+        let mut all = 0;
+        let mut sim = Vec::new();
+        for (label, schedule) in app.world().resource::<Schedules>().iter() {
+            for set in &sets {
+                if schedule.graph().systems_in_set(*set).is_ok_and(|v| !v.is_empty()) {
+                    sim.push(format!("{label:?}: {set:?}"));
+                }
+            }
+            let Ok(systems) = schedule.systems() else { continue };
+            for (_, system) in systems {
+                all += 1;
+                let name = system.name().to_string();
+                if name.contains("::sim::") || name.contains("project_rooms") {
+                    sim.push(name);
+                }
+            }
+        }
+        (all, sim)
+    };
+    let (all, sim) = sim_systems(&app);
+    assert!(all > 20, "the schedules ran ({all} systems)");
+    assert!(sim.is_empty(), "sim systems on the online client: {sim:?}");
+    // The check itself sees sim systems where there are some (a stepped sim app).
+    let mut control = undercooked::clock::headless_app();
+    control.update();
+    assert!(!sim_systems(&control).1.is_empty(), "the check finds a sim app's systems");
+    h.stop();
+}

@@ -2,7 +2,8 @@
 //!
 //! Everything under here reads only the view components of `protocol.rs` and the `RoomTick`
 //! messages, so online play can reuse it; the one exception is `local`, the embedded server of
-//! a local game, which spawns rooms and feeds them input frames.
+//! a local game, which spawns rooms and feeds them input frames. `online` is the window on a
+//! hosted room: the same presentation, fed by replicon instead of the local host.
 
 pub mod audio;
 pub mod hud;
@@ -11,6 +12,7 @@ pub mod interp;
 pub mod kitchen;
 pub mod local;
 pub mod menu;
+pub mod online;
 pub mod perf;
 pub mod save;
 pub mod shot;
@@ -128,28 +130,30 @@ pub struct ClientPlugin;
 impl Plugin for ClientPlugin {
     fn build(&self, app: &mut App) {
         app.init_state::<AppState>();
-        app.add_plugins((
-            local::plugin,
-            input::plugin,
-            kitchen::plugin,
-            interp::plugin,
-            hud::plugin,
-            menu::plugin,
-            audio::plugin,
-            shot::plugin,
-            save::plugin,
-            perf::plugin,
-        ));
+        app.add_plugins((local::plugin, menu::plugin));
+        presentation(app);
     }
 }
 
-/// Opens the game window and runs until it closes.
-pub fn run(args: PlayArgs) -> ExitCode {
-    let started = std::time::Instant::now();
+/// The plugins that read views and devices and present them (no sim, no local host, no
+/// menu): shared by local play ([`ClientPlugin`]) and the online client ([`online::run`]).
+pub fn presentation(app: &mut App) {
+    app.add_plugins((
+        input::plugin,
+        kitchen::plugin,
+        interp::plugin,
+        hud::plugin,
+        audio::plugin,
+        shot::plugin,
+        save::plugin,
+        perf::plugin,
+    ));
+}
+
+/// Bevy's default plugins with the game window of `args`.
+pub fn window_plugins(args: &PlayArgs) -> impl PluginGroup + use<> {
     let (w, h) = args.size;
-    let mut app = App::new();
-    crate::level::loader::register_levels_source(&mut app, &args.levels.to_string_lossy());
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+    DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title: "Undercooked".into(),
             // A fixed scale factor keeps screenshots exactly the requested size on any display.
@@ -157,7 +161,15 @@ pub fn run(args: PlayArgs) -> ExitCode {
             ..default()
         }),
         ..default()
-    }));
+    })
+}
+
+/// Opens the game window and runs until it closes.
+pub fn run(args: PlayArgs) -> ExitCode {
+    let started = std::time::Instant::now();
+    let mut app = App::new();
+    crate::level::loader::register_levels_source(&mut app, &args.levels.to_string_lossy());
+    app.add_plugins(window_plugins(&args));
     app.insert_resource(shot::StartedAt(started));
     app.insert_resource(Options(args));
     app.add_plugins(ClientPlugin);

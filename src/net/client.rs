@@ -30,8 +30,9 @@ pub const KEEPALIVE: Duration = Duration::from_millis(50);
 /// every frame cost ~1.4 KB/s up for acks alone. Flushing when an input frame was written
 /// (once per room tick) or after [`KEEPALIVE`] keeps the input latency and bounds the rate.
 #[derive(Resource)]
-struct SendPace {
-    due: bool,
+pub struct SendPace {
+    /// Set by whoever writes an input frame: flush this frame.
+    pub due: bool,
     last: Instant,
 }
 
@@ -82,6 +83,46 @@ fn reply(status: i32, v: Value) -> Result<JoinReply, String> {
         token: s("token")?,
         reconnect: s("reconnect")?,
     })
+}
+
+/// Asks the web port for a seat: a new room when `code` is `None` (with `level`, if given),
+/// otherwise the room `code`. Shared by the headless client and the windowed online client.
+pub fn request_seat(
+    web: &str,
+    code: Option<&str>,
+    name: &str,
+    level: Option<&str>,
+) -> Result<JoinReply, String> {
+    match code {
+        None => api_create(web, name, level),
+        Some(code) => api_join(web, code, name, None),
+    }
+}
+
+/// Makes `app` a network client seated by `reply`: replicon, renet, the protocol, a netcode
+/// transport carrying the reply's connect token, and the send pacing ([`SendPace`]). Shared by
+/// the headless client and the windowed online client (`client::online`).
+pub fn add_connection(app: &mut App, reply: &JoinReply) -> Result<(), String> {
+    let token = read_token(&reply.token)?;
+    app.add_plugins((RepliconPlugins, RepliconRenetPlugins, ProtocolPlugin));
+    app.insert_resource(SendPace { due: false, last: Instant::now() });
+    app.configure_sets(PostUpdate, RenetSend.run_if(send_due));
+    app.add_systems(PostUpdate, mark_sent.after(RenetSend));
+    let channels = app.world().resource::<RepliconChannels>();
+    let client = RenetClient::new(ConnectionConfig {
+        server_channels_config: channels.server_configs(),
+        client_channels_config: channels.client_configs(),
+        ..Default::default()
+    });
+    let socket = UdpSocket::bind(("0.0.0.0", 0)).map_err(|e| e.to_string())?;
+    let transport = NetcodeClientTransport::new(
+        super::tokens::unix_now(),
+        ClientAuthentication::Secure { connect_token: token },
+        socket,
+    )
+    .map_err(|e| e.to_string())?;
+    app.insert_resource(client).insert_resource(transport);
+    Ok(())
 }
 
 /// `POST /api/rooms`: a new room, with the caller seated in it.
@@ -191,34 +232,12 @@ pub struct HeadlessClient {
 impl HeadlessClient {
     /// Connects with the token of `reply`.
     pub fn connect(reply: &JoinReply, mode: InputMode) -> Result<HeadlessClient, String> {
-        let token = read_token(&reply.token)?;
         let mut app = App::new();
-        app.add_plugins((
-            MinimalPlugins,
-            StatesPlugin,
-            RepliconPlugins,
-            RepliconRenetPlugins,
-            ProtocolPlugin,
-        ));
+        app.add_plugins((MinimalPlugins, StatesPlugin));
+        add_connection(&mut app, reply)?;
         app.add_systems(Update, (note_welcome, follow_room, auto_ready, sample_bandwidth));
-        app.insert_resource(SendPace { due: false, last: Instant::now() });
-        app.configure_sets(PostUpdate, RenetSend.run_if(send_due));
-        app.add_systems(PostUpdate, mark_sent.after(RenetSend));
-        let channels = app.world().resource::<RepliconChannels>();
-        let client = RenetClient::new(ConnectionConfig {
-            server_channels_config: channels.server_configs(),
-            client_channels_config: channels.client_configs(),
-            ..Default::default()
-        });
-        let socket = UdpSocket::bind(("0.0.0.0", 0)).map_err(|e| e.to_string())?;
-        let transport = NetcodeClientTransport::new(
-            super::tokens::unix_now(),
-            ClientAuthentication::Secure { connect_token: token },
-            socket,
-        )
-        .map_err(|e| e.to_string())?;
         let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes()) | 1;
-        app.insert_resource(client).insert_resource(transport).insert_resource(ClientSession {
+        app.insert_resource(ClientSession {
             mode,
             welcome: None,
             tick: None,
@@ -396,10 +415,9 @@ pub struct JoinArgs {
 
 /// Runs `undercooked join … --headless`; returns the exit code.
 pub fn run_join(args: &JoinArgs) -> u8 {
-    let first = if args.create {
-        api_create(&args.web, &args.name, args.level.as_deref())
-    } else if let Some(code) = &args.room {
-        api_join(&args.web, code, &args.name, None)
+    let first = if args.create || args.room.is_some() {
+        let code = if args.create { None } else { args.room.as_deref() };
+        request_seat(&args.web, code, &args.name, args.level.as_deref())
     } else {
         Err("give --room CODE or --create".into())
     };
