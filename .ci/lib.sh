@@ -103,3 +103,25 @@ uc_need_ci_tools() {
     uc_need_target wasm32-unknown-unknown &&
     rustc --version && cargo --version
 }
+
+# The wasm-bindgen version Cargo.lock pins: wasm-bindgen-cli must match it exactly, or the
+# bindings it writes refuse the module.
+uc_wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock
+}
+
+# wasm-bindgen-cli at Cargo.lock's version (web/check-goldens.sh, web/build.sh), from crates.io
+# with cargo install when missing or another version; plus node, which runs the golden check.
+uc_need_wasm_bindgen() {
+  local want have
+  want=$(uc_wasm_bindgen_version)
+  [ -n "$want" ] || { uc_log "no wasm-bindgen in Cargo.lock"; return 1; }
+  have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')
+  if [ "$have" != "$want" ]; then
+    uc_log "installing wasm-bindgen-cli $want (have: ${have:-none})"
+    # Its own target dir: the install must not evict the game's artifacts, and is kept for reuse.
+    CARGO_TARGET_DIR="$HOME/.cache/wasm-bindgen-cli-target" \
+      cargo install wasm-bindgen-cli --version "$want" || return 1
+  fi
+  command -v node >/dev/null 2>&1 || uc_need_apt nodejs
+}
