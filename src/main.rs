@@ -48,6 +48,15 @@ struct HostArgs {
     /// Seconds an empty room is kept before it is reclaimed.
     #[arg(long, default_value_t = 120)]
     empty_room_secs: u64,
+    /// Folder of the browser build served at `/` on the web port (`web/build.sh` writes it).
+    #[arg(long, default_value = "web/dist")]
+    web_root: PathBuf,
+    /// Most WebSocket relays (browser connections) open at once.
+    #[arg(long, default_value_t = 256)]
+    max_relays: usize,
+    /// An Origin allowed to open a WebSocket besides the page's own (repeatable).
+    #[arg(long = "allow-origin")]
+    allow_origin: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -103,6 +112,9 @@ enum Command {
         /// Level id for a room made with --create.
         #[arg(long)]
         level: Option<String>,
+        /// Connect through the web port's WebSocket relay (the browser's transport), not UDP.
+        #[arg(long)]
+        ws: bool,
     },
     /// Bot cooks: `bot prove` plays levels with a bot team to show they can be won.
     Bot {
@@ -165,6 +177,7 @@ fn main() -> ExitCode {
             stats,
             clients,
             level,
+            ws,
         } => {
             if !headless {
                 eprintln!(
@@ -182,6 +195,7 @@ fn main() -> ExitCode {
                 stats,
                 clients,
                 level,
+                ws,
             };
             ExitCode::from(undercooked::net::client::run_join(&args))
         }
@@ -201,6 +215,12 @@ fn run_host(h: HostArgs) -> u8 {
         max_rooms: h.max_rooms,
         public: h.public,
         empty_timeout: std::time::Duration::from_secs(h.empty_room_secs),
+        web: undercooked::net::relay::WebConfig {
+            root: h.web_root,
+            max_relays: h.max_relays,
+            origins: h.allow_origin,
+            ..Default::default()
+        },
     })
 }
 

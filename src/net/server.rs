@@ -53,6 +53,8 @@ pub struct HostConfig {
     /// 127.0.0.1 when bound to an unspecified address.
     pub public: Vec<SocketAddr>,
     pub empty_timeout: Duration,
+    /// The web port's static root, WebSocket relay limits and allowed origins.
+    pub web: super::relay::WebConfig,
 }
 
 /// The addresses the server actually listens on (after ephemeral ports were chosen).
@@ -179,7 +181,7 @@ pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
         socket,
     )
     .map_err(|e| format!("netcode: {e}"))?;
-    let web = start_http(&mut app, SocketAddr::new(cfg.bind, cfg.web_port))?;
+    let web = start_http(&mut app, SocketAddr::new(cfg.bind, cfg.web_port), udp, cfg.web.clone())?;
 
     app.insert_resource(server)
         .insert_resource(transport)
