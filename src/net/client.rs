@@ -106,6 +106,16 @@ pub fn api_join(
     reply(status, v)
 }
 
+/// How a client's netcode packets travel.
+#[derive(Clone, Debug)]
+pub enum Transport {
+    /// Straight to the server's UDP port (the token's address).
+    Udp,
+    /// Through the web port's WebSocket relay at `web` (HOST:WEB_PORT), as a browser does;
+    /// `origin` is sent as the `Origin` header when given.
+    WebSocket { web: String, origin: Option<String> },
+}
+
 /// What the client sends each tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum InputMode {
@@ -189,8 +199,18 @@ pub struct HeadlessClient {
 }
 
 impl HeadlessClient {
-    /// Connects with the token of `reply`.
+    /// Connects with the token of `reply`, over UDP.
     pub fn connect(reply: &JoinReply, mode: InputMode) -> Result<HeadlessClient, String> {
+        Self::connect_via(reply, mode, &Transport::Udp)
+    }
+
+    /// Connects with the token of `reply` over `transport`: the same app either way, only the
+    /// resource that carries netcode's packets differs.
+    pub fn connect_via(
+        reply: &JoinReply,
+        mode: InputMode,
+        transport: &Transport,
+    ) -> Result<HeadlessClient, String> {
         let token = read_token(&reply.token)?;
         let mut app = App::new();
         app.add_plugins((
@@ -199,6 +219,7 @@ impl HeadlessClient {
             RepliconPlugins,
             RepliconRenetPlugins,
             ProtocolPlugin,
+            super::ws::WsClientPlugin,
         ));
         app.add_systems(Update, (note_welcome, follow_room, auto_ready, sample_bandwidth));
         app.insert_resource(SendPace { due: false, last: Instant::now() });
@@ -210,15 +231,25 @@ impl HeadlessClient {
             client_channels_config: channels.client_configs(),
             ..Default::default()
         });
-        let socket = UdpSocket::bind(("0.0.0.0", 0)).map_err(|e| e.to_string())?;
-        let transport = NetcodeClientTransport::new(
-            super::tokens::unix_now(),
-            ClientAuthentication::Secure { connect_token: token },
-            socket,
-        )
-        .map_err(|e| e.to_string())?;
+        match transport {
+            Transport::Udp => {
+                let socket = UdpSocket::bind(("0.0.0.0", 0)).map_err(|e| e.to_string())?;
+                let transport = NetcodeClientTransport::new(
+                    super::tokens::unix_now(),
+                    ClientAuthentication::Secure { connect_token: token },
+                    socket,
+                )
+                .map_err(|e| e.to_string())?;
+                app.insert_resource(transport);
+            }
+            Transport::WebSocket { web, origin } => {
+                let transport =
+                    super::ws::WsClientTransport::connect(web, origin.as_deref(), token)?;
+                app.insert_resource(transport);
+            }
+        }
         let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes()) | 1;
-        app.insert_resource(client).insert_resource(transport).insert_resource(ClientSession {
+        app.insert_resource(client).insert_resource(ClientSession {
             mode,
             welcome: None,
             tick: None,
@@ -289,6 +320,10 @@ impl HeadlessClient {
     /// Disconnects cleanly (netcode's disconnect packets go out now).
     pub fn disconnect(&mut self) {
         if let Some(mut t) = self.app.world_mut().get_resource_mut::<NetcodeClientTransport>() {
+            t.disconnect();
+        }
+        if let Some(mut t) = self.app.world_mut().get_resource_mut::<super::ws::WsClientTransport>()
+        {
             t.disconnect();
         }
         self.step();
@@ -392,6 +427,8 @@ pub struct JoinArgs {
     /// The loop period: every connection is stepped once per period (5 ms measures the echo
     /// finely; a load run of hundreds of connections on a small host uses 20).
     pub frame_ms: u64,
+    /// Connect through the web port's WebSocket relay instead of UDP.
+    pub ws: bool,
 }
 
 /// Runs `undercooked join … --headless`; returns the exit code.
@@ -420,9 +457,14 @@ pub fn run_join(args: &JoinArgs) -> u8 {
             Err(e) => eprintln!("warning: client {i}: {e}"),
         }
     }
+    let transport = if args.ws {
+        Transport::WebSocket { web: args.web.clone(), origin: None }
+    } else {
+        Transport::Udp
+    };
     let mut clients = Vec::new();
     for r in &replies {
-        match HeadlessClient::connect(r, args.inputs) {
+        match HeadlessClient::connect_via(r, args.inputs, &transport) {
             Ok(c) => clients.push(c),
             Err(e) => {
                 eprintln!("error: connect: {e}");
@@ -430,7 +472,12 @@ pub fn run_join(args: &JoinArgs) -> u8 {
             }
         }
     }
-    eprintln!("joined room {} with {} connection(s)", first.code, clients.len());
+    eprintln!(
+        "joined room {} with {} connection(s) over {}",
+        first.code,
+        clients.len(),
+        if args.ws { "the WebSocket relay" } else { "UDP" }
+    );
     let end = Instant::now() + Duration::from_secs_f64(args.seconds.max(0.0));
     while Instant::now() < end {
         let t0 = Instant::now();
