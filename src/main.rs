@@ -57,6 +57,15 @@ struct HostArgs {
     /// --max-rooms split between them: for big hosts (docs/PERFORMANCE.md, capacity).
     #[arg(long, default_value_t = 1)]
     shards: usize,
+    /// Folder of the browser build served at `/` on the web port (`web/build.sh` writes it).
+    #[arg(long, default_value = "web/dist")]
+    web_root: PathBuf,
+    /// Most WebSocket relays (browser connections) open at once.
+    #[arg(long, default_value_t = 256)]
+    max_relays: usize,
+    /// An Origin allowed to open a WebSocket besides the page's own (repeatable).
+    #[arg(long = "allow-origin")]
+    allow_origin: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -120,6 +129,9 @@ enum Command {
         /// Milliseconds per client loop (each connection is stepped once per loop).
         #[arg(long, default_value_t = 5)]
         frame_ms: u64,
+        /// Connect through the web port's WebSocket relay (the browser's transport), not UDP.
+        #[arg(long)]
+        ws: bool,
     },
     /// Bot cooks: `bot prove` plays levels with a bot team to show they can be won.
     Bot {
@@ -185,6 +197,7 @@ fn main() -> ExitCode {
             clients,
             level,
             frame_ms,
+            ws,
         } => {
             if !headless {
                 #[cfg(feature = "client")]
@@ -211,6 +224,7 @@ fn main() -> ExitCode {
                 clients,
                 level,
                 frame_ms,
+                ws,
             };
             ExitCode::from(undercooked::net::client::run_join(&args))
         }
@@ -232,6 +246,12 @@ fn run_host(h: HostArgs) -> u8 {
         empty_timeout: std::time::Duration::from_secs(h.empty_room_secs),
         bots_fill: h.bots_fill,
         shards: h.shards,
+        web: undercooked::net::relay::WebConfig {
+            root: h.web_root,
+            max_relays: h.max_relays,
+            origins: h.allow_origin,
+            ..Default::default()
+        },
     })
 }
 

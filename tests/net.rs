@@ -5,7 +5,10 @@
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use undercooked::net::client::{HeadlessClient, InputMode, JoinReply, api_create, api_join};
+use undercooked::net::client::{
+    HeadlessClient, InputMode, JoinReply, Transport, api_create, api_join,
+};
+use undercooked::net::relay::WebConfig;
 use undercooked::net::rooms::{HostedRoom, replay_admitted};
 use undercooked::net::server::{HostConfig, Peer, ServerHandle, spawn_server};
 use undercooked::protocol::{LobbyCommand, LobbyPhase};
@@ -35,12 +38,18 @@ fn config(dir: PathBuf) -> HostConfig {
         empty_timeout: Duration::from_secs(60),
         bots_fill: None,
         shards: 1,
+        web: WebConfig::default(),
     }
 }
 
 fn server(name: &str) -> (ServerHandle, PathBuf) {
+    server_with(name, WebConfig::default())
+}
+
+fn server_with(name: &str, web: WebConfig) -> (ServerHandle, PathBuf) {
     let dir = data_dir(name);
-    (spawn_server(config(dir.clone())).expect("server starts"), dir)
+    let cfg = HostConfig { web, ..config(dir.clone()) };
+    (spawn_server(cfg).expect("server starts"), dir)
 }
 
 /// Steps every client until `done` holds; false when patience runs out.
@@ -531,6 +540,71 @@ fn bots_fill_the_empty_seats_and_the_round_reaches_serves() {
     h.stop();
 }
 
+/// The cooks' positions each viewer sees, until every viewer saw every seat's cook move.
+fn all_see_all_move(clients: &mut [&mut HeadlessClient], seats: u8) -> bool {
+    let mut first: Vec<Option<(i32, i32)>> = vec![None; clients.len() * seats as usize];
+    pump(clients, |c| {
+        let mut all = true;
+        for (viewer, client) in c.iter_mut().enumerate() {
+            let cooks = client.cooks();
+            for seat in 0..seats {
+                let slot = &mut first[viewer * seats as usize + seat as usize];
+                match (cooks.iter().find(|(view, _)| view.seat == seat), *slot) {
+                    (Some((_, motion)), None) => {
+                        *slot = Some(motion.pos);
+                        all = false;
+                    }
+                    (Some((_, motion)), Some(p)) => all &= motion.pos != p,
+                    (None, _) => all = false,
+                }
+            }
+        }
+        all
+    })
+}
+
+fn relays_open(h: &ServerHandle) -> usize {
+    h.with_world(|w| {
+        w.resource::<undercooked::net::http::HttpHandle>()
+            .1
+            .relays
+            .load(std::sync::atomic::Ordering::SeqCst)
+    })
+}
+
+fn ws(web: &str, origin: Option<String>) -> Transport {
+    Transport::WebSocket { web: web.to_string(), origin }
+}
+
+#[test]
+fn a_websocket_client_and_a_udp_client_share_a_room_and_see_each_other() {
+    let (h, _) = server("ws-mix");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Udp", None).unwrap();
+    let b = api_join(&web, &a.code, "Ws", None).unwrap();
+    let mut ca = connect(&a, InputMode::Random);
+    // As a browser on the page this server served: Origin is the web port itself.
+    let mut cb = HeadlessClient::connect_via(
+        &b,
+        InputMode::Random,
+        &ws(&web, Some(format!("http://{web}"))),
+    )
+    .expect("websocket client starts");
+    assert!(all_see_all_move(&mut [&mut ca, &mut cb], 2), "each client saw both cooks move");
+    assert!(cb.session().ticks_received > 0 && cb.session().events_received > 0);
+    assert_eq!(relays_open(&h), 1, "the WebSocket client is one relay");
+    let s = snapshot(&h, &a.code).expect("round live");
+    assert!(s.admitted.iter().any(|(_, seat, _)| *seat == b.seat), "relayed frames were admitted");
+    assert_eq!(replayed_hash(&s), s.room.hash, "relayed inputs replay like UDP ones");
+    cb.disconnect();
+    let end = Instant::now() + PATIENCE;
+    while relays_open(&h) != 0 && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(relays_open(&h), 0, "a closed WebSocket frees its relay");
+    h.stop();
+}
+
 #[test]
 fn a_sharded_host_routes_each_room_to_its_shard() {
     let dir = data_dir("shards");
@@ -556,6 +630,27 @@ fn a_sharded_host_routes_each_room_to_its_shard() {
         assert!(lines.iter().any(|l| l["room"] == code.as_str()), "{code} recorded");
         assert!(dir.join("bundles").join(format!("{code}-1.ron")).is_file(), "{code} bundle");
     }
+}
+
+#[test]
+fn websockets_reach_the_shard_their_token_names() {
+    // One front door, two netcode servers: each relay settles on the shard that answers.
+    let dir = data_dir("ws-shards");
+    let (child, web) = host_process(&dir, &["--shards", "2"]);
+    let a = api_create(&web, "Ann", None).unwrap();
+    let b = api_create(&web, "Bob", None).unwrap();
+    let via = |j: &JoinReply| {
+        HeadlessClient::connect_via(j, InputMode::Random, &ws(&web, None)).expect("ws client")
+    };
+    let (mut ca, mut cb) = (via(&a), via(&b));
+    assert!(
+        pump(&mut [&mut ca, &mut cb], |c| c.iter_mut().all(|c| c.clock().is_some())),
+        "both rounds live over the relay (one per shard)"
+    );
+    assert_eq!(ca.lobbies().pop().map(|l| l.code), Some(a.code.clone()));
+    assert_eq!(cb.lobbies().pop().map(|l| l.code), Some(b.code.clone()));
+    let status = terminate(child);
+    assert!(status.is_some_and(|s| s.success()), "exit 0 on SIGTERM: {status:?}");
 }
 
 #[test]
@@ -612,4 +707,65 @@ fn an_edited_level_reaches_the_next_round_and_its_bundle_but_never_a_live_round(
     assert_eq!(bundle.level_source, edited);
     let check = check_bundle(&bundle).expect("a valid bundle");
     assert!(check.matches(), "{check:?}");
+}
+
+#[test]
+fn the_relay_refuses_a_foreign_origin_and_holds_its_cap() {
+    let web_cfg = WebConfig { max_relays: 2, ..WebConfig::default() };
+    let (h, _) = server_with("ws-cap", web_cfg);
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "A", None).unwrap();
+    let token = || undercooked::net::tokens::read_token(&a.token).unwrap();
+    let open = |origin: Option<&str>| {
+        undercooked::net::ws::WsClientTransport::connect(&web, origin, token())
+    };
+    let err = open(Some("http://evil.example")).err().expect("a foreign origin is refused");
+    assert!(err.contains("403"), "{err}");
+    let first = open(None).expect("relay 1 (no Origin: a native client)");
+    let _second = open(Some(&format!("http://{web}"))).expect("relay 2 (same origin)");
+    let err = open(None).err().expect("a third relay is over the cap");
+    assert!(err.contains("503"), "{err}");
+    assert_eq!(relays_open(&h), 2);
+    drop(first);
+    let end = Instant::now() + PATIENCE;
+    let mut again = None;
+    while again.is_none() && Instant::now() < end {
+        again = open(None).ok();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(again.is_some(), "a closed relay frees its place");
+    h.stop();
+}
+
+#[test]
+fn the_web_port_serves_the_build_and_explains_a_missing_one() {
+    let root = data_dir("web-root");
+    std::fs::create_dir_all(root.join("assets")).unwrap();
+    std::fs::write(root.join("index.html"), "<!doctype html><canvas></canvas>").unwrap();
+    std::fs::write(root.join("undercooked_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
+    let (h, _) = server_with("web", WebConfig { root: root.clone(), ..WebConfig::default() });
+    let web = h.addrs.web.to_string();
+    let get =
+        |path: &str| minreq::get(format!("http://{web}{path}")).with_timeout(10).send().unwrap();
+    let index = get("/");
+    assert_eq!(index.status_code, 200);
+    assert!(index.headers["content-type"].starts_with("text/html"));
+    let linked = get("/?room=ABCDE");
+    assert_eq!(linked.as_bytes(), index.as_bytes(), "a room link is the same page");
+    let wasm = get("/undercooked_bg.wasm");
+    assert_eq!(
+        (wasm.status_code, wasm.headers["content-type"].as_str()),
+        (200, "application/wasm")
+    );
+    assert_eq!(get("/../Cargo.toml").status_code, 404);
+    assert_eq!(get("/api/health").status_code, 200, "the API still answers behind the front door");
+    h.stop();
+
+    let (h, _) =
+        server_with("web-none", WebConfig { root: root.join("nope"), ..WebConfig::default() });
+    let web = h.addrs.web.to_string();
+    let missing = minreq::get(format!("http://{web}/")).with_timeout(10).send().unwrap();
+    assert_eq!(missing.status_code, 404);
+    assert!(missing.as_str().unwrap().contains("web/build.sh"), "says how to build it");
+    h.stop();
 }

@@ -92,7 +92,7 @@ pub fn solo_map() -> InputMap<CookAction> {
 
 /// Makes `app` an online client seated by `reply`: the shared connection plus [`OnlinePlugin`].
 pub fn connect(app: &mut App, reply: &JoinReply) -> Result<(), String> {
-    add_connection(app, reply)?;
+    add_connection(app, reply, &crate::net::client::Transport::Udp)?;
     app.add_plugins(OnlinePlugin);
     app.world_mut().resource_mut::<OnlineSession>().code = reply.code.clone();
     Ok(())

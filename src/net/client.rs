@@ -100,11 +100,21 @@ pub fn request_seat(
 }
 
 /// Makes `app` a network client seated by `reply`: replicon, renet, the protocol, a netcode
-/// transport carrying the reply's connect token, and the send pacing ([`SendPace`]). Shared by
+/// transport (UDP, or the web port's WebSocket relay) carrying the reply's connect token, and the
+/// send pacing ([`SendPace`]). Shared by
 /// the headless client and the windowed online client (`client::online`).
-pub fn add_connection(app: &mut App, reply: &JoinReply) -> Result<(), String> {
+pub fn add_connection(
+    app: &mut App,
+    reply: &JoinReply,
+    transport: &Transport,
+) -> Result<(), String> {
     let token = read_token(&reply.token)?;
-    app.add_plugins((RepliconPlugins, RepliconRenetPlugins, ProtocolPlugin));
+    app.add_plugins((
+        RepliconPlugins,
+        RepliconRenetPlugins,
+        ProtocolPlugin,
+        super::ws::WsClientPlugin,
+    ));
     app.insert_resource(SendPace { due: false, last: Instant::now() });
     app.configure_sets(PostUpdate, RenetSend.run_if(send_due));
     app.add_systems(PostUpdate, mark_sent.after(RenetSend));
@@ -114,14 +124,23 @@ pub fn add_connection(app: &mut App, reply: &JoinReply) -> Result<(), String> {
         client_channels_config: channels.client_configs(),
         ..Default::default()
     });
-    let socket = UdpSocket::bind(("0.0.0.0", 0)).map_err(|e| e.to_string())?;
-    let transport = NetcodeClientTransport::new(
-        super::tokens::unix_now(),
-        ClientAuthentication::Secure { connect_token: token },
-        socket,
-    )
-    .map_err(|e| e.to_string())?;
-    app.insert_resource(client).insert_resource(transport);
+    match transport {
+        Transport::Udp => {
+            let socket = UdpSocket::bind(("0.0.0.0", 0)).map_err(|e| e.to_string())?;
+            let transport = NetcodeClientTransport::new(
+                super::tokens::unix_now(),
+                ClientAuthentication::Secure { connect_token: token },
+                socket,
+            )
+            .map_err(|e| e.to_string())?;
+            app.insert_resource(transport);
+        }
+        Transport::WebSocket { web, origin } => {
+            let transport = super::ws::WsClientTransport::connect(web, origin.as_deref(), token)?;
+            app.insert_resource(transport);
+        }
+    }
+    app.insert_resource(client);
     Ok(())
 }
 
@@ -145,6 +164,16 @@ pub fn api_join(
     }
     let (status, v) = post(&format!("http://{web}/api/rooms/{code}/join"), &body)?;
     reply(status, v)
+}
+
+/// How a client's netcode packets travel.
+#[derive(Clone, Debug)]
+pub enum Transport {
+    /// Straight to the server's UDP port (the token's address).
+    Udp,
+    /// Through the web port's WebSocket relay at `web` (HOST:WEB_PORT), as a browser does;
+    /// `origin` is sent as the `Origin` header when given.
+    WebSocket { web: String, origin: Option<String> },
 }
 
 /// What the client sends each tick.
@@ -230,11 +259,21 @@ pub struct HeadlessClient {
 }
 
 impl HeadlessClient {
-    /// Connects with the token of `reply`.
+    /// Connects with the token of `reply`, over UDP.
     pub fn connect(reply: &JoinReply, mode: InputMode) -> Result<HeadlessClient, String> {
+        Self::connect_via(reply, mode, &Transport::Udp)
+    }
+
+    /// Connects with the token of `reply` over `transport`: the same app either way, only the
+    /// resource that carries netcode's packets differs.
+    pub fn connect_via(
+        reply: &JoinReply,
+        mode: InputMode,
+        transport: &Transport,
+    ) -> Result<HeadlessClient, String> {
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, StatesPlugin));
-        add_connection(&mut app, reply)?;
+        add_connection(&mut app, reply, transport)?;
         app.add_systems(Update, (note_welcome, follow_room, auto_ready, sample_bandwidth));
         let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes()) | 1;
         app.insert_resource(ClientSession {
@@ -308,6 +347,10 @@ impl HeadlessClient {
     /// Disconnects cleanly (netcode's disconnect packets go out now).
     pub fn disconnect(&mut self) {
         if let Some(mut t) = self.app.world_mut().get_resource_mut::<NetcodeClientTransport>() {
+            t.disconnect();
+        }
+        if let Some(mut t) = self.app.world_mut().get_resource_mut::<super::ws::WsClientTransport>()
+        {
             t.disconnect();
         }
         self.step();
@@ -411,6 +454,8 @@ pub struct JoinArgs {
     /// The loop period: every connection is stepped once per period (5 ms measures the echo
     /// finely; a load run of hundreds of connections on a small host uses 20).
     pub frame_ms: u64,
+    /// Connect through the web port's WebSocket relay instead of UDP.
+    pub ws: bool,
 }
 
 /// Runs `undercooked join … --headless`; returns the exit code.
@@ -438,9 +483,14 @@ pub fn run_join(args: &JoinArgs) -> u8 {
             Err(e) => eprintln!("warning: client {i}: {e}"),
         }
     }
+    let transport = if args.ws {
+        Transport::WebSocket { web: args.web.clone(), origin: None }
+    } else {
+        Transport::Udp
+    };
     let mut clients = Vec::new();
     for r in &replies {
-        match HeadlessClient::connect(r, args.inputs) {
+        match HeadlessClient::connect_via(r, args.inputs, &transport) {
             Ok(c) => clients.push(c),
             Err(e) => {
                 eprintln!("error: connect: {e}");
@@ -448,7 +498,12 @@ pub fn run_join(args: &JoinArgs) -> u8 {
             }
         }
     }
-    eprintln!("joined room {} with {} connection(s)", first.code, clients.len());
+    eprintln!(
+        "joined room {} with {} connection(s) over {}",
+        first.code,
+        clients.len(),
+        if args.ws { "the WebSocket relay" } else { "UDP" }
+    );
     let end = Instant::now() + Duration::from_secs_f64(args.seconds.max(0.0));
     while Instant::now() < end {
         let t0 = Instant::now();

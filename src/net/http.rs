@@ -8,9 +8,12 @@
 //! | POST | /api/rooms/CODE/join | `{"name"?, "reconnect"?}` | 200 same; 404 no room; 409 full |
 //! | GET | /api/rooms/CODE | — | 200 the lobby view |
 //! | GET | /api/health | — | 200 `{rooms, udp}` |
+//! | GET | any other path | — | a static file of `--web-root` (`net::files`) |
 //!
-//! A sharded host (`--shards N`) runs N server worlds behind the one web port; the router
-//! here sends each call to the right one.
+//! The public web port is `net::relay`'s front door: it relays WebSocket upgrades on `/ws` and
+//! splices every other connection to this server, which listens on loopback only. A sharded
+//! host (`--shards N`) runs N server worlds behind the one web port; the router here sends
+//! each API call to the right one.
 
 use super::rooms::{HostLevels, HostedRoom, RoomIndex, RoomPolicy, create_room};
 use super::server::{HostAddrs, ServerKey};
@@ -42,9 +45,10 @@ pub struct ApiCall {
 #[derive(Resource)]
 pub struct ApiInbox(Mutex<Receiver<ApiCall>>);
 
-/// The HTTP server handle, kept so the thread is unblocked at exit.
+/// The HTTP server handle, kept so the thread is unblocked at exit, and the front door (the
+/// public web port), kept so it stops accepting with the app.
 #[derive(Resource)]
-pub struct HttpHandle(pub Arc<tiny_http::Server>);
+pub struct HttpHandle(pub Arc<tiny_http::Server>, pub super::relay::FrontDoor);
 
 impl Drop for HttpHandle {
     fn drop(&mut self) {
@@ -61,11 +65,18 @@ impl Plugin for HttpPlugin {
     }
 }
 
-/// Binds the web port and starts its thread; returns the bound address.
-pub fn start_http(app: &mut App, addr: SocketAddr) -> Result<SocketAddr, String> {
+/// Binds the web port (the front door at `addr`, which relays WebSockets to the netcode server
+/// at `udp`) and the HTTP thread behind it; returns the web port's bound address.
+pub fn start_http(
+    app: &mut App,
+    addr: SocketAddr,
+    udp: SocketAddr,
+    web: super::relay::WebConfig,
+) -> Result<SocketAddr, String> {
     let (tx, rx): (Sender<ApiCall>, Receiver<ApiCall>) = channel();
-    let (bound, server) = start_router(addr, vec![tx])?;
-    app.insert_resource(ApiInbox(Mutex::new(rx))).insert_resource(HttpHandle(server));
+    let (bound, handle) = start_router(addr, vec![tx], web)?;
+    handle.1.set_udp(&[udp]);
+    app.insert_resource(ApiInbox(Mutex::new(rx))).insert_resource(handle);
     Ok(bound)
 }
 
@@ -74,23 +85,30 @@ pub fn attach_inbox(app: &mut App, inbox: Receiver<ApiCall>) {
     app.insert_resource(ApiInbox(Mutex::new(inbox)));
 }
 
-/// Binds the web port and serves it for `shards` (one world each): a create goes to the
-/// next shard in turn, anything naming a room code to the shard that created it, health to
-/// all. With one shard every call goes to it.
+/// Binds the web port (the front door at `addr`) and the HTTP server behind it on loopback, and
+/// serves it for `shards` (one world each): a create goes to the next shard in turn, anything
+/// naming a room code to the shard that created it, health to all. With one shard every call
+/// goes to it. The front door's relays lead nowhere until [`super::relay::FrontDoor::set_udp`]
+/// names the shards' netcode servers.
 pub fn start_router(
     addr: SocketAddr,
     shards: Vec<Sender<ApiCall>>,
-) -> Result<(SocketAddr, Arc<tiny_http::Server>), String> {
+    web: super::relay::WebConfig,
+) -> Result<(SocketAddr, HttpHandle), String> {
+    let inner = SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), 0);
     let server =
-        Arc::new(tiny_http::Server::http(addr).map_err(|e| format!("web bind {addr}: {e}"))?);
-    let bound = server.server_addr().to_ip().ok_or("web port is not an IP socket")?;
+        Arc::new(tiny_http::Server::http(inner).map_err(|e| format!("http bind {inner}: {e}"))?);
+    let inner = server.server_addr().to_ip().ok_or("http server is not an IP socket")?;
+    let root = web.root.clone();
+    let front = super::relay::start_front(addr, inner, web)?;
+    let bound = front.addr;
     let thread_server = server.clone();
     let mut router = Router { shards, codes: HashMap::new(), next: 0 };
     std::thread::Builder::new()
         .name("undercooked-http".into())
-        .spawn(move || serve(&thread_server, &mut router))
+        .spawn(move || serve(&thread_server, &mut router, &root))
         .map_err(|e| e.to_string())?;
-    Ok((bound, server))
+    Ok((bound, HttpHandle(server, front)))
 }
 
 /// Which shard's world answers a call.
@@ -154,8 +172,37 @@ impl Router {
     }
 }
 
-fn serve(server: &tiny_http::Server, router: &mut Router) {
+/// Answers a GET outside `/api/` from the static root, on this thread (no world needed).
+fn serve_static(request: tiny_http::Request, root: &std::path::Path) {
+    let path = request.url().split('?').next().unwrap_or("/").to_string();
+    let header = |v: &str| tiny_http::Header::from_bytes(&b"Content-Type"[..], v.as_bytes()).ok();
+    let _ = match super::files::answer(root, &path) {
+        super::files::StaticAnswer::File { path, mime } => match std::fs::File::open(&path) {
+            Ok(file) => {
+                let mut r = tiny_http::Response::from_file(file);
+                if let Some(h) = header(mime) {
+                    r = r.with_header(h);
+                }
+                request.respond(r)
+            }
+            Err(_) => request.respond(tiny_http::Response::empty(404)),
+        },
+        super::files::StaticAnswer::Page { status, html } => {
+            let mut r = tiny_http::Response::from_string(html).with_status_code(status);
+            if let Some(h) = header("text/html; charset=utf-8") {
+                r = r.with_header(h);
+            }
+            request.respond(r)
+        }
+    };
+}
+
+fn serve(server: &tiny_http::Server, router: &mut Router, root: &std::path::Path) {
     for mut request in server.incoming_requests() {
+        if *request.method() == tiny_http::Method::Get && !request.url().starts_with("/api/") {
+            serve_static(request, root);
+            continue;
+        }
         let mut text = String::new();
         let body = match request.as_reader().take(MAX_BODY).read_to_string(&mut text) {
             Ok(_) if text.trim().is_empty() => Value::Object(Default::default()),

@@ -1,17 +1,22 @@
 //! Hosting: the headless dedicated server, its rooms and web API, and the headless client.
 //!
 //! One plugin per module: [`server::ServerNetPlugin`] (seating, input gate, event fan-out,
-//! shutdown), [`rooms::RoomsPlugin`] (lifecycle, results log), [`http::HttpPlugin`] (web API),
-//! [`bots::ServerBotsPlugin`] (`--bots-fill`: planner bots in empty seats).
+//! shutdown), [`rooms::RoomsPlugin`] (lifecycle, results log), [`http::HttpPlugin`] (web API,
+//! behind [`relay`]'s front door: the web port's WebSocket relay, static files via [`files`]),
+//! [`bots::ServerBotsPlugin`] (`--bots-fill`: planner bots in empty seats); [`ws`] is the native
+//! WebSocket flavour of the client transport.
 //! docs/NETWORK.md describes the protocol, the lifecycle, the token flow and the validation.
 
 pub mod bots;
 pub mod client;
+pub mod files;
 pub mod http;
+pub mod relay;
 pub mod rooms;
 pub mod server;
 pub mod ticktime;
 pub mod tokens;
+pub mod ws;
 
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;

@@ -61,6 +61,8 @@ pub struct HostConfig {
     /// pairs every replicated entity with every client each tick, so one world's send cost
     /// grows with the square of its rooms; shards keep it linear (docs/PERFORMANCE.md).
     pub shards: usize,
+    /// The web port's static root, WebSocket relay limits and allowed origins.
+    pub web: super::relay::WebConfig,
 }
 
 /// The addresses the server actually listens on (after ephemeral ports were chosen).
@@ -236,7 +238,9 @@ pub fn build_server_with(
             super::http::attach_inbox(&mut app, inbox);
             addr
         }
-        None => start_http(&mut app, SocketAddr::new(cfg.bind, cfg.web_port))?,
+        None => {
+            start_http(&mut app, SocketAddr::new(cfg.bind, cfg.web_port), udp, cfg.web.clone())?
+        }
     };
 
     app.insert_resource(server)
@@ -317,14 +321,17 @@ pub fn run_headless(cfg: &HostConfig) -> u8 {
 fn run_sharded(cfg: &HostConfig) -> u8 {
     let n = cfg.shards;
     let (senders, inboxes): (Vec<_>, Vec<_>) = (0..n).map(|_| std::sync::mpsc::channel()).unzip();
-    let (web, http) =
-        match super::http::start_router(SocketAddr::new(cfg.bind, cfg.web_port), senders) {
-            Ok(v) => v,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 2;
-            }
-        };
+    let (web, http) = match super::http::start_router(
+        SocketAddr::new(cfg.bind, cfg.web_port),
+        senders,
+        cfg.web.clone(),
+    ) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
     let mut shards = Vec::new();
     for (i, inbox) in inboxes.into_iter().enumerate() {
         let mut shard = cfg.clone();
@@ -353,6 +360,8 @@ fn run_sharded(cfg: &HostConfig) -> u8 {
         return 2;
     }
     let udp: Vec<SocketAddr> = shards.iter().map(|h| h.addrs.udp).collect();
+    // The front door's relays lead to every shard; each settles on the one its token names.
+    http.1.set_udp(&udp);
     let public: Vec<SocketAddr> = shards.iter().flat_map(|h| h.addrs.public.clone()).collect();
     println!("undercooked server: udp {udp:?} (tokens name {public:?}), web http://{web}");
     println!("players: undercooked join {web} --create --name NAME --headless");
@@ -360,7 +369,7 @@ fn run_sharded(cfg: &HostConfig) -> u8 {
     for h in shards {
         h.wait();
     }
-    http.unblock();
+    drop(http);
     0
 }
 
