@@ -1,5 +1,6 @@
-//! Client tests: headless Apps for input maps, nudges and interpolation, and the real game
-//! under Xvfb taking a screenshot (skipped, loudly, only where Xvfb is not installed).
+//! Client tests: headless Apps for input maps, nudges and interpolation, local planner bots
+//! and the designer overlay, and the real game under Xvfb taking a screenshot (skipped,
+//! loudly, only where Xvfb is not installed).
 #![cfg(feature = "client")]
 
 use approx::assert_abs_diff_eq;
@@ -216,6 +217,7 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
         empty_timeout: Duration::from_secs(60),
         bots_fill: None,
         shards: 1,
+        web: Default::default(),
     })
     .expect("server starts");
     let reply = request_seat(&h.addrs.web.to_string(), None, "Ann", None).expect("a seat");
@@ -316,4 +318,117 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     control.update();
     assert!(!sim_systems(&control).1.is_empty(), "the check finds a sim app's systems");
     h.stop();
+}
+
+// ---- Local planner bots (`--autoplay bot`, `--bots N`, "Solo with a bot partner") ----
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn seat_plan_puts_bots_after_the_players() {
+    use undercooked::client::local::seat_plan;
+    assert_eq!(seat_plan(1, 0, false), (1, vec![]));
+    assert_eq!(seat_plan(1, 1, false), (2, vec![1]), "solo with a bot partner");
+    assert_eq!(seat_plan(2, 3, false), (4, vec![2, 3]), "four cooks at most");
+    assert_eq!(seat_plan(2, 0, true), (2, vec![0, 1]), "--autoplay bot: every seat");
+    assert_eq!(seat_plan(1, 1, true), (2, vec![0, 1]));
+}
+
+#[test]
+fn local_bots_cook_and_serve_through_room_inputs() {
+    use std::sync::Arc;
+    use undercooked::client::local::{LocalBots, LocalGame, drive_local_bots, seat_plan};
+    use undercooked::level::{find_level, load_recipes_file};
+    use undercooked::sim::SimSystems;
+    use undercooked::sim::room::{Room, SeatSpec};
+
+    let book = load_recipes_file(&root().join("assets/recipes.ron")).expect("book");
+    let level = find_level(&root().join("levels"), "tutorial", &book).expect("tutorial");
+    let (level, book) = (Arc::new(level), Arc::new(book));
+    // `--autoplay bot --players 2`: both seats are bots.
+    let (cooks, bot_seats) = seat_plan(2, 0, true);
+    let seats = SeatSpec::numbered(cooks as u8);
+    let mut app = undercooked::clock::headless_app();
+    app.add_systems(FixedUpdate, drive_local_bots.before(SimSystems::ResolveInput));
+    let room = Room::new(level.clone(), book.clone(), 1, &seats);
+    let room = app.world_mut().spawn(room).id();
+    app.insert_resource(LocalGame { room, level: level.clone(), book, seats });
+    app.insert_resource(LocalBots::new(bot_seats));
+    let limit = level.time_limit.min(3_000);
+    let start: Vec<_> = app.world().get::<Room>(room).expect("room").cooks.clone();
+    let mut moved = false;
+    let served = (0..limit).find(|_| {
+        app.update();
+        let r = app.world().get::<Room>(room).expect("room");
+        moved |= r.cooks.iter().zip(&start).any(|(c, s)| c.pos != s.pos);
+        r.counters.served > 0
+    });
+    assert!(moved, "the bots' frames moved their cooks");
+    let at = served.unwrap_or_else(|| panic!("no dish served within {limit} ticks"));
+    eprintln!("first dish served at tick {at}");
+}
+
+// ---- Designer mode: the error overlay ----
+
+#[test]
+fn the_designer_overlay_lists_a_rejected_edit_and_clears_on_fix() {
+    use undercooked::client::AppState;
+    use undercooked::client::designer::{DesignerOverlay, add_designer_systems};
+    use undercooked::level::{LevelWatchConfig, LevelWatchPlugin};
+
+    let dir = std::env::temp_dir().join(format!("uc-designer-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tutorial.ron");
+    std::fs::copy(root().join("levels/tutorial.ron"), &file).unwrap();
+    let original = std::fs::read_to_string(&file).unwrap();
+
+    let mut app = undercooked::clock::headless_app();
+    app.init_state::<AppState>();
+    app.add_plugins(InputPlugin);
+    app.insert_resource(LevelWatchConfig {
+        levels_dir: dir.clone(),
+        recipes: Some(root().join("assets/recipes.ron")),
+        poll_every: Duration::ZERO,
+    });
+    app.add_plugins(LevelWatchPlugin);
+    add_designer_systems(&mut app);
+    let overlay = |app: &mut App| {
+        let mut q = app.world_mut().query_filtered::<(&Text, &Node), With<DesignerOverlay>>();
+        let (t, n) = q.single(app.world()).expect("one overlay");
+        (t.0.clone(), n.display)
+    };
+    app.update();
+    assert_eq!(overlay(&mut app), (String::new(), Display::None), "valid files, no overlay");
+
+    // An unknown tile in the first floor row: its code, file and line:col are on screen.
+    let broken = original.replacen("\"#.......#\"", "\"#..?....#\"", 1);
+    assert_ne!(broken, original, "the fixture row is in the tutorial");
+    let (line, col) = broken
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find('?').map(|c| (i + 1, c + 1)))
+        .expect("a ?");
+    std::fs::write(&file, &broken).unwrap();
+    let shown = (0..10).find_map(|_| {
+        app.update();
+        let (text, display) = overlay(&mut app);
+        (!text.is_empty()).then_some((text, display))
+    });
+    let (text, display) = shown.expect("the overlay shows the error within 10 updates");
+    assert_eq!(display, Display::Flex);
+    assert!(text.contains("UNKNOWN_TILE"), "{text}");
+    assert!(text.contains(&format!("tutorial.ron:{line}:{col}")), "{text}");
+
+    // The fix clears it.
+    std::fs::write(&file, &original).unwrap();
+    let cleared = (0..10).any(|_| {
+        app.update();
+        overlay(&mut app).1 == Display::None
+    });
+    assert!(cleared, "the fix clears the overlay");
+    assert_eq!(overlay(&mut app).0, "");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -162,11 +162,16 @@ fn spawn_local_players(
     pads: Query<Entity, With<Gamepad>>,
 ) {
     fill_lineup(&mut lineup, options.0.players, &pads.iter().collect::<Vec<_>>());
-    if let Some(Autoplay::Random) = options.0.autoplay {
-        commands.insert_resource(RandomPilot::new(options.0.seed, lineup.0.len()));
-        return;
-    }
     commands.remove_resource::<RandomPilot>();
+    match options.0.autoplay {
+        Some(Autoplay::Random) => {
+            commands.insert_resource(RandomPilot::new(options.0.seed, lineup.0.len()));
+            return;
+        }
+        // The host seats planner bots on every seat (`local::LocalBots`): no devices.
+        Some(Autoplay::Bot) => return,
+        None => {}
+    }
     for (seat, device) in lineup.0.iter().enumerate() {
         commands.spawn((
             input_map(*device),

@@ -1,15 +1,19 @@
 //! The local host: the embedded server of solo and couch play. The only client code that
 //! touches the simulation — it spawns `Room` entities and pushes each local seat's frames into
 //! `room.inputs` before the sim resolves them; everything else reads the projected views.
+//! Planner bots (`--bots N`, the menu's "Solo with a bot partner", `--autoplay bot`) are just
+//! more seats whose frames go into the same `room.inputs`, pushed by [`drive_local_bots`].
 
 use super::input::{CollectInput, Lineup, Outbox};
-use super::{AppState, Options};
+use super::{AppState, Autoplay, Options};
+use crate::bot::planner::BotTeam;
 use crate::clock::TickClockPlugin;
 use crate::level::model::{Level, RecipeBook};
+use crate::level::watch::LevelLibrary;
 use crate::level::{find_level, load_recipes_file};
 use crate::project::{ProjectionPlugin, project_rooms};
 use crate::protocol::{InRoom, RoomView};
-use crate::sim::room::{Room, SeatSpec};
+use crate::sim::room::{Room, Seat, SeatSpec};
 use crate::sim::units::TICK_HZ;
 use crate::sim::{SimPlugin, SimSystems};
 use bevy::prelude::*;
@@ -42,6 +46,44 @@ pub struct LocalGame {
     pub seats: Vec<SeatSpec>,
 }
 
+/// Bots the menu asked for ("Solo with a bot partner"); absent: `--bots` decides.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct MenuBots(pub u8);
+
+/// The seed of the next local round when it is not `--seed` (designer F5 re-seeds).
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct RoundSeed(pub u64);
+
+/// Designer mode: the id of the level under edit, whose last good version comes from the
+/// [`LevelLibrary`] rather than from disk (a broken file on disk must not stop a restart).
+#[derive(Resource, Clone, Debug)]
+pub struct DesignerLevel(pub String);
+
+/// The planner bots of the running local round. The team is (re)built from the room whenever
+/// the room is new to it: a fresh round, or a designer reload swapping the level underneath.
+#[derive(Resource, Debug, Default)]
+pub struct LocalBots {
+    pub seats: Vec<Seat>,
+    team: Option<BotTeam>,
+    level: Option<Arc<Level>>,
+    last_tick: u32,
+}
+
+impl LocalBots {
+    pub fn new(seats: Vec<Seat>) -> Self {
+        LocalBots { seats, ..default() }
+    }
+}
+
+/// A local round's seats: `players` local cooks then `bots` planner bots, four cooks at most.
+/// Returns the number of cooks and the bot seats; `all_bots` (`--autoplay bot`) makes every
+/// seat a bot.
+pub fn seat_plan(players: usize, bots: usize, all_bots: bool) -> (usize, Vec<Seat>) {
+    let cooks = (players + bots).clamp(1, 4);
+    let first_bot = if all_bots { 0 } else { players.min(cooks) };
+    (cooks, (first_bot..cooks).map(|s| s as Seat).collect())
+}
+
 /// Why a local round could not start (shown on the menu).
 #[derive(Resource, Clone, Debug, Default)]
 pub struct HostError(pub Option<String>);
@@ -53,7 +95,10 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnExit(AppState::Playing), end_local_round);
     app.add_systems(
         FixedUpdate,
-        push_local_inputs.after(CollectInput).before(SimSystems::ResolveInput),
+        (push_local_inputs, drive_local_bots)
+            .chain()
+            .after(CollectInput)
+            .before(SimSystems::ResolveInput),
     );
     app.add_systems(
         Update,
@@ -81,8 +126,16 @@ fn start_local_round(world: &mut World) {
         .map(|s| s.0.clone())
         .or(options.level.clone())
         .unwrap_or_else(|| "tutorial".into());
-    let loaded = load_recipes_file(&options.recipes)
-        .and_then(|book| find_level(&options.levels, &level_id, &book).map(|l| (l, book)));
+    // Designer mode plays the library's last good version (the file may be broken right now).
+    let from_library = world.get_resource::<DesignerLevel>().and_then(|d| {
+        let lib = world.get_resource::<LevelLibrary>()?;
+        Some(((*lib.level(&d.0)?).clone(), (*lib.book).clone()))
+    });
+    let loaded = match from_library {
+        Some(x) => Ok(x),
+        None => load_recipes_file(&options.recipes)
+            .and_then(|book| find_level(&options.levels, &level_id, &book).map(|l| (l, book))),
+    };
     let (mut level, book) = match loaded {
         Ok(x) => x,
         Err(e) => {
@@ -96,14 +149,22 @@ fn start_local_round(world: &mut World) {
         level.time_limit = s * TICK_HZ;
     }
     let players = world.resource::<Lineup>().0.len().max(options.players as usize);
-    let seats: Vec<SeatSpec> = (0..players as u8)
-        .map(|s| SeatSpec::new(s, format!("P{} {}", s + 1, COOK_NAMES[s as usize % 4])))
+    let bots = world.get_resource::<MenuBots>().map_or(options.bots, |b| b.0);
+    let all_bots = options.autoplay == Some(Autoplay::Bot);
+    let (cooks, bot_seats) = seat_plan(players, bots as usize, all_bots);
+    let seats: Vec<SeatSpec> = (0..cooks as u8)
+        .map(|s| {
+            let bot = if bot_seats.contains(&s) { "Bot " } else { "" };
+            SeatSpec::new(s, format!("P{} {bot}{}", s + 1, COOK_NAMES[s as usize % 4]))
+        })
         .collect();
+    let seed = world.get_resource::<RoundSeed>().map_or(options.seed, |s| s.0);
     let (level, book) = (Arc::new(level), Arc::new(book));
-    let room = world.spawn(Room::new(level.clone(), book.clone(), options.seed, &seats)).id();
+    let room = world.spawn(Room::new(level.clone(), book.clone(), seed, &seats)).id();
     world.insert_resource(LocalGame { room, level, book, seats });
+    world.insert_resource(LocalBots::new(bot_seats));
     world.resource_mut::<HostError>().0 = None;
-    let automated = options.autoplay.is_some() || options.screenshot.is_some();
+    let automated = options.autoplay.is_some() || options.screenshot.is_some() || options.designer;
     let phase = if automated { RoundPhase::Live } else { RoundPhase::Countdown(COUNTDOWN_SECS) };
     set_phase(world, phase);
 }
@@ -111,7 +172,7 @@ fn start_local_round(world: &mut World) {
 const COOK_NAMES: [&str; 4] = ["Basil", "Saffron", "Pepper", "Ginger"];
 
 /// The clock follows the phase: only a live (or settling) round ticks.
-fn set_phase(world: &mut World, phase: RoundPhase) {
+pub fn set_phase(world: &mut World, phase: RoundPhase) {
     world.insert_resource(phase);
     let mut time = world.resource_mut::<Time<Virtual>>();
     match phase {
@@ -138,6 +199,7 @@ fn despawn_local_room(world: &mut World) {
 
 fn end_local_round(world: &mut World) {
     despawn_local_room(world);
+    world.remove_resource::<LocalBots>();
     set_phase(world, RoundPhase::Live);
 }
 
@@ -154,6 +216,37 @@ pub fn push_local_inputs(
     let tick = room.tick;
     for (seat, mut frame) in frames {
         frame.tick = tick;
+        room.inputs.push(seat, frame);
+    }
+}
+
+/// Each tick, before the sim resolves input: one frame per bot seat into the room's queue,
+/// exactly as the hosted server's bots do (`net::bots`), never touching sim state.
+pub fn drive_local_bots(
+    game: Option<Res<LocalGame>>,
+    bots: Option<ResMut<LocalBots>>,
+    mut rooms: Query<&mut Room>,
+) {
+    let (Some(game), Some(mut bots)) = (game, bots) else { return };
+    if bots.seats.is_empty() {
+        return;
+    }
+    let Ok(mut room) = rooms.get_mut(game.room) else { return };
+    // A decided round is frozen for its settle: nothing to press.
+    if room.result.is_some() {
+        return;
+    }
+    let fresh = bots.team.is_none()
+        || room.tick < bots.last_tick
+        || !bots.level.as_ref().is_some_and(|l| Arc::ptr_eq(l, &room.level));
+    if fresh {
+        bots.team = Some(BotTeam::new(&room, &bots.seats));
+        bots.level = Some(room.level.clone());
+    }
+    bots.last_tick = room.tick;
+    let Some(team) = bots.team.as_mut() else { return };
+    for (seat, mut frame) in team.frames(&room) {
+        frame.tick = room.tick;
         room.inputs.push(seat, frame);
     }
 }

@@ -3,7 +3,7 @@
 
 use super::hud::font;
 use super::input::{Device, Lineup};
-use super::local::{HostError, SelectedLevel};
+use super::local::{HostError, MenuBots, SelectedLevel};
 use super::save::SaveData;
 use super::{AppState, Options};
 use crate::level::{load_campaign, load_recipes_file};
@@ -13,6 +13,8 @@ use bevy::prelude::*;
 #[derive(Clone, Debug, PartialEq)]
 pub enum MenuAction {
     Play,
+    /// Play with one planner bot seated after the local cooks.
+    PlayWithBot,
     LevelSelect,
     Settings,
     Quit,
@@ -146,6 +148,7 @@ fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Re
             p,
             vec![
                 (MenuAction::Play, "Play".into()),
+                (MenuAction::PlayWithBot, "Solo with a bot partner".into()),
                 (MenuAction::LevelSelect, "Level select".into()),
                 (MenuAction::Settings, "Settings".into()),
                 (MenuAction::Quit, "Quit".into()),
@@ -291,13 +294,21 @@ fn steer_menu(
     }
     let Some(action) = chosen else { return };
     match action {
-        MenuAction::Play => next.set(AppState::Playing),
+        MenuAction::Play => {
+            commands.remove_resource::<MenuBots>();
+            next.set(AppState::Playing);
+        }
+        MenuAction::PlayWithBot => {
+            commands.insert_resource(MenuBots(1));
+            next.set(AppState::Playing);
+        }
         MenuAction::LevelSelect => next.set(AppState::LevelSelect),
         MenuAction::Settings => next.set(AppState::Settings),
         MenuAction::Quit => {
             exit.write(AppExit::Success);
         }
         MenuAction::PickLevel(id) => {
+            commands.remove_resource::<MenuBots>();
             commands.insert_resource(SelectedLevel(id));
             next.set(AppState::Playing);
         }

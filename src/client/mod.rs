@@ -6,12 +6,15 @@
 //! hosted room: the same presentation, fed by replicon instead of the local host.
 
 pub mod audio;
+pub mod designer;
 pub mod hud;
 pub mod input;
 pub mod interp;
 pub mod kitchen;
 pub mod local;
 pub mod menu;
+// The windowed online client rides on `net` (sockets, HTTP), which a browser build has none of.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod online;
 pub mod perf;
 pub mod save;
@@ -35,6 +38,13 @@ pub struct PlayArgs {
     /// Drive every cook by a generator instead of the devices (for automated looking).
     #[arg(long, value_enum)]
     pub autoplay: Option<Autoplay>,
+    /// Planner bots seated after the local players (0–3; the kitchen holds four cooks).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub bots: u8,
+    /// Designer mode (with `--level`): a saved edit of the level restarts it at once, a broken
+    /// edit is listed on screen; F2 shows grid coordinates and station indices, F5 re-seeds.
+    #[arg(long, requires = "level")]
+    pub designer: bool,
     /// Save a screenshot here and exit 0 (after `--after-ticks` sim ticks, or after
     /// `--after-frames` frames on the menu when no level is given).
     #[arg(long)]
@@ -74,6 +84,8 @@ impl Default for PlayArgs {
             level: None,
             players: 1,
             autoplay: None,
+            bots: 0,
+            designer: false,
             screenshot: None,
             after_ticks: 60,
             after_frames: 60,
@@ -93,6 +105,8 @@ impl Default for PlayArgs {
 pub enum Autoplay {
     /// Seeded SplitMix64 stick and button presses for every seat.
     Random,
+    /// Every seat is a planner bot (`bot::planner::BotTeam`) that cooks for real.
+    Bot,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -130,7 +144,7 @@ pub struct ClientPlugin;
 impl Plugin for ClientPlugin {
     fn build(&self, app: &mut App) {
         app.init_state::<AppState>();
-        app.add_plugins((local::plugin, menu::plugin));
+        app.add_plugins((local::plugin, menu::plugin, designer::plugin));
         presentation(app);
     }
 }
