@@ -19,8 +19,24 @@ pub enum MenuAction {
     Settings,
     Quit,
     PickLevel(String),
+    /// A campaign level still locked: choosing it only says what opens it.
+    Locked,
     Volume,
     Back,
+}
+
+/// The first three campaign levels are always open.
+pub const ALWAYS_OPEN: usize = 3;
+
+/// Star progress gates the campaign: level `index` opens once the level before it has at
+/// least one star (the first [`ALWAYS_OPEN`] are always open).
+pub fn unlocked(
+    index: usize,
+    ids: &[String],
+    best_stars: &std::collections::BTreeMap<String, u8>,
+) -> bool {
+    index < ALWAYS_OPEN
+        || ids.get(index - 1).is_some_and(|prev| best_stars.get(prev).copied().unwrap_or(0) >= 1)
 }
 
 /// One line of the current menu.
@@ -185,12 +201,25 @@ fn spawn_level_select(
         let mut items = Vec::new();
         match levels {
             Ok(levels) => {
+                let ids: Vec<String> = levels.iter().map(|l| l.id.clone()).collect();
                 for (k, l) in levels.iter().enumerate() {
                     let stars = save.best_stars.get(&l.id).copied().unwrap_or(0);
-                    items.push((
-                        MenuAction::PickLevel(l.id.clone()),
-                        format!("{}. {}  [{}]", k + 1, l.name, stars_text(stars)),
-                    ));
+                    if unlocked(k, &ids, &save.best_stars) {
+                        items.push((
+                            MenuAction::PickLevel(l.id.clone()),
+                            format!("{}. {}  [{}]", k + 1, l.name, stars_text(stars)),
+                        ));
+                    } else {
+                        items.push((
+                            MenuAction::Locked,
+                            format!(
+                                "{}. {}  (locked: earn a star on {})",
+                                k + 1,
+                                l.name,
+                                levels[k - 1].name
+                            ),
+                        ));
+                    }
                 }
             }
             Err(e) => {
@@ -312,6 +341,7 @@ fn steer_menu(
             commands.insert_resource(SelectedLevel(id));
             next.set(AppState::Playing);
         }
+        MenuAction::Locked => {}
         MenuAction::Volume => {
             let step = if p.left { -0.1 } else { 0.1 };
             let v = save.volume + step;
@@ -361,5 +391,27 @@ fn paint_menu(
         if t.0 != text {
             t.0 = text;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn stars_open_the_campaign_one_level_at_a_time() {
+        let ids: Vec<String> = (0..6).map(|i| format!("l{i}")).collect();
+        let mut best = BTreeMap::new();
+        let open =
+            |best: &BTreeMap<String, u8>| (0..6).filter(|&i| unlocked(i, &ids, best)).count();
+        assert_eq!(open(&best), 3, "the first three are always open");
+        best.insert("l2".to_string(), 0);
+        assert_eq!(open(&best), 3, "a zero-star finish opens nothing");
+        best.insert("l2".to_string(), 1);
+        assert_eq!(open(&best), 4);
+        best.insert("l3".to_string(), 3);
+        best.insert("l4".to_string(), 2);
+        assert_eq!(open(&best), 6);
     }
 }
