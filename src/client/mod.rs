@@ -144,8 +144,11 @@ pub struct ClientPlugin;
 impl Plugin for ClientPlugin {
     fn build(&self, app: &mut App) {
         app.init_state::<AppState>();
-        app.add_plugins((local::plugin, menu::plugin, designer::plugin));
+        // Local play: the embedded host first, the presentation, then the menu and the designer
+        // tools on top (the order the client was built and screenshot-tested in).
+        app.add_plugins(local::plugin);
         presentation(app);
+        app.add_plugins((menu::plugin, designer::plugin));
     }
 }
 

@@ -5,7 +5,9 @@
 use super::{AppState, Options, PresentSystems};
 use crate::protocol::RoomClock;
 use bevy::prelude::*;
+use bevy::render::render_resource::PipelineCache;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::render::{ExtractSchedule, MainWorld, RenderApp};
 use std::time::{Duration, Instant};
 
 /// When the process started (for the start-up measurement).
@@ -26,8 +28,29 @@ struct Automation {
     reported: bool,
 }
 
+/// Frames in a row with no render pipeline still compiling. A screenshot waits for a few, so it
+/// never catches a kitchen whose meshes are drawn by pipelines the (software) renderer has not
+/// finished compiling — which takes real time, however many sim ticks have passed.
+#[derive(Resource, Default, Debug)]
+pub struct PipelinesSettled(pub u32);
+
+/// Frames of settled pipelines a screenshot waits for.
+const SETTLED_FRAMES: u32 = 5;
+
+/// Runs in the render world's extract: counts frames with no pipeline waiting.
+fn note_pipelines(cache: Res<PipelineCache>, mut main: ResMut<MainWorld>) {
+    let waiting = cache.waiting_pipelines().next().is_some();
+    if let Some(mut settled) = main.get_resource_mut::<PipelinesSettled>() {
+        settled.0 = if waiting { 0 } else { settled.0.saturating_add(1) };
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Automation>();
+    app.init_resource::<PipelinesSettled>();
+    if let Some(render) = app.get_sub_app_mut(RenderApp) {
+        render.add_systems(ExtractSchedule, note_pipelines);
+    }
     app.add_systems(Update, (request_screenshot, exit_when_done).chain().after(PresentSystems));
     app.add_systems(
         Update,
@@ -43,6 +66,7 @@ fn request_screenshot(
     rooms: Query<&RoomClock>,
     mut auto: ResMut<Automation>,
     started: Option<Res<StartedAt>>,
+    settled: Res<PipelinesSettled>,
 ) {
     let o = &options.0;
     if o.measure && !auto.first_frame_requested {
@@ -71,7 +95,7 @@ fn request_screenshot(
         }
         auto.frames_on_menu >= o.after_frames
     };
-    if due {
+    if due && settled.0 >= SETTLED_FRAMES {
         auto.shot_requested = true;
         commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path.clone())).observe(
             |_: On<ScreenshotCaptured>, mut auto: ResMut<Automation>| auto.shot_taken = true,
