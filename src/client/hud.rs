@@ -50,6 +50,10 @@ struct ScoreText;
 struct ClockText;
 #[derive(Component)]
 struct Banner;
+
+/// The level's name and one-line hint, shown under the countdown before the round.
+#[derive(Component)]
+struct HintText;
 #[derive(Component)]
 struct RoundEndPanel;
 
@@ -118,6 +122,21 @@ fn spawn_hud(mut commands: Commands) {
             position_type: PositionType::Absolute,
             width: percent(100),
             top: percent(40),
+            justify_content: JustifyContent::Center,
+            ..default()
+        },
+    ));
+    commands.spawn((
+        HintText,
+        scope.clone(),
+        Text::new(""),
+        font(22.0),
+        TextColor(INK),
+        TextLayout::justify(Justify::Center),
+        Node {
+            position_type: PositionType::Absolute,
+            width: percent(100),
+            top: percent(62),
             justify_content: JustifyContent::Center,
             ..default()
         },
@@ -372,7 +391,24 @@ fn update_clock(
     }
 }
 
-fn update_banner(phase: Res<RoundPhase>, mut banner: Query<&mut Text, With<Banner>>) {
+fn update_banner(
+    phase: Res<RoundPhase>,
+    mut banner: Query<&mut Text, (With<Banner>, Without<HintText>)>,
+    mut hint: Query<&mut Text, (With<HintText>, Without<Banner>)>,
+    rooms: Query<&RoomView>,
+) {
+    if let Ok(mut h) = hint.single_mut() {
+        // The level's name and hint while the countdown runs: the designer's one line of advice.
+        let text = match (*phase, rooms.iter().next()) {
+            (RoundPhase::Countdown(_), Some(view)) if !view.hint.is_empty() => {
+                format!("{}\n{}", view.level_name, view.hint)
+            }
+            _ => String::new(),
+        };
+        if h.0 != text {
+            h.0 = text;
+        }
+    }
     let Ok(mut t) = banner.single_mut() else { return };
     let text = match *phase {
         RoundPhase::Countdown(left) if left > 0.4 => format!("{}", left.ceil() as u32),
