@@ -26,7 +26,7 @@ use bevy::prelude::*;
 use bevy_replicon_renet::RenetClient;
 use leafwing_input_manager::prelude::*;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The seat this client holds, and what it has sent.
 #[derive(Resource, Debug, Default)]
@@ -160,11 +160,7 @@ fn auto_ready(
 ) {
     let Some(seat) = s.welcome.as_ref().map(|w| w.seat) else { return };
     let Some(lobby) = lobbies.iter().next() else { return };
-    let mine = lobby.seats.iter().find(|v| v.seat == seat);
-    if lobby.phase == LobbyPhase::Lobby
-        && mine.is_some_and(|v| !v.ready)
-        && s.last_ready.is_none_or(|t| t.elapsed() > Duration::from_millis(500))
-    {
+    if crate::net::client::ready_due(lobby, seat, s.last_ready) {
         s.last_ready = Some(Instant::now());
         out.write(LobbyCommand::Ready(true));
     }

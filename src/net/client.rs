@@ -418,14 +418,20 @@ fn auto_ready(
         return;
     }
     let Some(lobby) = lobbies.iter().next() else { return };
-    let mine = lobby.seats.iter().find(|v| v.seat == seat);
-    if lobby.phase == LobbyPhase::Lobby
-        && mine.is_some_and(|v| !v.ready)
-        && s.last_ready.is_none_or(|t| t.elapsed() > Duration::from_millis(500))
-    {
+    if ready_due(lobby, seat, s.last_ready) {
         s.last_ready = Some(Instant::now());
         out.write(LobbyCommand::Ready(true));
     }
+}
+
+/// Should a seat (re)send `Ready(true)`: the lobby shows it not ready, and the last request
+/// (if any) is older than half a second, so a lost or slow answer is retried, not flooded.
+/// Shared by the headless and the windowed client.
+pub fn ready_due(lobby: &LobbyView, seat: u8, last_ready: Option<Instant>) -> bool {
+    let mine = lobby.seats.iter().find(|v| v.seat == seat);
+    lobby.phase == LobbyPhase::Lobby
+        && mine.is_some_and(|v| !v.ready)
+        && last_ready.is_none_or(|t| t.elapsed() > Duration::from_millis(500))
 }
 
 fn sample_bandwidth(client: Option<Res<RenetClient>>, mut s: ResMut<ClientSession>) {
