@@ -12,7 +12,6 @@ use crate::sim::input::InputFrame;
 use crate::sim::kinds::Dir4;
 use crate::sim::rng::SplitMix64;
 use crate::sim::room::{Room, SeatSpec};
-use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use clap::{Args, Subcommand};
 use std::path::Path;
@@ -134,17 +133,6 @@ fn stick(bits: u64) -> (i16, i16) {
 #[derive(Component)]
 struct BenchCooks(RandomCooks);
 
-/// How the app's schedules run their systems.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Executor {
-    /// Bevy's default: the multi-threaded executor in every schedule but `Main`.
-    Default,
-    /// `SingleThreadedExecutor` in every schedule: no task hand-offs per system, which for one
-    /// room cost more than the room's tick. Rooms still run in parallel inside a stage when
-    /// there are enough of them (`par_iter_mut` uses the compute pool under any executor).
-    SingleThreaded,
-}
-
 /// One run's outcome.
 #[derive(Clone, Copy, Debug)]
 pub struct Measured {
@@ -161,22 +149,18 @@ impl Measured {
 
 /// Step `rooms` kitchens of `level` together in one headless app for `ticks` ticks (after a
 /// short untimed warm-up that lets the schedule build and the rooms' queues reach steady size).
-/// Fails if any room did not advance exactly one tick per update.
+/// The app is configured as the headless server is (`clock::headless_app`): single-threaded
+/// executors, rooms in parallel inside each stage. Fails if any room did not advance exactly
+/// one tick per update.
 pub fn run_rooms(
     level: &Arc<Level>,
     book: &Arc<RecipeBook>,
     seed: u64,
     rooms: u32,
     ticks: u32,
-    executor: Executor,
 ) -> Result<Measured, String> {
     const WARMUP: u32 = 20;
     let mut app = headless_app();
-    if executor == Executor::SingleThreaded {
-        for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
-            schedule.set_executor(SingleThreadedExecutor::default());
-        }
-    }
     let seats = SeatSpec::numbered(BENCH_COOKS);
     for r in 0..rooms as u64 {
         let room_seed = seed.wrapping_add(r);
@@ -186,9 +170,17 @@ pub fn run_rooms(
         ));
     }
     let mut feed = app.world_mut().query::<(&mut Room, &mut BenchCooks)>();
+    // Each room's walk is its own seeded stream, so feeding the rooms in parallel gives every
+    // room exactly the frames a serial loop would (the players' inputs arrive in parallel too).
+    // A lone room is fed on this thread: a task-pool scope costs more than its four frames.
     let mut step = |app: &mut App| {
-        for (mut room, mut cooks) in feed.iter_mut(app.world_mut()) {
-            cooks.0.push_frames(&mut room);
+        if rooms < 4 {
+            for (mut room, mut cooks) in feed.iter_mut(app.world_mut()) {
+                cooks.0.push_frames(&mut room);
+            }
+        } else {
+            feed.par_iter_mut(app.world_mut())
+                .for_each(|(mut room, mut cooks)| cooks.0.push_frames(&mut room));
         }
         app.update();
     };
@@ -261,28 +253,21 @@ fn run_sim(args: &SimBenchArgs) -> u8 {
         "bench sim: level `{}`, {BENCH_COOKS} cooks per room, seed {}, {profile} build",
         level.id, args.seed
     );
-    let run = |rooms: u32, ticks: u32, executor: Executor| {
-        let m = run_rooms(&level, &book, args.seed, rooms, ticks, executor);
-        if let Err(e) = &m {
-            eprintln!("bench: {rooms} room(s), {executor:?} executor: {e}");
+    let single = match run_rooms(&level, &book, args.seed, 1, args.single_ticks) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("bench: one room: {e}");
+            return 1;
         }
-        m.ok()
     };
-    // One room is reported with the single-threaded executor (its configuration for a lone
-    // room); the default executor's number is printed beside it so the choice stays visible.
-    let Some(single_default) = run(1, args.single_ticks, Executor::Default) else { return 1 };
-    let Some(single) = run(1, args.single_ticks, Executor::SingleThreaded) else { return 1 };
-    for (m, label) in [(single_default, "default executor"), (single, "single-threaded executor")] {
-        println!(
-            "one room:   {} ticks in {:.3} s = {:.0} ticks/s ({:.2} µs/tick), {label}",
-            m.ticks,
-            m.elapsed.as_secs_f64(),
-            m.room_ticks_per_s(),
-            1e6 / m.room_ticks_per_s()
-        );
-    }
-    let batch = match run_rooms(&level, &book, args.seed, args.rooms, args.ticks, Executor::Default)
-    {
+    println!(
+        "one room:   {} ticks in {:.3} s = {:.0} ticks/s ({:.2} µs/tick)",
+        single.ticks,
+        single.elapsed.as_secs_f64(),
+        single.room_ticks_per_s(),
+        1e6 / single.room_ticks_per_s()
+    );
+    let batch = match run_rooms(&level, &book, args.seed, args.rooms, args.ticks) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("bench: batch: {e}");
@@ -314,8 +299,7 @@ fn run_sim(args: &SimBenchArgs) -> u8 {
             "profile": profile,
             "single_room_ticks": single.ticks,
             "single_room_ticks_per_s": single.room_ticks_per_s().round(),
-            "single_room_executor": "single_threaded",
-            "single_room_default_executor_ticks_per_s": single_default.room_ticks_per_s().round(),
+            "threads": std::thread::available_parallelism().map_or(1, |n| n.get()),
             "rooms": batch.rooms,
             "ticks": batch.ticks,
             "batch_room_ticks_per_s": batch.room_ticks_per_s().round(),

@@ -3,6 +3,7 @@
 //! speaks in time types, which the simulation never touches.
 
 use crate::sim::SimPlugin;
+use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
@@ -23,12 +24,48 @@ impl Plugin for TickClockPlugin {
     }
 }
 
+/// Task pools for a process whose work is stepping rooms: every core in the compute pool.
+///
+/// Bevy's default gives IO and async compute a quarter of the cores each (at least one) and
+/// compute the rest (at least one), so on a 2-core host the compute pool has ONE thread and a
+/// stage's `par_iter_mut` over the rooms runs on one core while the other idles. A headless
+/// host does its IO on its own threads (sockets, HTTP) and has no async compute, so the
+/// compute pool gets them all; the small IO and async pools stay for whatever Bevy puts there.
+pub fn sim_task_pools() -> TaskPoolPlugin {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut options = TaskPoolOptions::default();
+    options.compute.min_threads = cores;
+    TaskPoolPlugin { task_pool_options: options }
+}
+
+/// Put every schedule of `app` on the single-threaded executor. Call it after the plugins.
+///
+/// A host's work is rooms, and rooms run in parallel *inside* each stage (`par_iter_mut` over
+/// the compute pool, under any executor). Across systems there is nothing to overlap: the sim
+/// is one chain, the rest is a few cheap bookkeeping systems. The multi-threaded executor still
+/// wakes a thread per system per schedule, about 100 µs an update on two cores, which was a
+/// third of the 1,024-room batch (docs/PERFORMANCE.md).
+pub fn run_schedules_single_threaded(app: &mut App) {
+    for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
+        // `new()`, not `default()`: the derived `Default` turns off the end-of-schedule
+        // command flush, and the host's systems spawn rooms through `Commands`.
+        schedule.set_executor(SingleThreadedExecutor::new());
+    }
+}
+
 /// A headless app for tests, replays and benchmarks: no window, no real time; every
-/// `update()` advances exactly one tick.
+/// `update()` advances exactly one tick. Configured like the headless server (task pools,
+/// executors), so what a benchmark measures is what a host runs.
 pub fn headless_app() -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, TickClockPlugin, SimPlugin));
+    app.add_plugins((
+        MinimalPlugins.set(sim_task_pools()),
+        StatesPlugin,
+        TickClockPlugin,
+        SimPlugin,
+    ));
     app.insert_resource(TimeUpdateStrategy::ManualDuration(TICK));
+    run_schedules_single_threaded(&mut app);
     // Bevy's first update only starts the clock (zero delta); spend it here so that from now
     // on one update is one tick.
     app.update();

@@ -48,12 +48,15 @@ fn assert_level_invariants(level: &Level) {
         assert!(!level.tile(spawn).blocks_body(), "spawn {spawn:?} is walkable");
     }
     let mut last = (-1, -1);
-    for s in &level.stations {
+    for (i, s) in level.stations.iter().enumerate() {
         assert_eq!(level.tile(s.cell), Tile::Station(s.kind));
         let key = (s.cell.1, s.cell.0);
-        assert!(key > last, "stations are row-major");
+        assert!(key > last, "stations are row-major (station_at binary-searches on it)");
         last = key;
+        assert_eq!(level.station_at(s.cell), Some(i));
     }
+    assert_eq!(level.station_at((-1, 0)), None);
+    assert_eq!(level.station_at((level.width, level.height)), None);
     let tile_stations = level.tiles.iter().filter(|t| matches!(t, Tile::Station(_))).count();
     assert_eq!(tile_stations, level.stations.len());
     let o = &level.orders;

@@ -76,8 +76,12 @@ impl Level {
 
     /// The station index at a cell, if a fixture stands there now. A fixture whose cell a
     /// shifting floor has turned to void or wall is gone until the floor comes back.
+    ///
+    /// The list is in row-major order (both builders scan the grid row by row), so the index
+    /// is a binary search by (row, column): targeting calls this for every press and hold.
     pub fn station_at(&self, cell: Cell) -> Option<usize> {
-        let i = self.stations.iter().position(|s| s.cell == cell)?;
+        let i =
+            self.stations.binary_search_by_key(&(cell.1, cell.0), |s| (s.cell.1, s.cell.0)).ok()?;
         matches!(self.tile(cell), Tile::Station(_)).then_some(i)
     }
 }

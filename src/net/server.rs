@@ -175,7 +175,9 @@ pub fn build_server_with(
 
     let mut app = App::new();
     app.add_plugins((
-        MinimalPlugins.set(ScheduleRunnerPlugin::run_loop(LOOP_PERIOD)),
+        MinimalPlugins
+            .set(ScheduleRunnerPlugin::run_loop(LOOP_PERIOD))
+            .set(crate::clock::sim_task_pools()),
         StatesPlugin,
         TickClockPlugin,
         SimPlugin,
@@ -255,6 +257,7 @@ pub fn build_server_with(
             book: Arc::new(book),
         })
         .insert_resource(RoomPolicy { max_rooms: cfg.max_rooms, empty_timeout: cfg.empty_timeout });
+    crate::clock::run_schedules_single_threaded(&mut app);
     Ok(app)
 }
 

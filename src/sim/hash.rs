@@ -1,8 +1,14 @@
-//! The per-tick hash chain: FNV-1a 64 over the room's canonical little-endian encoding.
+//! The per-tick hash chain: a four-lane multiply-rotate word hash over the room's canonical
+//! field walk, finished with a full avalanche.
 //!
 //! One visitor walks the state in a fixed field order (room scalars, cooks by seat, stations by
-//! index, items by id); the hasher feeds the bytes to FNV-1a, the replay harness records the
-//! same walk as named fields so a mismatch names the first differing field.
+//! index, items by id); the hasher folds each value into one of four lanes, the replay harness
+//! records the same walk as named fields so a mismatch names the first differing field.
+//!
+//! Why not byte-wise FNV-1a (what DESIGN.md first named): FNV-1a is one dependent multiply per
+//! byte, so its cost is the walk's byte count times the multiply latency, and it was 38 % of a
+//! batch room-tick. Here each value is one multiply, and consecutive values go to independent
+//! lanes, so the CPU overlaps them (docs/ARCHITECTURE.md, docs/PERFORMANCE.md).
 
 use super::kinds::{Dir4, Form};
 use super::room::{CookState, ItemKind, Place, Room, StationState};
@@ -12,47 +18,69 @@ pub trait FieldSink {
     fn field(&mut self, name: &dyn Fn() -> String, value: i64);
 }
 
-/// FNV-1a 64's offset basis and prime (the `fnv` crate's, which a test pins this against).
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+/// The lanes' multiplier: 2^64 / φ, odd (every lane step is a bijection of the lane).
+const LANE_K: u64 = 0x9e37_79b9_7f4a_7c15;
+/// The lanes' starting values (the first digits of π, so nothing starts at zero).
+const LANE_SEEDS: [u64; 4] =
+    [0x243f_6a88_85a3_08d3, 0x1319_8a2e_0370_7344, 0xa409_3822_299f_31d0, 0x082e_fa98_ec4e_6c89];
 
-/// `FNV_PRIME^k` for k = 0..=8: folding k zero bytes into FNV-1a is `h ^= 0; h *= P` k times,
-/// which is one multiplication by `P^k`.
-const PRIME_POWERS: [u64; 9] = {
-    let mut p = [1u64; 9];
-    let mut k = 1;
-    while k < 9 {
-        p[k] = p[k - 1].wrapping_mul(FNV_PRIME);
-        k += 1;
-    }
-    p
-};
+/// One lane step: rotate, xor the value in, multiply (the Fx hash's step, which rustc uses).
+#[inline(always)]
+const fn lane_step(lane: u64, value: u64) -> u64 {
+    (lane.rotate_left(5) ^ value).wrapping_mul(LANE_K)
+}
 
-/// FNV-1a 64 fed 8 little-endian bytes per value, bit for bit what `fnv::FnvHasher` computes.
-/// Most fields are small, so their high bytes are zero: those are folded in with one multiply
-/// instead of one dependent multiply per byte (the hash was over half of a batch room-tick).
+/// MurmurHash3's 64-bit finaliser: every input bit flips each output bit with p ≈ ½.
+#[inline(always)]
+const fn avalanche(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+/// The chain's hasher. Value `n` (0-based, counting `prev` as value 0) goes to lane `n mod 4`;
+/// the lanes rotate through registers instead of being indexed, so there is no branch and no
+/// memory traffic per value. `finish` folds the lanes in order, then the count, each through
+/// the avalanche, so lane order, value order and length all matter.
 #[derive(Clone, Copy)]
-struct Fnv64(u64);
+struct LaneHasher {
+    /// `lanes[0]` takes the next value; after it, the array rotates left by one.
+    lanes: [u64; 4],
+    count: u64,
+}
 
-impl Fnv64 {
-    #[inline]
-    fn write_u64_le(&mut self, v: u64) {
-        let significant = 8 - (v.leading_zeros() / 8) as usize;
-        let mut h = self.0;
-        for k in 0..significant {
-            h = (h ^ ((v >> (8 * k)) & 0xff)).wrapping_mul(FNV_PRIME);
+impl LaneHasher {
+    const fn new() -> Self {
+        LaneHasher { lanes: LANE_SEEDS, count: 0 }
+    }
+
+    #[inline(always)]
+    fn write(&mut self, value: u64) {
+        let [a, b, c, d] = self.lanes;
+        self.lanes = [b, c, d, lane_step(a, value)];
+        self.count += 1;
+    }
+
+    fn finish(&self) -> u64 {
+        // Undo the rotation so lane k is the lane that took values n ≡ k (mod 4).
+        let r = (self.count % 4) as usize;
+        let mut h = 0u64;
+        for k in 0..4 {
+            h = avalanche(h ^ self.lanes[(k + 4 - r) % 4]);
         }
-        self.0 = h.wrapping_mul(PRIME_POWERS[8 - significant]);
+        avalanche(h ^ self.count)
     }
 }
 
-/// Hashes the walk: every value as 8 little-endian bytes (names are not hashed).
-struct HashSink(Fnv64);
+/// Hashes the walk: every value as its 64-bit two's-complement pattern (names are not hashed).
+struct HashSink(LaneHasher);
 
 impl FieldSink for HashSink {
-    #[inline]
+    #[inline(always)]
     fn field(&mut self, _name: &dyn Fn() -> String, value: i64) {
-        self.0.write_u64_le(value as u64);
+        self.0.write(value as u64);
     }
 }
 
@@ -194,12 +222,12 @@ pub fn walk<S: FieldSink + ?Sized>(room: &Room, sink: &mut S) {
     }
 }
 
-/// The next link of the chain: FNV-1a 64 over the previous head then the canonical state.
+/// The next link of the chain: the lane hash of the previous head, then the canonical state.
 pub fn chain(prev: u64, room: &Room) -> u64 {
-    let mut sink = HashSink(Fnv64(FNV_OFFSET));
-    sink.0.write_u64_le(prev);
+    let mut sink = HashSink(LaneHasher::new());
+    sink.0.write(prev);
     walk(room, &mut sink);
-    sink.0.0
+    sink.0.finish()
 }
 
 /// The state as named fields (for golden diffs and debugging).
@@ -213,37 +241,77 @@ pub fn named_fields(room: &Room) -> Vec<(String, i64)> {
 mod tests {
     use super::*;
     use crate::sim::rng::SplitMix64;
-    use fnv::FnvHasher;
-    use std::hash::Hasher;
 
-    /// The reference: the `fnv` crate over the same 8-byte little-endian encoding.
+    /// The definition, written the plain way: indexed lanes, value n to lane n mod 4, then the
+    /// lanes in order and the count through the avalanche.
     fn reference(values: &[u64]) -> u64 {
-        let mut h = FnvHasher::default();
+        let mut lanes = LANE_SEEDS;
+        for (n, v) in values.iter().enumerate() {
+            let lane = &mut lanes[n % 4];
+            *lane = (lane.rotate_left(5) ^ v).wrapping_mul(LANE_K);
+        }
+        let mut h = 0u64;
+        for lane in lanes {
+            h = avalanche(h ^ lane);
+        }
+        avalanche(h ^ values.len() as u64)
+    }
+
+    fn hash(values: &[u64]) -> u64 {
+        let mut h = LaneHasher::new();
         for v in values {
-            h.write(&v.to_le_bytes());
+            h.write(*v);
         }
         h.finish()
     }
 
     #[test]
-    fn the_zero_skipping_fnv_is_bit_exact_with_the_fnv_crate() {
+    fn the_rotating_lanes_compute_the_plain_definition() {
         let mut rng = SplitMix64::new(3);
         let mut values =
             vec![0, 1, 0xff, 0x100, u64::MAX, 1 << 63, (-1i64) as u64, (-175_000i64) as u64];
-        for _ in 0..2000 {
-            // Every byte width, and negatives, the way real fields look.
+        for _ in 0..300 {
             let width = rng.index(9) as u32 * 8;
             let v =
                 if width == 64 { rng.next_u64() } else { rng.next_u64() & ((1u64 << width) - 1) };
             values.push(if rng.index(4) == 0 { v.wrapping_neg() } else { v });
         }
         for n in 0..values.len() {
-            let mut h = Fnv64(FNV_OFFSET);
-            for v in &values[..n] {
-                h.write_u64_le(*v);
-            }
-            assert_eq!(h.0, reference(&values[..n]), "after {n} values");
+            assert_eq!(hash(&values[..n]), reference(&values[..n]), "after {n} values");
         }
+    }
+
+    /// Known answers, so a change to the constants or the fold is a visible contract change
+    /// (docs/SIMULATION.md §8), not a silent one that only the goldens would catch.
+    #[test]
+    fn the_lane_hash_has_fixed_known_answers() {
+        assert_eq!(hash(&[]), 0x95df_2e41_b0cc_dd08);
+        assert_eq!(hash(&[0]), 0x7a19_1460_66c1_ed28);
+        assert_eq!(hash(&[1, 2, 3, 4, 5]), 0x4a1d_5049_9653_ed90);
+    }
+
+    #[test]
+    fn order_length_and_every_bit_matter() {
+        assert_ne!(hash(&[1, 2]), hash(&[2, 1]));
+        assert_ne!(hash(&[0]), hash(&[0, 0]));
+        assert_ne!(hash(&[1, 0, 0, 0, 0]), hash(&[0, 0, 0, 0, 1]));
+        // A one-bit change anywhere flips about half of the output bits.
+        let base: Vec<u64> = (0..40u64).map(|i| i * 7919).collect();
+        let h0 = hash(&base);
+        let mut total = 0u32;
+        let mut flips = 0u32;
+        for i in 0..base.len() {
+            for bit in 0..64 {
+                let mut v = base.clone();
+                v[i] ^= 1 << bit;
+                let d = (hash(&v) ^ h0).count_ones();
+                assert!((8..=56).contains(&d), "value {i} bit {bit}: {d} output bits flipped");
+                total += d;
+                flips += 1;
+            }
+        }
+        // Mean within 30..34 of 64, in integers (no floats anywhere under sim/).
+        assert!((30 * flips..34 * flips).contains(&total), "mean flipped bits {total}/{flips}");
     }
 
     #[test]

@@ -13,6 +13,7 @@ use super::movement::{Axis, stun, sweep_axis};
 use super::room::{CookState, ItemId, ItemKind, MoveModifiers, Place, Room, StationState, V2};
 use super::units::{PUSH_SLOP, RADIUS, TILE};
 use crate::level::model::{Cell, Level, ShiftPhase, Traction};
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// Half-width of a cart's body square: 0.4 tile (a little bigger than a cook).
@@ -396,8 +397,16 @@ fn ignite(room: &mut Room, s: usize, t: u32) {
     room.hazards.fires[s] = FireState { burning: true, smoulder: 0, next_spread: t + gap };
 }
 
-/// Fixtures fire could jump to from `s`: flammable, standing, not burning, sharing an edge.
-fn spread_targets(room: &Room, s: usize) -> Vec<usize> {
+/// Is station `s` still standing (its cell not shifted away)? Every station has a cell of its
+/// own (one grid character each), so this is `level.station_at(cell) == Some(s)` without that
+/// call's scan of the station list, which made the every-tick burnt-down check quadratic.
+fn standing(room: &Room, s: usize) -> bool {
+    matches!(room.level.tile(room.stations[s].cell), Tile::Station(_))
+}
+
+/// Fixtures fire could jump to from `s`: flammable, standing, not burning, sharing an edge
+/// (at most four, so they live on the stack).
+fn spread_targets(room: &Room, s: usize) -> SmallVec<[usize; 4]> {
     let (x, y) = room.stations[s].cell;
     (0..room.stations.len())
         .filter(|&n| {
@@ -405,7 +414,7 @@ fn spread_targets(room: &Room, s: usize) -> Vec<usize> {
             (nx - x).abs() + (ny - y).abs() == 1
                 && room.stations[n].kind.flammable()
                 && !room.hazards.fires[n].burning
-                && room.level.station_at((nx, ny)) == Some(n)
+                && standing(room, n)
         })
         .collect()
 }
@@ -473,7 +482,7 @@ fn step_fire(room: &mut Room) {
         .stations
         .iter()
         .enumerate()
-        .filter(|&(s, st)| st.kind.flammable() && room.level.station_at(st.cell) == Some(s))
+        .filter(|&(s, st)| st.kind.flammable() && standing(room, s))
         .peekable();
     room.hazards.burnt_down =
         flammable.peek().is_some() && flammable.all(|(s, _)| room.hazards.fires[s].burning);

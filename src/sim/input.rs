@@ -8,6 +8,7 @@ use super::kinds::Dir4;
 use super::room::{Room, Seat};
 use super::units::clamp_move;
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 /// One input frame for one seat, as every source produces it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -79,7 +80,7 @@ pub fn resolve_room_inputs(room: &mut Room) {
     if room.inputs.frames.is_empty() {
         return;
     }
-    let mut due: Vec<QueuedFrame> = Vec::new();
+    let mut due: SmallVec<[QueuedFrame; 8]> = SmallVec::new();
     room.inputs.frames.retain(|q| {
         if q.frame.tick <= now {
             due.push(*q);

@@ -13,6 +13,7 @@ use super::units::{
     cell_of,
 };
 use crate::level::model::Level;
+use smallvec::SmallVec;
 
 /// An axis of the grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +87,12 @@ fn scale(v: i32, ppm: u32) -> i32 {
 fn approach(vel: V2, target: V2, step: i32) -> V2 {
     let dx = (target.x - vel.x) as i64;
     let dy = (target.y - vel.y) as i64;
+    // `isqrt(d²) <= step` exactly when `d² < (step + 1)²`: decide on squares first, so the
+    // common ticks (at rest, or at full speed toward the stick) take no square root.
+    let reach = step as i64 + 1;
+    if dx * dx + dy * dy < reach * reach {
+        return target;
+    }
     let len = super::units::length(dx, dy);
     if len <= step as i64 {
         target
@@ -199,7 +206,7 @@ fn can_separate(level: &Level, a: V2, b: V2, axis: Axis) -> bool {
 /// The soft push: PUSH_ITERATIONS passes over every pair in seat order, positional only.
 /// Returns the pairs left overlapping that terrain keeps from separating on either axis: the
 /// real deadlocks. A jam that could still separate is a queue and drains on later ticks.
-fn push_apart(level: &Level, cooks: &mut [Cook]) -> Vec<(usize, usize)> {
+fn push_apart(level: &Level, cooks: &mut [Cook]) -> SmallVec<[(usize, usize); 4]> {
     for _ in 0..PUSH_ITERATIONS {
         for i in 0..cooks.len() {
             for j in i + 1..cooks.len() {
@@ -215,7 +222,7 @@ fn push_apart(level: &Level, cooks: &mut [Cook]) -> Vec<(usize, usize)> {
             }
         }
     }
-    let mut stuck = Vec::new();
+    let mut stuck = SmallVec::new();
     for i in 0..cooks.len() {
         for j in i + 1..cooks.len() {
             let (a, b) = (cooks[i].pos, cooks[j].pos);
@@ -238,7 +245,7 @@ pub fn move_room_cooks(room: &mut Room) {
     // shares one level, and its refcount's cache line was bounced between threads each tick.
     let Room { level, cooks, events, .. } = room;
     let level: &Level = level;
-    let mut starts: Vec<(V2, Dir4)> = Vec::with_capacity(cooks.len());
+    let mut starts: SmallVec<[(V2, Dir4); 4]> = SmallVec::new();
     for cook in cooks.iter_mut() {
         let held = apply_stun(cook, events);
         starts.push((cook.pos, cook.facing));
