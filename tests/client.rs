@@ -432,3 +432,129 @@ fn the_designer_overlay_lists_a_rejected_edit_and_clears_on_fix() {
     assert_eq!(overlay(&mut app).0, "");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---- Rebinding (Settings) and the config file ----
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("uc-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The Settings screen's capture in a headless app: the next key pressed becomes the control's
+/// binding (and is saved), a taken or reserved key is refused with the reason, and the maps
+/// built from the new bindings make different input frames.
+#[test]
+fn rebinding_changes_the_frames_refuses_conflicts_and_saves() {
+    use undercooked::client::config::{
+        Bindings, ConfigFile, Control, Rebinding, Slot, capture_rebind, load_bindings,
+    };
+    let dir = temp_dir("rebind");
+    let file = dir.join("config.ron");
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, InputPlugin));
+    app.insert_resource(Bindings::default())
+        .insert_resource(ConfigFile(Some(file.clone())))
+        .init_resource::<Rebinding>();
+    app.add_systems(Update, capture_rebind);
+    let press = |app: &mut App, key: KeyCode| {
+        key.press(app.world_mut());
+        app.update();
+        key.release(app.world_mut());
+        app.update();
+    };
+    let message =
+        |app: &App| app.world().resource::<Rebinding>().message.clone().unwrap_or_default();
+
+    // Keyboard 1's Up becomes I.
+    app.world_mut().resource_mut::<Rebinding>().start(Slot::Keyboard1, Control::Up);
+    app.update(); // the press that chose the control is not its key
+    press(&mut app, KeyCode::KeyI);
+    assert_eq!(app.world().resource::<Bindings>().keyboard_1.up, KeyCode::KeyI);
+    assert!(app.world().resource::<Rebinding>().target.is_none(), "{}", message(&app));
+    assert!(message(&app).contains("Keyboard 1 Up is now I"), "{}", message(&app));
+    let (saved, error) = load_bindings(&file);
+    assert_eq!(error, None);
+    assert_eq!(saved.keyboard_1.up, KeyCode::KeyI, "the rebinding is in the config file");
+
+    // A key of the other half, and a reserved key, are refused and the capture keeps waiting.
+    app.world_mut().resource_mut::<Rebinding>().start(Slot::Keyboard1, Control::Down);
+    app.update();
+    press(&mut app, KeyCode::ArrowUp);
+    assert!(message(&app).contains("Arrow Up is already Keyboard 2's Up"), "{}", message(&app));
+    press(&mut app, KeyCode::KeyP);
+    assert!(message(&app).contains("P is reserved: P pauses a round"), "{}", message(&app));
+    assert_eq!(app.world().resource::<Bindings>().keyboard_1.down, KeyCode::KeyS);
+    assert!(app.world().resource::<Rebinding>().target.is_some(), "still waiting");
+    press(&mut app, KeyCode::Escape);
+    assert!(app.world().resource::<Rebinding>().target.is_none(), "Esc cancels");
+    assert_eq!(app.world().resource::<Bindings>().keyboard_1.down, KeyCode::KeyS);
+
+    // The frames follow the new map: I walks up, W no longer does.
+    let bindings = app.world().resource::<Bindings>().clone();
+    let (mut app, p) = input_app_with(bindings.map(Device::KeyboardLeft));
+    assert_eq!(frame_after(&mut app, p, &[KeyCode::KeyI]), ((0, -1000), false));
+    let (mut app, p) = input_app_with(bindings.map(Device::KeyboardLeft));
+    assert_eq!(frame_after(&mut app, p, &[KeyCode::KeyW]), ((0, 0), false));
+    let (mut app, p) = input_app_with(Bindings::default().map(Device::KeyboardLeft));
+    assert_eq!(frame_after(&mut app, p, &[KeyCode::KeyW]), ((0, -1000), false), "the control");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn input_app_with(map: InputMap<CookAction>) -> (App, Entity) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, InputPlugin, InputManagerPlugin::<CookAction>::default()));
+    let player = app.world_mut().spawn(map).id();
+    app.update();
+    (app, player)
+}
+
+#[test]
+fn the_config_file_round_trips() {
+    use undercooked::client::config::{
+        Bindings, Control, Press, Slot, load_bindings, store_bindings,
+    };
+    let dir = temp_dir("config-rt");
+    let file = dir.join("config.ron");
+    let mut b = Bindings::default();
+    b.rebind(Slot::Keyboard2, Control::Act, Some(Press::Key(KeyCode::ShiftRight))).unwrap();
+    b.rebind(Slot::Keyboard1, Control::AltAct, None).unwrap();
+    b.rebind(Slot::Gamepad, Control::AltAct, Some(Press::Button(GamepadButton::West))).unwrap();
+    assert_ne!(b, Bindings::default());
+    store_bindings(&file, &b).expect("written");
+    assert_eq!(load_bindings(&file), (b.clone(), None));
+    // No file at all: the defaults, and nothing to complain about.
+    assert_eq!(load_bindings(&dir.join("absent.ron")), (Bindings::default(), None));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_malformed_or_conflicting_config_is_refused_by_name_and_kept() {
+    use undercooked::client::config::{Bindings, bad_copy_path, bindings_text, load_bindings};
+    let dir = temp_dir("config-bad");
+    let file = dir.join("config.ron");
+    let broken = "Bindings(\n  keyboard_1: (up: KeyW, down: Oops,\n";
+    std::fs::write(&file, broken).unwrap();
+    let (b, error) = load_bindings(&file);
+    assert_eq!(b, Bindings::default(), "the defaults are used");
+    let error = error.expect("refused");
+    assert_eq!(error.code(), "CONFIG_MALFORMED");
+    assert!(
+        error.to_string().starts_with(&format!("CONFIG_MALFORMED: {}:2:", file.display())),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_to_string(bad_copy_path(&file)).unwrap(), broken, "kept as .bad");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), broken, "the file itself is untouched");
+
+    // Well-formed, but one key on both halves.
+    let mut twice = Bindings::default();
+    twice.keyboard_2.up = KeyCode::KeyW;
+    std::fs::write(&file, bindings_text(&twice)).unwrap();
+    let (b, error) = load_bindings(&file);
+    assert_eq!(b, Bindings::default());
+    let error = error.expect("refused");
+    assert_eq!(error.code(), "CONFIG_CONFLICT");
+    assert!(error.to_string().contains("W is bound twice"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,6 +6,7 @@
 //! hosted room: the same presentation, fed by replicon instead of the local host.
 
 pub mod audio;
+pub mod config;
 pub mod designer;
 pub mod hud;
 pub mod input;
@@ -156,6 +157,7 @@ impl Plugin for ClientPlugin {
 /// menu): shared by local play ([`ClientPlugin`]) and the online client ([`online::run`]).
 pub fn presentation(app: &mut App) {
     app.add_plugins((
+        config::plugin,
         input::plugin,
         kitchen::plugin,
         interp::plugin,

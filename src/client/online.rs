@@ -11,7 +11,8 @@
 //! countdown banner ([`RoundPhase`]), and the seat is marked ready whenever the lobby shows it
 //! is not. [`run`] adds the window, the presentation plugins and a small lobby panel.
 
-use super::input::{CookAction, Device, LocalPlayer, Outbox, input_map};
+use super::config::Bindings;
+use super::input::{LocalPlayer, Outbox};
 use super::local::RoundPhase;
 use super::{AppState, Options, PlayArgs};
 use crate::clock::TickClockPlugin;
@@ -24,7 +25,6 @@ use crate::sim::input::InputFrame;
 use crate::sim::units::TICK_HZ;
 use bevy::prelude::*;
 use bevy_replicon_renet::RenetClient;
-use leafwing_input_manager::prelude::*;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -70,24 +70,12 @@ impl Plugin for OnlinePlugin {
 fn one_seat_many_devices(
     add: On<Add, LocalPlayer>,
     players: Query<&LocalPlayer>,
+    bindings: Res<Bindings>,
     mut commands: Commands,
 ) {
     if players.get(add.entity).is_ok_and(|p| p.seat == 0) {
-        commands.entity(add.entity).insert(solo_map());
+        commands.entity(add.entity).insert(bindings.solo_map());
     }
-}
-
-/// Both keyboard halves and any gamepad, on one cook.
-pub fn solo_map() -> InputMap<CookAction> {
-    let mut map = input_map(Device::KeyboardLeft);
-    map.merge(&input_map(Device::KeyboardRight));
-    map.merge(
-        &InputMap::default()
-            .with_dual_axis(CookAction::Move, GamepadStick::LEFT)
-            .with_dual_axis(CookAction::Move, VirtualDPad::dpad())
-            .with(CookAction::Act, GamepadButton::South),
-    );
-    map
 }
 
 /// Makes `app` an online client seated by `reply`: the shared connection plus [`OnlinePlugin`].
