@@ -558,3 +558,57 @@ fn a_malformed_or_conflicting_config_is_refused_by_name_and_kept() {
     assert!(error.to_string().contains("W is bound twice"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---- The Loading state ----
+
+/// The Loading state (bevy_asset_loader) in a headless app: it loads the recipe book and every
+/// level file through the asset server, counts them for the progress bar, and then opens the
+/// title; the level select's campaign comes from those assets.
+#[test]
+fn the_loading_state_loads_the_content_then_opens_the_title() {
+    use bevy::state::app::StatesPlugin;
+    use undercooked::client::loading::{
+        GameAssets, LoadProgress, campaign_from_assets, register_content_sources,
+    };
+    use undercooked::client::{AppState, Options, PlayArgs};
+    use undercooked::level::LevelAsset;
+
+    let args = PlayArgs {
+        levels: root().join("levels"),
+        recipes: root().join("assets/recipes.ron"),
+        ..Default::default()
+    };
+    let mut app = App::new();
+    register_content_sources(&mut app, &args.levels, &args.recipes);
+    app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()));
+    app.insert_resource(Options(args.clone()));
+    app.init_state::<AppState>();
+    app.add_plugins(undercooked::client::loading::plugin);
+    app.update();
+    assert_eq!(*app.world().resource::<State<AppState>>().get(), AppState::Loading);
+    let end = std::time::Instant::now() + Duration::from_secs(60);
+    let mut partial = false;
+    while std::time::Instant::now() < end
+        && *app.world().resource::<State<AppState>>().get() == AppState::Loading
+    {
+        let p = *app.world().resource::<LoadProgress>();
+        partial |= p.total > 0 && p.done < p.total;
+        app.update();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(*app.world().resource::<State<AppState>>().get(), AppState::Title);
+    let files = std::fs::read_dir(root().join("levels"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name() != "index.ron")
+        .count();
+    let progress = *app.world().resource::<LoadProgress>();
+    assert_eq!(progress, LoadProgress { done: files + 1, total: files + 1 }, "book + levels");
+    assert!(partial, "the bar was seen part way");
+    let assets = app.world().resource::<GameAssets>().clone();
+    let levels = app.world().resource::<Assets<LevelAsset>>();
+    assert_eq!(assets.levels.len(), files);
+    assert!(assets.levels.iter().all(|h| levels.get(h).is_some_and(|a| a.result.is_ok())));
+    let campaign = campaign_from_assets(&assets, levels, &args.levels).expect("the campaign");
+    assert_eq!(campaign.first().map(|l| l.id.as_str()), Some("tutorial"));
+    assert_eq!(campaign.len(), 10);
+}

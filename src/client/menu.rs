@@ -6,10 +6,11 @@ use super::config::{
 };
 use super::hud::font;
 use super::input::{Device, Lineup};
+use super::loading::{GameAssets, campaign_from_assets};
 use super::local::{HostError, MenuBots, SelectedLevel};
 use super::save::SaveData;
 use super::{AppState, Options};
-use crate::level::{load_campaign, load_recipes_file};
+use crate::level::{LevelAsset, load_campaign, load_recipes_file};
 use bevy::prelude::*;
 
 /// What a menu line does.
@@ -82,7 +83,8 @@ const PLAIN: Color = Color::srgb(0.85, 0.86, 0.9);
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Cursor>();
-    app.add_systems(Startup, skip_to_level);
+    // After the Loading state: `--level` passes the title by.
+    app.add_systems(OnEnter(AppState::Title), skip_to_level);
     app.add_systems(OnEnter(AppState::Title), spawn_title);
     app.add_systems(OnEnter(AppState::Menu), spawn_main_menu);
     app.add_systems(OnEnter(AppState::LevelSelect), spawn_level_select);
@@ -217,10 +219,17 @@ fn spawn_level_select(
     mut cursor: ResMut<Cursor>,
     options: Res<Options>,
     save: Res<SaveData>,
+    assets: Option<Res<GameAssets>>,
+    loaded: Res<Assets<LevelAsset>>,
 ) {
     cursor.0 = 0;
-    let levels =
-        load_recipes_file(&options.0.recipes).and_then(|b| load_campaign(&options.0.levels, &b));
+    // From the Loading state's assets; straight from the folder if that load failed.
+    let levels = match assets {
+        Some(assets) => campaign_from_assets(&assets, &loaded, &options.0.levels),
+        None => load_recipes_file(&options.0.recipes)
+            .and_then(|b| load_campaign(&options.0.levels, &b))
+            .map_err(|e| e.to_string()),
+    };
     commands.spawn(screen(AppState::LevelSelect)).with_children(|p| {
         p.spawn((Text::new("Level select"), font(44.0), TextColor(HIGHLIGHT)));
         let mut items = Vec::new();

@@ -12,6 +12,7 @@ pub mod hud;
 pub mod input;
 pub mod interp;
 pub mod kitchen;
+pub mod loading;
 pub mod local;
 pub mod menu;
 // The windowed online client rides on `net` (sockets, HTTP), which a browser build has none of.
@@ -123,7 +124,9 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
 /// The screens of the game.
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum AppState {
+    /// The content loads (`loading`): a progress bar, then the title.
     #[default]
+    Loading,
     Title,
     Menu,
     LevelSelect,
@@ -145,6 +148,7 @@ pub struct ClientPlugin;
 impl Plugin for ClientPlugin {
     fn build(&self, app: &mut App) {
         app.init_state::<AppState>();
+        app.add_plugins(loading::plugin);
         // Local play: the embedded host first, the presentation, then the menu and the designer
         // tools on top (the order the client was built and screenshot-tested in).
         app.add_plugins(local::plugin);
@@ -187,7 +191,7 @@ pub fn window_plugins(args: &PlayArgs) -> impl PluginGroup + use<> {
 pub fn run(args: PlayArgs) -> ExitCode {
     let started = std::time::Instant::now();
     let mut app = App::new();
-    crate::level::loader::register_levels_source(&mut app, &args.levels.to_string_lossy());
+    loading::register_content_sources(&mut app, &args.levels, &args.recipes);
     app.add_plugins(window_plugins(&args));
     app.insert_resource(shot::StartedAt(started));
     app.insert_resource(Options(args));
