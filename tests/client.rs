@@ -259,6 +259,22 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
         done = views && w.resource::<Ticks>().0 > 0 && admitted(&h) >= 5;
     }
     assert!(done, "views, RoomTicks and admitted frames within the patience");
+    // The F3 overlay's network lines read the live connection.
+    {
+        use bevy::ecs::system::SystemState;
+        use bevy::ecs::system::lifetimeless::SRes;
+        use bevy_perf_ui::entry::PerfUiEntry;
+        use bevy_replicon_renet::RenetClient;
+        use undercooked::client::perf::{BandwidthEntry, PingEntry};
+        let w = app.world_mut();
+        let mut state = SystemState::<Option<SRes<RenetClient>>>::new(w);
+        let mut client = state.get(w).expect("the param");
+        let (up, down) = BandwidthEntry.update_value(&mut client).expect("connected: bandwidth");
+        assert!(up > 0.0 && down > 0.0, "frames go up and views come down: {up} / {down}");
+        let (rtt, loss) = PingEntry.update_value(&mut client).expect("connected: ping");
+        assert!((0.0..1000.0).contains(&rtt) && (0.0..=100.0).contains(&loss), "{rtt} {loss}");
+        assert!(BandwidthEntry.format_value(&(up, down)).starts_with("up "));
+    }
     let w = app.world_mut();
     let s = w.resource::<OnlineSession>();
     assert_eq!(s.welcome.as_ref().map(|w| w.seat), Some(0));
