@@ -628,3 +628,98 @@ fn the_loading_state_loads_the_content_then_opens_the_title() {
     assert_eq!(campaign.first().map(|l| l.id.as_str()), Some("tutorial"));
     assert_eq!(campaign.len(), 10);
 }
+
+// ---- Host and Join from the menu ----
+
+#[test]
+fn join_links_and_typed_addresses_name_the_room() {
+    use undercooked::client::online::join_target;
+    use undercooked::net::client::{join_link, parse_join_link};
+    let link = join_link("192.168.1.5:7780", "KQX4");
+    assert_eq!(link, "http://192.168.1.5:7780/?room=KQX4");
+    let target = Some(("192.168.1.5:7780".to_string(), "KQX4".to_string()));
+    assert_eq!(parse_join_link(&link), target);
+    assert_eq!(parse_join_link("  192.168.1.5:7780/?room=KQX4 "), target, "no scheme");
+    assert_eq!(parse_join_link("https://192.168.1.5:7780?x=1&room=KQX4"), target);
+    assert_eq!(parse_join_link("192.168.1.5:7780"), None, "an address is not a link");
+    assert_eq!(parse_join_link("http://h:1/?room="), None);
+    // The Join screen: a link needs no code; an address needs a port and a code.
+    assert_eq!(join_target(&link, ""), Ok(target.clone().unwrap()));
+    assert_eq!(join_target("192.168.1.5:7780", " kqx4 "), Ok(target.unwrap()));
+    assert!(join_target("192.168.1.5", "KQX4").unwrap_err().contains("no port"));
+    assert!(join_target("192.168.1.5:7780", "").unwrap_err().contains("room code"));
+    assert!(join_target("", "KQX4").unwrap_err().contains("address"));
+}
+
+/// The menu's Host in a headless app: a server opened on this machine with a room, the window
+/// connected to it (the lobby arrives, with the address and code to show), a friend joining by
+/// the join link, and leaving: disconnected, the server's entities gone, the server stopped.
+#[test]
+fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
+    use bevy::state::app::StatesPlugin;
+    use undercooked::client::netmenu::host_lines;
+    use undercooked::client::online::{
+        Hosting, go_online, host_lan, join_target, leave_online, windowed_plugin,
+    };
+    use undercooked::client::{AppState, Online};
+    use undercooked::net::client::{HeadlessClient, InputMode, request_seat};
+    use undercooked::protocol::LobbyView;
+
+    let dir = temp_dir("host");
+    let (hosting, reply) =
+        host_lan(&root().join("levels"), Some("tutorial"), "Host", dir.clone()).expect("hosts");
+    assert_eq!(reply.code, hosting.code);
+    assert!(!hosting.web.ip().is_unspecified(), "an address friends can reach: {}", hosting.web);
+
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
+    app.init_state::<AppState>();
+    app.insert_resource(undercooked::client::config::Bindings::default());
+    windowed_plugin(&mut app);
+    app.finish();
+    app.cleanup();
+    app.insert_resource(hosting);
+    go_online(app.world_mut(), &reply).expect("connects");
+    assert!(app.world().contains_resource::<Online>());
+
+    // A friend: the link from the Host screen, through the Join screen's parsing.
+    let link = app.world().resource::<Hosting>().link();
+    let (web, code) = join_target(&link, "").expect("the link names the room");
+    assert_eq!(code, reply.code);
+    let friend = request_seat(&web, Some(&code), "Bob", None).expect("a seat by the link");
+    let mut friend = HeadlessClient::connect(&friend, InputMode::Idle).expect("friend connects");
+
+    let lobby = |app: &mut App| {
+        let w = app.world_mut();
+        w.query::<&LobbyView>().iter(w).next().cloned()
+    };
+    let end = std::time::Instant::now() + Duration::from_secs(30);
+    let mut seen = None;
+    while std::time::Instant::now() < end {
+        app.update();
+        friend.step();
+        std::thread::sleep(Duration::from_millis(5));
+        if let Some(l) =
+            lobby(&mut app).filter(|l| l.seats.iter().filter(|s| s.connected).count() == 2)
+        {
+            seen = Some(l);
+            break;
+        }
+    }
+    let lobby_view = seen.expect("the host's window sees both cooks in its room's lobby");
+    assert_eq!(lobby_view.code, reply.code);
+    assert_eq!(lobby_view.level_id, "tutorial");
+    let shown = host_lines(app.world().resource::<Hosting>(), Some(&lobby_view));
+    assert!(shown.contains(&format!("Room code: {}", reply.code)), "{shown}");
+    assert!(shown.contains(&format!("Address: {}", web)), "{shown}");
+    assert!(shown.contains("Host") && shown.contains("Bob"), "{shown}");
+
+    leave_online(app.world_mut());
+    let w = app.world_mut();
+    assert!(!w.contains_resource::<Online>() && !w.contains_resource::<Hosting>());
+    assert!(!w.contains_resource::<bevy_replicon_renet::RenetClient>());
+    assert_eq!(w.query::<&LobbyView>().iter(w).count(), 0, "the server's entities are gone");
+    // The server stopped: its web port no longer answers.
+    assert!(request_seat(&web, Some(&code), "Late", None).is_err(), "the server stopped");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -30,8 +30,56 @@ pub enum MenuAction {
     Rebind(Slot, Control),
     /// Settings: every slot back to its default keys.
     ResetKeys,
+    /// Main menu: host a LAN game (native builds).
+    Host,
+    /// Main menu: join a game (native builds).
+    Join,
+    /// Join screen: type into a field.
+    EditField(JoinField),
+    /// Join screen: ask the host for a seat.
+    Connect,
+    /// Host screen: into the kitchen (the round starts when every seat is ready).
+    StartHosted,
     Back,
 }
+
+/// A text field of the Join screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JoinField {
+    Address,
+    Code,
+}
+
+/// The Join screen's fields, which one is being typed into, and the last word on the join.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct JoinForm {
+    pub address: String,
+    pub code: String,
+    pub editing: Option<JoinField>,
+    /// The press that chose the field is not typed into it.
+    pub armed: bool,
+    pub status: Option<String>,
+}
+
+impl JoinForm {
+    pub fn field(&self, f: JoinField) -> &str {
+        match f {
+            JoinField::Address => &self.address,
+            JoinField::Code => &self.code,
+        }
+    }
+
+    pub fn field_mut(&mut self, f: JoinField) -> &mut String {
+        match f {
+            JoinField::Address => &mut self.address,
+            JoinField::Code => &mut self.code,
+        }
+    }
+}
+
+/// A menu choice for the network screens (`netmenu`, native), which need the world.
+#[derive(Event, Clone, Debug)]
+pub struct NetChoice(pub MenuAction);
 
 /// The first three campaign levels are always open.
 pub const ALWAYS_OPEN: usize = 3;
@@ -49,7 +97,7 @@ pub fn unlocked(
 
 /// One line of the current menu.
 #[derive(Component, Clone, Debug)]
-struct MenuItem {
+pub(super) struct MenuItem {
     index: usize,
     action: MenuAction,
     label: String,
@@ -57,7 +105,15 @@ struct MenuItem {
 
 /// The highlighted line.
 #[derive(Resource, Default, Debug)]
-struct Cursor(usize);
+pub(super) struct Cursor(pub usize);
+
+/// The main menu's line for why a local round or a hosted game could not start.
+#[derive(Component)]
+pub(super) struct ErrorText;
+
+/// A line a screen keeps up to date from a resource (the Join screen's status).
+#[derive(Component)]
+pub(super) struct StatusText;
 
 #[derive(Component)]
 struct LineupText;
@@ -82,7 +138,7 @@ const HIGHLIGHT: Color = Color::srgb(1.0, 0.8, 0.15);
 const PLAIN: Color = Color::srgb(0.85, 0.86, 0.9);
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Cursor>();
+    app.init_resource::<Cursor>().init_resource::<JoinForm>();
     // After the Loading state: `--level` passes the title by.
     app.add_systems(OnEnter(AppState::Title), skip_to_level);
     app.add_systems(OnEnter(AppState::Title), spawn_title);
@@ -94,9 +150,17 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (capture_rebind, steer_menu, paint_menu).chain().run_if(|s: Res<State<AppState>>| {
-            matches!(s.get(), AppState::Menu | AppState::LevelSelect | AppState::Settings)
+            matches!(
+                s.get(),
+                AppState::Menu
+                    | AppState::LevelSelect
+                    | AppState::Settings
+                    | AppState::Host
+                    | AppState::Join
+            )
         }),
     );
+    app.add_systems(Update, paint_error.run_if(in_state(AppState::Menu)));
 }
 
 /// `--level` goes straight to the kitchen.
@@ -111,7 +175,7 @@ fn skip_to_level(
     }
 }
 
-fn screen(state: AppState) -> impl Bundle {
+pub(super) fn screen(state: AppState) -> impl Bundle {
     (
         DespawnOnExit(state),
         Node {
@@ -160,7 +224,7 @@ fn spawn_items(p: &mut ChildSpawnerCommands, items: Vec<(MenuAction, String)>) {
 }
 
 /// One menu line at cursor position `index`, `size` = (width, font size).
-fn spawn_item(
+pub(super) fn spawn_item(
     p: &mut ChildSpawnerCommands,
     index: usize,
     action: MenuAction,
@@ -193,6 +257,10 @@ fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Re
                 (MenuAction::Play, "Play".into()),
                 (MenuAction::PlayWithBot, "Solo with a bot partner".into()),
                 (MenuAction::LevelSelect, "Level select".into()),
+                #[cfg(not(target_arch = "wasm32"))]
+                (MenuAction::Host, "Host a LAN game".into()),
+                #[cfg(not(target_arch = "wasm32"))]
+                (MenuAction::Join, "Join a game".into()),
                 (MenuAction::Settings, "Settings".into()),
                 (MenuAction::Quit, "Quit".into()),
             ],
@@ -204,10 +272,23 @@ fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Re
             TextColor(PLAIN),
             TextLayout::justify(Justify::Center),
         ));
-        if let Some(e) = &error.0 {
-            p.spawn((Text::new(e.clone()), font(16.0), TextColor(Color::srgb(1.0, 0.4, 0.3))));
-        }
+        p.spawn((
+            ErrorText,
+            Text::new(error.0.clone().unwrap_or_default()),
+            font(16.0),
+            TextColor(Color::srgb(1.0, 0.4, 0.3)),
+        ));
     });
+}
+
+/// The main menu's error line follows [`HostError`] (a failed Host sets it while on the menu).
+fn paint_error(error: Res<HostError>, mut text: Query<&mut Text, With<ErrorText>>) {
+    if !error.is_changed() {
+        return;
+    }
+    for mut t in &mut text {
+        t.0 = error.0.clone().unwrap_or_default();
+    }
 }
 
 fn stars_text(stars: u8) -> String {
@@ -271,6 +352,22 @@ fn spawn_level_select(
 
 fn volume_label(v: f32) -> String {
     format!("Volume  < {:>3}% >", (v * 100.0).round() as u32)
+}
+
+/// A Join field's line: its name, its text, and a caret while typing.
+pub(super) fn field_label(form: &JoinForm, field: JoinField) -> String {
+    let name = match field {
+        JoinField::Address => "Address or link",
+        JoinField::Code => "Room code",
+    };
+    let text = form.field(field);
+    if form.editing == Some(field) {
+        format!("{name}: {text}_")
+    } else if text.is_empty() {
+        format!("{name}: (choose to type)")
+    } else {
+        format!("{name}: {text}")
+    }
 }
 
 fn rebind_label(
@@ -379,7 +476,7 @@ fn read_presses(
     p
 }
 
-fn steer_menu(
+pub(super) fn steer_menu(
     keys: Res<ButtonInput<KeyCode>>,
     pads: Query<(Entity, &Gamepad)>,
     mut lineup: ResMut<Lineup>,
@@ -391,11 +488,13 @@ fn steer_menu(
     mut bindings: ResMut<Bindings>,
     mut rebinding: ResMut<Rebinding>,
     file: Res<ConfigFile>,
+    mut form: ResMut<JoinForm>,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
 ) {
-    // A control waiting for its key takes every press (`capture_rebind`).
-    if rebinding.target.is_some() {
+    // A control waiting for its key, or a field being typed into, takes every press
+    // (`capture_rebind`, `netmenu::type_into_field`).
+    if rebinding.target.is_some() || form.editing.is_some() {
         return;
     }
     let p = read_presses(&keys, &pads, &bindings, &mut lineup);
@@ -471,6 +570,13 @@ fn steer_menu(
                 None => "Default keys restored".into(),
             });
         }
+        MenuAction::EditField(field) => {
+            form.editing = Some(field);
+            form.armed = false;
+        }
+        MenuAction::Host | MenuAction::Join | MenuAction::Connect | MenuAction::StartHosted => {
+            commands.trigger(NetChoice(action));
+        }
         MenuAction::Back => next.set(AppState::Menu),
     }
 }
@@ -482,6 +588,7 @@ fn paint_menu(
     lineup: Res<Lineup>,
     bindings: Res<Bindings>,
     rebinding: Res<Rebinding>,
+    form: Res<JoinForm>,
     mut items: Query<(&mut MenuItem, &Children, &mut BackgroundColor)>,
     mut texts: Query<(&mut Text, &mut TextColor), (Without<LineupText>, Without<RebindText>)>,
     mut lineup_text: Query<&mut Text, (With<LineupText>, Without<RebindText>)>,
@@ -495,6 +602,7 @@ fn paint_menu(
             MenuAction::Rebind(slot, control) => {
                 item.label = rebind_label(&bindings, &rebinding, slot, control);
             }
+            MenuAction::EditField(field) => item.label = field_label(&form, field),
             _ => {}
         }
         for c in children.iter() {

@@ -15,6 +15,8 @@ pub mod kitchen;
 pub mod loading;
 pub mod local;
 pub mod menu;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod netmenu;
 // The windowed online client rides on `net` (sockets, HTTP), which a browser build has none of.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod online;
@@ -131,8 +133,17 @@ pub enum AppState {
     Menu,
     LevelSelect,
     Settings,
+    /// Hosting a LAN game (native): the address, room code and join link, and who has joined.
+    Host,
+    /// Joining a game (native): address and room code, or a join link.
+    Join,
     Playing,
 }
+
+/// The window is connected to a server (the menu's Host or Join): the local host stands down —
+/// no local room, no sim stage runs — and the kitchen shows the server's replicated views.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct Online;
 
 /// The command line, for every plugin that needs it.
 #[derive(Resource, Clone, Debug)]
@@ -154,6 +165,9 @@ impl Plugin for ClientPlugin {
         app.add_plugins(local::plugin);
         presentation(app);
         app.add_plugins((menu::plugin, designer::plugin));
+        // Host and Join: the client networking, idle until the menu connects.
+        #[cfg(not(target_arch = "wasm32"))]
+        app.add_plugins((online::windowed_plugin, netmenu::plugin));
     }
 }
 
