@@ -149,6 +149,18 @@ const RESERVED_BUTTONS: [(GamepadButton, &str); 2] = [
 
 /// A key's name for the screen: `KeyW` is "W", `ArrowUp` "Arrow Up".
 pub fn key_label(key: KeyCode) -> String {
+    let side = |s: &str| match s {
+        "ControlLeft" => Some("Left Ctrl"),
+        "ControlRight" => Some("Right Ctrl"),
+        "ShiftLeft" => Some("Left Shift"),
+        "ShiftRight" => Some("Right Shift"),
+        "AltLeft" => Some("Left Alt"),
+        "AltRight" => Some("Right Alt"),
+        _ => None,
+    };
+    if let Some(name) = side(&format!("{key:?}")) {
+        return name.to_string();
+    }
     let raw = format!("{key:?}");
     let raw = raw.strip_prefix("Key").filter(|r| r.len() == 1).unwrap_or(&raw);
     let raw = raw.strip_prefix("Digit").filter(|r| r.len() == 1).unwrap_or(raw);

@@ -9,7 +9,7 @@ use super::input::{Device, Lineup};
 use super::loading::{GameAssets, campaign_from_assets};
 use super::local::{HostError, MenuBots, SelectedLevel};
 use super::save::SaveData;
-use super::{AppState, Options};
+use super::{AppState, Options, Screen};
 use crate::level::{LevelAsset, load_campaign, load_recipes_file};
 use bevy::prelude::*;
 
@@ -140,7 +140,7 @@ const PLAIN: Color = Color::srgb(0.85, 0.86, 0.9);
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Cursor>().init_resource::<JoinForm>();
     // After the Loading state: `--level` passes the title by.
-    app.add_systems(OnEnter(AppState::Title), skip_to_level);
+    app.add_systems(OnEnter(AppState::Title), (skip_to_level, open_screen));
     app.add_systems(OnEnter(AppState::Title), spawn_title);
     app.add_systems(OnEnter(AppState::Menu), spawn_main_menu);
     app.add_systems(OnEnter(AppState::LevelSelect), spawn_level_select);
@@ -214,6 +214,20 @@ fn leave_title(
         || pads.iter().any(|g| g.get_just_pressed().next().is_some());
     if pressed || *since > 2.0 {
         next.set(AppState::Menu);
+    }
+}
+
+/// `--screen`: past the title straight to one menu screen (Host by hosting, as its menu line
+/// does).
+fn open_screen(
+    options: Res<Options>,
+    mut commands: Commands,
+    mut next: ResMut<NextState<AppState>>,
+) {
+    match options.0.screen {
+        Some(Screen::Host) => commands.trigger(NetChoice(MenuAction::Host)),
+        Some(screen) => next.set(screen.state()),
+        None => {}
     }
 }
 

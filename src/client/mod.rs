@@ -59,6 +59,10 @@ pub struct PlayArgs {
     /// renderer compiles its pipelines).
     #[arg(long, default_value_t = 60)]
     pub after_frames: u32,
+    /// Open this menu screen instead of the main menu (for screenshots of it; `host` hosts a
+    /// LAN game, and with `--autoplay` goes on into its kitchen, `--after-ticks` counting there).
+    #[arg(long, value_enum, conflicts_with = "level")]
+    pub screen: Option<Screen>,
     /// Window size in physical pixels, WxH.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: (u32, u32),
@@ -93,6 +97,7 @@ impl Default for PlayArgs {
             screenshot: None,
             after_ticks: 60,
             after_frames: 60,
+            screen: None,
             size: (1280, 720),
             round_seconds: None,
             seed: 1,
@@ -100,6 +105,28 @@ impl Default for PlayArgs {
             exit_after_ticks: None,
             levels: PathBuf::from("levels"),
             recipes: PathBuf::from("assets/recipes.ron"),
+        }
+    }
+}
+
+/// The menu screens `--screen` opens.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    Menu,
+    LevelSelect,
+    Settings,
+    Host,
+    Join,
+}
+
+impl Screen {
+    pub fn state(self) -> AppState {
+        match self {
+            Screen::Menu => AppState::Menu,
+            Screen::LevelSelect => AppState::LevelSelect,
+            Screen::Settings => AppState::Settings,
+            Screen::Host => AppState::Host,
+            Screen::Join => AppState::Join,
         }
     }
 }

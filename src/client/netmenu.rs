@@ -13,7 +13,7 @@ use super::menu::{
 use super::online::{
     Hosting, PendingJoin, go_online, host_data_dir, host_lan, join_target, leave_online, start_join,
 };
-use super::{AppState, Online, Options};
+use super::{AppState, Online, Options, Screen};
 use crate::protocol::LobbyView;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
@@ -41,7 +41,23 @@ pub(super) fn plugin(app: &mut App) {
             .after(super::menu::steer_menu)
             .run_if(in_state(AppState::Join)),
     );
-    app.add_systems(Update, paint_host_info.run_if(in_state(AppState::Host)));
+    app.add_systems(
+        Update,
+        (paint_host_info, autoplay_start_cooking).run_if(in_state(AppState::Host)),
+    );
+}
+
+/// `--screen host --autoplay ...`: the host goes on into the kitchen once its room's lobby has
+/// arrived, as if "Start cooking" were chosen (automated looking at a hosted round).
+fn autoplay_start_cooking(
+    options: Res<Options>,
+    lobbies: Query<&LobbyView>,
+    mut next: ResMut<NextState<AppState>>,
+) {
+    let automated = options.0.autoplay.is_some() && options.0.screen == Some(Screen::Host);
+    if automated && !lobbies.is_empty() {
+        next.set(AppState::Playing);
+    }
 }
 
 fn on_net_choice(choice: On<NetChoice>, mut commands: Commands) {
