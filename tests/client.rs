@@ -637,15 +637,16 @@ fn join_links_and_typed_addresses_name_the_room() {
     use undercooked::net::client::{join_link, parse_join_link};
     let link = join_link("192.168.1.5:7780", "KQX4");
     assert_eq!(link, "http://192.168.1.5:7780/?room=KQX4");
-    let target = Some(("192.168.1.5:7780".to_string(), "KQX4".to_string()));
+    let pair = ("192.168.1.5:7780".to_string(), "KQX4".to_string());
+    let target = Some(pair.clone());
     assert_eq!(parse_join_link(&link), target);
     assert_eq!(parse_join_link("  192.168.1.5:7780/?room=KQX4 "), target, "no scheme");
     assert_eq!(parse_join_link("https://192.168.1.5:7780?x=1&room=KQX4"), target);
     assert_eq!(parse_join_link("192.168.1.5:7780"), None, "an address is not a link");
     assert_eq!(parse_join_link("http://h:1/?room="), None);
     // The Join screen: a link needs no code; an address needs a port and a code.
-    assert_eq!(join_target(&link, ""), Ok(target.clone().unwrap()));
-    assert_eq!(join_target("192.168.1.5:7780", " kqx4 "), Ok(target.unwrap()));
+    assert_eq!(join_target(&link, ""), Ok(pair.clone()));
+    assert_eq!(join_target("192.168.1.5:7780", " kqx4 "), Ok(pair));
     assert!(join_target("192.168.1.5", "KQX4").unwrap_err().contains("no port"));
     assert!(join_target("192.168.1.5:7780", "").unwrap_err().contains("room code"));
     assert!(join_target("", "KQX4").unwrap_err().contains("address"));

@@ -111,10 +111,6 @@ pub(super) struct Cursor(pub usize);
 #[derive(Component)]
 pub(super) struct ErrorText;
 
-/// A line a screen keeps up to date from a resource (the Join screen's status).
-#[derive(Component)]
-pub(super) struct StatusText;
-
 #[derive(Component)]
 struct LineupText;
 

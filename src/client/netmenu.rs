@@ -8,7 +8,7 @@
 use super::hud::font;
 use super::local::{HostError, SelectedLevel};
 use super::menu::{
-    Cursor, JoinField, JoinForm, MenuAction, NetChoice, StatusText, field_label, screen, spawn_item,
+    Cursor, JoinField, JoinForm, MenuAction, NetChoice, field_label, screen, spawn_item,
 };
 use super::online::{
     Hosting, PendingJoin, go_online, host_data_dir, host_lan, join_target, leave_online, start_join,
@@ -21,6 +21,10 @@ use bevy::prelude::*;
 
 const INK: Color = Color::srgb(0.85, 0.86, 0.9);
 const GOLD: Color = Color::srgb(1.0, 0.8, 0.15);
+
+/// The Join screen's status line (what the join is doing, or why it failed).
+#[derive(Component)]
+struct StatusText;
 
 /// The Host screen's live text: address, code, link and the seats.
 #[derive(Component)]
