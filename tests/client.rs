@@ -724,3 +724,98 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
     assert!(request_seat(&web, Some(&code), "Late", None).is_err(), "the server stopped");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Ctrl+V on the Join screen reads the clipboard through an X11 selection request: here a
+/// private Xvfb display with a test program owning CLIPBOARD (skipped, loudly, without Xvfb).
+#[cfg(target_os = "linux")]
+#[test]
+fn paste_reads_the_clipboard_owners_text() {
+    use undercooked::client::paste::{clipboard_text, first_line};
+    use x11rb::connection::Connection;
+    use x11rb::protocol::Event;
+    use x11rb::protocol::xproto::{
+        ConnectionExt as _, CreateWindowAux, EventMask, PropMode, SelectionNotifyEvent, WindowClass,
+    };
+    use x11rb::wrapper::ConnectionExt as _;
+
+    let Some(xvfb) = std::env::var_os("PATH")
+        .and_then(|p| std::env::split_paths(&p).map(|d| d.join("Xvfb")).find(|p| p.is_file()))
+    else {
+        eprintln!("SKIPPED: Xvfb is not installed (apt-get install xvfb; .ci/run does)");
+        return;
+    };
+    let display = format!(":{}", 300 + std::process::id() % 500);
+    let mut server = Command::new(xvfb)
+        .args([display.as_str(), "-screen", "0", "64x64x24", "-nolisten", "tcp"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start Xvfb");
+    let connect = || {
+        (0..200).find_map(|_| {
+            x11rb::connect(Some(&display)).ok().or_else(|| {
+                std::thread::sleep(Duration::from_millis(25));
+                None
+            })
+        })
+    };
+    let (owner, screen) = connect().expect("the display comes up");
+    // Nobody owns the clipboard yet: a refusal in words, not a hang.
+    let empty = clipboard_text(Some(&display), Duration::from_millis(300));
+    assert!(empty.is_err(), "{empty:?}");
+
+    let link = "http://192.168.1.5:7780/?room=KQX4";
+    let root = owner.setup().roots[screen].root;
+    let win = owner.generate_id().unwrap();
+    owner
+        .create_window(
+            0,
+            win,
+            root,
+            0,
+            0,
+            1,
+            1,
+            0,
+            WindowClass::INPUT_OUTPUT,
+            0,
+            &CreateWindowAux::new(),
+        )
+        .unwrap();
+    let atom = |n: &[u8]| owner.intern_atom(false, n).unwrap().reply().unwrap().atom;
+    let (clipboard, utf8) = (atom(b"CLIPBOARD"), atom(b"UTF8_STRING"));
+    owner.set_selection_owner(win, clipboard, x11rb::CURRENT_TIME).unwrap();
+    owner.flush().unwrap();
+    let serve = std::thread::spawn(move || {
+        // Answer one request with the link (what a clipboard owner does), then stop.
+        let end = std::time::Instant::now() + Duration::from_secs(10);
+        while std::time::Instant::now() < end {
+            let Some(Event::SelectionRequest(r)) = owner.poll_for_event().unwrap() else {
+                std::thread::sleep(Duration::from_millis(5));
+                continue;
+            };
+            let text = format!("\n  {link}  \nsecond line");
+            owner
+                .change_property8(PropMode::REPLACE, r.requestor, r.property, utf8, text.as_bytes())
+                .unwrap();
+            let notify = SelectionNotifyEvent {
+                response_type: x11rb::protocol::xproto::SELECTION_NOTIFY_EVENT,
+                sequence: 0,
+                time: r.time,
+                requestor: r.requestor,
+                selection: r.selection,
+                target: r.target,
+                property: r.property,
+            };
+            owner.send_event(false, r.requestor, EventMask::NO_EVENT, notify).unwrap();
+            owner.flush().unwrap();
+            return true;
+        }
+        false
+    });
+    let pasted = clipboard_text(Some(&display), Duration::from_secs(5));
+    assert!(serve.join().unwrap(), "the owner was asked");
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(first_line(&pasted.expect("pasted")), link);
+}

@@ -17,6 +17,8 @@ pub mod local;
 pub mod menu;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod netmenu;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod paste;
 // The windowed online client rides on `net` (sockets, HTTP), which a browser build has none of.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod online;

@@ -13,6 +13,7 @@ use super::menu::{
 use super::online::{
     Hosting, PendingJoin, go_online, host_data_dir, host_lan, join_target, leave_online, start_join,
 };
+use super::paste::{clipboard_text, first_line};
 use super::{AppState, Online, Options, Screen};
 use crate::protocol::LobbyView;
 use bevy::input::ButtonState;
@@ -188,7 +189,7 @@ fn spawn_join_screen(
         ));
         p.spawn((
             Text::new(
-                "The host's screen shows its address (HOST:PORT), the room code and a join link.\nChoose a field and type; Enter, Tab or Esc ends typing. A join link in the address field needs no code.",
+                "The host's screen shows its address (HOST:PORT), the room code and a join link.\nChoose a field and type or paste (Ctrl+V); Enter, Tab or Esc ends typing. A join link needs no code.",
             ),
             font(16.0),
             TextColor(INK),
@@ -197,8 +198,13 @@ fn spawn_join_screen(
     });
 }
 
-/// While a field is chosen: typed text goes into it, Backspace deletes, Enter / Tab / Esc end.
-fn type_into_field(mut typed: MessageReader<KeyboardInput>, mut form: ResMut<JoinForm>) {
+/// While a field is chosen: typed text goes into it, Backspace deletes, Ctrl+V (or
+/// Shift+Insert) pastes the clipboard's first line, Enter / Tab / Esc end.
+fn type_into_field(
+    mut typed: MessageReader<KeyboardInput>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut form: ResMut<JoinForm>,
+) {
     let Some(field) = form.editing else {
         typed.clear();
         return;
@@ -209,9 +215,26 @@ fn type_into_field(mut typed: MessageReader<KeyboardInput>, mut form: ResMut<Joi
         form.armed = true;
         return;
     }
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     for key in typed.read() {
         if key.state != ButtonState::Pressed {
             continue;
+        }
+        let paste =
+            (ctrl && key.key_code == KeyCode::KeyV) || (shift && key.key_code == KeyCode::Insert);
+        if paste {
+            match clipboard_text(None, std::time::Duration::from_millis(500)) {
+                Ok(text) => {
+                    form.field_mut(field).push_str(&first_line(&text));
+                    form.status = None;
+                }
+                Err(why) => form.status = Some(format!("cannot paste: {why}")),
+            }
+            continue;
+        }
+        if ctrl {
+            continue; // other shortcuts type nothing
         }
         match &key.logical_key {
             Key::Enter | Key::Tab | Key::Escape => {
