@@ -98,10 +98,11 @@ enum Command {
     /// and load generator.
     #[cfg(not(target_arch = "wasm32"))]
     Join {
-        /// The server's web address, HOST:WEB_PORT.
+        /// The server's web address, HOST:WEB_PORT, or a join link
+        /// (`http://HOST:WEB_PORT/?room=CODE`, which needs no --room).
         web: String,
         /// Room code to join.
-        #[arg(long, conflicts_with = "create", required_unless_present = "create")]
+        #[arg(long, conflicts_with = "create")]
         room: Option<String>,
         /// Create a room (prints `room: CODE` first).
         #[arg(long)]
@@ -199,6 +200,14 @@ fn main() -> ExitCode {
             frame_ms,
             ws,
         } => {
+            let (web, room) = match (room, undercooked::net::client::parse_join_link(&web)) {
+                (None, Some((web, code))) if !create => (web, Some(code)),
+                (room, _) => (web, room),
+            };
+            if room.is_none() && !create {
+                eprintln!("error: give --room CODE, --create, or a join link");
+                return ExitCode::from(2);
+            }
             if !headless {
                 #[cfg(feature = "client")]
                 return undercooked::client::online::run(

@@ -259,6 +259,22 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
         done = views && w.resource::<Ticks>().0 > 0 && admitted(&h) >= 5;
     }
     assert!(done, "views, RoomTicks and admitted frames within the patience");
+    // The F3 overlay's network lines read the live connection.
+    {
+        use bevy::ecs::system::SystemState;
+        use bevy::ecs::system::lifetimeless::SRes;
+        use bevy_perf_ui::entry::PerfUiEntry;
+        use bevy_replicon_renet::RenetClient;
+        use undercooked::client::perf::{BandwidthEntry, PingEntry};
+        let w = app.world_mut();
+        let mut state = SystemState::<Option<SRes<RenetClient>>>::new(w);
+        let mut client = state.get(w).expect("the param");
+        let (up, down) = BandwidthEntry.update_value(&mut client).expect("connected: bandwidth");
+        assert!(up > 0.0 && down > 0.0, "frames go up and views come down: {up} / {down}");
+        let (rtt, loss) = PingEntry.update_value(&mut client).expect("connected: ping");
+        assert!((0.0..1000.0).contains(&rtt) && (0.0..=100.0).contains(&loss), "{rtt} {loss}");
+        assert!(BandwidthEntry.format_value(&(up, down)).starts_with("up "));
+    }
     let w = app.world_mut();
     let s = w.resource::<OnlineSession>();
     assert_eq!(s.welcome.as_ref().map(|w| w.seat), Some(0));
@@ -431,4 +447,377 @@ fn the_designer_overlay_lists_a_rejected_edit_and_clears_on_fix() {
     assert!(cleared, "the fix clears the overlay");
     assert_eq!(overlay(&mut app).0, "");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---- Rebinding (Settings) and the config file ----
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("uc-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The Settings screen's capture in a headless app: the next key pressed becomes the control's
+/// binding (and is saved), a taken or reserved key is refused with the reason, and the maps
+/// built from the new bindings make different input frames.
+#[test]
+fn rebinding_changes_the_frames_refuses_conflicts_and_saves() {
+    use undercooked::client::config::{
+        Bindings, ConfigFile, Control, Rebinding, Slot, capture_rebind, load_bindings,
+    };
+    let dir = temp_dir("rebind");
+    let file = dir.join("config.ron");
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, InputPlugin));
+    app.insert_resource(Bindings::default())
+        .insert_resource(ConfigFile(Some(file.clone())))
+        .init_resource::<Rebinding>();
+    app.add_systems(Update, capture_rebind);
+    let press = |app: &mut App, key: KeyCode| {
+        key.press(app.world_mut());
+        app.update();
+        key.release(app.world_mut());
+        app.update();
+    };
+    let message =
+        |app: &App| app.world().resource::<Rebinding>().message.clone().unwrap_or_default();
+
+    // Keyboard 1's Up becomes I.
+    app.world_mut().resource_mut::<Rebinding>().start(Slot::Keyboard1, Control::Up);
+    app.update(); // the press that chose the control is not its key
+    press(&mut app, KeyCode::KeyI);
+    assert_eq!(app.world().resource::<Bindings>().keyboard_1.up, KeyCode::KeyI);
+    assert!(app.world().resource::<Rebinding>().target.is_none(), "{}", message(&app));
+    assert!(message(&app).contains("Keyboard 1 Up is now I"), "{}", message(&app));
+    let (saved, error) = load_bindings(&file);
+    assert_eq!(error, None);
+    assert_eq!(saved.keyboard_1.up, KeyCode::KeyI, "the rebinding is in the config file");
+
+    // A key of the other half, and a reserved key, are refused and the capture keeps waiting.
+    app.world_mut().resource_mut::<Rebinding>().start(Slot::Keyboard1, Control::Down);
+    app.update();
+    press(&mut app, KeyCode::ArrowUp);
+    assert!(message(&app).contains("Arrow Up is already Keyboard 2's Up"), "{}", message(&app));
+    press(&mut app, KeyCode::KeyP);
+    assert!(message(&app).contains("P is reserved: P pauses a round"), "{}", message(&app));
+    assert_eq!(app.world().resource::<Bindings>().keyboard_1.down, KeyCode::KeyS);
+    assert!(app.world().resource::<Rebinding>().target.is_some(), "still waiting");
+    press(&mut app, KeyCode::Escape);
+    assert!(app.world().resource::<Rebinding>().target.is_none(), "Esc cancels");
+    assert_eq!(app.world().resource::<Bindings>().keyboard_1.down, KeyCode::KeyS);
+
+    // The frames follow the new map: I walks up, W no longer does.
+    let bindings = app.world().resource::<Bindings>().clone();
+    let (mut app, p) = input_app_with(bindings.map(Device::KeyboardLeft));
+    assert_eq!(frame_after(&mut app, p, &[KeyCode::KeyI]), ((0, -1000), false));
+    let (mut app, p) = input_app_with(bindings.map(Device::KeyboardLeft));
+    assert_eq!(frame_after(&mut app, p, &[KeyCode::KeyW]), ((0, 0), false));
+    let (mut app, p) = input_app_with(Bindings::default().map(Device::KeyboardLeft));
+    assert_eq!(frame_after(&mut app, p, &[KeyCode::KeyW]), ((0, -1000), false), "the control");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn input_app_with(map: InputMap<CookAction>) -> (App, Entity) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, InputPlugin, InputManagerPlugin::<CookAction>::default()));
+    let player = app.world_mut().spawn(map).id();
+    app.update();
+    (app, player)
+}
+
+#[test]
+fn the_config_file_round_trips() {
+    use undercooked::client::config::{
+        Bindings, Control, Press, Slot, load_bindings, store_bindings,
+    };
+    let dir = temp_dir("config-rt");
+    let file = dir.join("config.ron");
+    let mut b = Bindings::default();
+    b.rebind(Slot::Keyboard2, Control::Act, Some(Press::Key(KeyCode::ShiftRight))).unwrap();
+    b.rebind(Slot::Keyboard1, Control::AltAct, None).unwrap();
+    b.rebind(Slot::Gamepad, Control::AltAct, Some(Press::Button(GamepadButton::West))).unwrap();
+    assert_ne!(b, Bindings::default());
+    store_bindings(&file, &b).expect("written");
+    assert_eq!(load_bindings(&file), (b.clone(), None));
+    // No file at all: the defaults, and nothing to complain about.
+    assert_eq!(load_bindings(&dir.join("absent.ron")), (Bindings::default(), None));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_malformed_or_conflicting_config_is_refused_by_name_and_kept() {
+    use undercooked::client::config::{Bindings, bad_copy_path, bindings_text, load_bindings};
+    let dir = temp_dir("config-bad");
+    let file = dir.join("config.ron");
+    let broken = "Bindings(\n  keyboard_1: (up: KeyW, down: Oops,\n";
+    std::fs::write(&file, broken).unwrap();
+    let (b, error) = load_bindings(&file);
+    assert_eq!(b, Bindings::default(), "the defaults are used");
+    let error = error.expect("refused");
+    assert_eq!(error.code(), "CONFIG_MALFORMED");
+    assert!(
+        error.to_string().starts_with(&format!("CONFIG_MALFORMED: {}:2:", file.display())),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_to_string(bad_copy_path(&file)).unwrap(), broken, "kept as .bad");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), broken, "the file itself is untouched");
+
+    // Well-formed, but one key on both halves.
+    let mut twice = Bindings::default();
+    twice.keyboard_2.up = KeyCode::KeyW;
+    std::fs::write(&file, bindings_text(&twice)).unwrap();
+    let (b, error) = load_bindings(&file);
+    assert_eq!(b, Bindings::default());
+    let error = error.expect("refused");
+    assert_eq!(error.code(), "CONFIG_CONFLICT");
+    assert!(error.to_string().contains("W is bound twice"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---- The Loading state ----
+
+/// The Loading state (bevy_asset_loader) in a headless app: it loads the recipe book and every
+/// level file through the asset server, counts them for the progress bar, and then opens the
+/// title; the level select's campaign comes from those assets.
+#[test]
+fn the_loading_state_loads_the_content_then_opens_the_title() {
+    use bevy::state::app::StatesPlugin;
+    use undercooked::client::loading::{
+        GameAssets, LoadProgress, campaign_from_assets, register_content_sources,
+    };
+    use undercooked::client::{AppState, Options, PlayArgs};
+    use undercooked::level::LevelAsset;
+
+    let args = PlayArgs {
+        levels: root().join("levels"),
+        recipes: root().join("assets/recipes.ron"),
+        ..Default::default()
+    };
+    let mut app = App::new();
+    register_content_sources(&mut app, &args.levels, &args.recipes);
+    app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()));
+    app.insert_resource(Options(args.clone()));
+    app.init_state::<AppState>();
+    app.add_plugins(undercooked::client::loading::plugin);
+    app.update();
+    assert_eq!(*app.world().resource::<State<AppState>>().get(), AppState::Loading);
+    let end = std::time::Instant::now() + Duration::from_secs(60);
+    let mut counted = false;
+    while std::time::Instant::now() < end
+        && *app.world().resource::<State<AppState>>().get() == AppState::Loading
+    {
+        // The bar's numbers while the Loading screen is up (how far they got depends on the
+        // machine's speed, so only that they were counted is asserted).
+        let p = *app.world().resource::<LoadProgress>();
+        counted |= p.total > 0 && p.done <= p.total;
+        app.update();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(*app.world().resource::<State<AppState>>().get(), AppState::Title);
+    let files = std::fs::read_dir(root().join("levels"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name() != "index.ron")
+        .count();
+    let progress = *app.world().resource::<LoadProgress>();
+    assert_eq!(progress, LoadProgress { done: files + 1, total: files + 1 }, "book + levels");
+    assert!(counted, "the bar counted handles while loading");
+    let assets = app.world().resource::<GameAssets>().clone();
+    let levels = app.world().resource::<Assets<LevelAsset>>();
+    assert_eq!(assets.levels.len(), files);
+    assert!(assets.levels.iter().all(|h| levels.get(h).is_some_and(|a| a.result.is_ok())));
+    let campaign = campaign_from_assets(&assets, levels, &args.levels).expect("the campaign");
+    assert_eq!(campaign.first().map(|l| l.id.as_str()), Some("tutorial"));
+    assert_eq!(campaign.len(), 10);
+}
+
+// ---- Host and Join from the menu ----
+
+#[test]
+fn join_links_and_typed_addresses_name_the_room() {
+    use undercooked::client::online::join_target;
+    use undercooked::net::client::{join_link, parse_join_link};
+    let link = join_link("192.168.1.5:7780", "KQX4");
+    assert_eq!(link, "http://192.168.1.5:7780/?room=KQX4");
+    let pair = ("192.168.1.5:7780".to_string(), "KQX4".to_string());
+    let target = Some(pair.clone());
+    assert_eq!(parse_join_link(&link), target);
+    assert_eq!(parse_join_link("  192.168.1.5:7780/?room=KQX4 "), target, "no scheme");
+    assert_eq!(parse_join_link("https://192.168.1.5:7780?x=1&room=KQX4"), target);
+    assert_eq!(parse_join_link("192.168.1.5:7780"), None, "an address is not a link");
+    assert_eq!(parse_join_link("http://h:1/?room="), None);
+    // The Join screen: a link needs no code; an address needs a port and a code.
+    assert_eq!(join_target(&link, ""), Ok(pair.clone()));
+    assert_eq!(join_target("192.168.1.5:7780", " kqx4 "), Ok(pair));
+    assert!(join_target("192.168.1.5", "KQX4").unwrap_err().contains("no port"));
+    assert!(join_target("192.168.1.5:7780", "").unwrap_err().contains("room code"));
+    assert!(join_target("", "KQX4").unwrap_err().contains("address"));
+}
+
+/// The menu's Host in a headless app: a server opened on this machine with a room, the window
+/// connected to it (the lobby arrives, with the address and code to show), a friend joining by
+/// the join link, and leaving: disconnected, the server's entities gone, the server stopped.
+#[test]
+fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
+    use bevy::state::app::StatesPlugin;
+    use undercooked::client::netmenu::host_lines;
+    use undercooked::client::online::{
+        Hosting, go_online, host_lan, join_target, leave_online, windowed_plugin,
+    };
+    use undercooked::client::{AppState, Online};
+    use undercooked::net::client::{HeadlessClient, InputMode, request_seat};
+    use undercooked::protocol::LobbyView;
+
+    let dir = temp_dir("host");
+    let (hosting, reply) =
+        host_lan(&root().join("levels"), Some("tutorial"), "Host", dir.clone()).expect("hosts");
+    assert_eq!(reply.code, hosting.code);
+    assert!(!hosting.web.ip().is_unspecified(), "an address friends can reach: {}", hosting.web);
+
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
+    app.init_state::<AppState>();
+    app.insert_resource(undercooked::client::config::Bindings::default());
+    windowed_plugin(&mut app);
+    app.finish();
+    app.cleanup();
+    app.insert_resource(hosting);
+    go_online(app.world_mut(), &reply).expect("connects");
+    assert!(app.world().contains_resource::<Online>());
+
+    // A friend: the link from the Host screen, through the Join screen's parsing.
+    let link = app.world().resource::<Hosting>().link();
+    let (web, code) = join_target(&link, "").expect("the link names the room");
+    assert_eq!(code, reply.code);
+    let friend = request_seat(&web, Some(&code), "Bob", None).expect("a seat by the link");
+    let mut friend = HeadlessClient::connect(&friend, InputMode::Idle).expect("friend connects");
+
+    let lobby = |app: &mut App| {
+        let w = app.world_mut();
+        w.query::<&LobbyView>().iter(w).next().cloned()
+    };
+    let end = std::time::Instant::now() + Duration::from_secs(30);
+    let mut seen = None;
+    while std::time::Instant::now() < end {
+        app.update();
+        friend.step();
+        std::thread::sleep(Duration::from_millis(5));
+        if let Some(l) =
+            lobby(&mut app).filter(|l| l.seats.iter().filter(|s| s.connected).count() == 2)
+        {
+            seen = Some(l);
+            break;
+        }
+    }
+    let lobby_view = seen.expect("the host's window sees both cooks in its room's lobby");
+    assert_eq!(lobby_view.code, reply.code);
+    assert_eq!(lobby_view.level_id, "tutorial");
+    let shown = host_lines(app.world().resource::<Hosting>(), Some(&lobby_view));
+    assert!(shown.contains(&format!("Room code: {}", reply.code)), "{shown}");
+    assert!(shown.contains(&format!("Address: {}", web)), "{shown}");
+    assert!(shown.contains("Host") && shown.contains("Bob"), "{shown}");
+
+    leave_online(app.world_mut());
+    let w = app.world_mut();
+    assert!(!w.contains_resource::<Online>() && !w.contains_resource::<Hosting>());
+    assert!(!w.contains_resource::<bevy_replicon_renet::RenetClient>());
+    assert_eq!(w.query::<&LobbyView>().iter(w).count(), 0, "the server's entities are gone");
+    // The server stopped: its web port no longer answers.
+    assert!(request_seat(&web, Some(&code), "Late", None).is_err(), "the server stopped");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Ctrl+V on the Join screen reads the clipboard through an X11 selection request: here a
+/// private Xvfb display with a test program owning CLIPBOARD (skipped, loudly, without Xvfb).
+#[cfg(target_os = "linux")]
+#[test]
+fn paste_reads_the_clipboard_owners_text() {
+    use undercooked::client::paste::{clipboard_text, first_line};
+    use x11rb::connection::Connection;
+    use x11rb::protocol::Event;
+    use x11rb::protocol::xproto::{
+        ConnectionExt as _, CreateWindowAux, EventMask, PropMode, SelectionNotifyEvent, WindowClass,
+    };
+    use x11rb::wrapper::ConnectionExt as _;
+
+    let Some(xvfb) = std::env::var_os("PATH")
+        .and_then(|p| std::env::split_paths(&p).map(|d| d.join("Xvfb")).find(|p| p.is_file()))
+    else {
+        eprintln!("SKIPPED: Xvfb is not installed (apt-get install xvfb; .ci/run does)");
+        return;
+    };
+    let display = format!(":{}", 300 + std::process::id() % 500);
+    let mut server = Command::new(xvfb)
+        .args([display.as_str(), "-screen", "0", "64x64x24", "-nolisten", "tcp"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start Xvfb");
+    let connect = || {
+        (0..200).find_map(|_| {
+            x11rb::connect(Some(&display)).ok().or_else(|| {
+                std::thread::sleep(Duration::from_millis(25));
+                None
+            })
+        })
+    };
+    let (owner, screen) = connect().expect("the display comes up");
+    // Nobody owns the clipboard yet: a refusal in words, not a hang.
+    let empty = clipboard_text(Some(&display), Duration::from_millis(300));
+    assert!(empty.is_err(), "{empty:?}");
+
+    let link = "http://192.168.1.5:7780/?room=KQX4";
+    let root = owner.setup().roots[screen].root;
+    let win = owner.generate_id().unwrap();
+    owner
+        .create_window(
+            0,
+            win,
+            root,
+            0,
+            0,
+            1,
+            1,
+            0,
+            WindowClass::INPUT_OUTPUT,
+            0,
+            &CreateWindowAux::new(),
+        )
+        .unwrap();
+    let atom = |n: &[u8]| owner.intern_atom(false, n).unwrap().reply().unwrap().atom;
+    let (clipboard, utf8) = (atom(b"CLIPBOARD"), atom(b"UTF8_STRING"));
+    owner.set_selection_owner(win, clipboard, x11rb::CURRENT_TIME).unwrap();
+    owner.flush().unwrap();
+    let serve = std::thread::spawn(move || {
+        // Answer one request with the link (what a clipboard owner does), then stop.
+        let end = std::time::Instant::now() + Duration::from_secs(10);
+        while std::time::Instant::now() < end {
+            let Some(Event::SelectionRequest(r)) = owner.poll_for_event().unwrap() else {
+                std::thread::sleep(Duration::from_millis(5));
+                continue;
+            };
+            let text = format!("\n  {link}  \nsecond line");
+            owner
+                .change_property8(PropMode::REPLACE, r.requestor, r.property, utf8, text.as_bytes())
+                .unwrap();
+            let notify = SelectionNotifyEvent {
+                response_type: x11rb::protocol::xproto::SELECTION_NOTIFY_EVENT,
+                sequence: 0,
+                time: r.time,
+                requestor: r.requestor,
+                selection: r.selection,
+                target: r.target,
+                property: r.property,
+            };
+            owner.send_event(false, r.requestor, EventMask::NO_EVENT, notify).unwrap();
+            owner.flush().unwrap();
+            return true;
+        }
+        false
+    });
+    let pasted = clipboard_text(Some(&display), Duration::from_secs(5));
+    assert!(serve.join().unwrap(), "the owner was asked");
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(first_line(&pasted.expect("pasted")), link);
 }

@@ -3,8 +3,8 @@
 //! `RoomTick` messages only.
 
 use super::kitchen::{KitchenCamera, part_color, seat_color};
-use super::local::RoundPhase;
-use super::{AppState, PresentSystems};
+use super::local::{LocalGame, RoundPhase};
+use super::{AppState, Online, PresentSystems};
 use crate::project::RoomTick;
 use crate::protocol::{CookView, InRoom, OrderView, RoomClock, RoomView};
 use crate::sim::events::SimEvent;
@@ -427,8 +427,16 @@ fn show_round_end(
     rooms: Query<(Entity, &RoomView), Changed<RoomView>>,
     cooks: Query<(&CookView, &InRoom)>,
     mut panel: Query<(Entity, &mut Node, Option<&Children>), With<RoundEndPanel>>,
+    local: Option<Res<LocalGame>>,
+    from_menu: Option<Res<Online>>,
 ) {
     let Some((room, view)) = rooms.iter().next() else { return };
+    // Locally R restarts and Esc leaves; online the server's lobby starts the next round.
+    let keys_line = match (local.is_some(), from_menu.is_some()) {
+        (true, _) => "R: play again    Esc: menu",
+        (false, true) => "The next round starts from the lobby    M: menu",
+        (false, false) => "The next round starts from the lobby",
+    };
     let Ok((panel, mut node, children)) = panel.single_mut() else { return };
     let Some(result) = view.result else {
         node.display = Display::None;
@@ -481,10 +489,6 @@ fn show_round_end(
                 TextColor(seat_color(c.seat)),
             ));
         }
-        p.spawn((
-            Text::new("R: play again    Esc: menu"),
-            font(16.0),
-            TextColor(Color::srgb(0.7, 0.7, 0.75)),
-        ));
+        p.spawn((Text::new(keys_line), font(16.0), TextColor(Color::srgb(0.7, 0.7, 0.75))));
     });
 }

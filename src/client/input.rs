@@ -2,6 +2,7 @@
 //! menu, and one `InputFrame` per local seat per tick into the outbox the host (or, online,
 //! the network) drains.
 
+use super::config::Bindings;
 use super::{AppState, Autoplay, Options};
 use crate::sim::input::InputFrame;
 use crate::sim::rng::SplitMix64;
@@ -20,22 +21,12 @@ pub enum CookAction {
 /// A physical way to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Device {
-    /// WASD + Space / E.
+    /// Keyboard 1: WASD + Space / E unless rebound (`config::Bindings`).
     KeyboardLeft,
-    /// Arrows + Enter / Right Ctrl.
+    /// Keyboard 2: arrows + Enter / Right Ctrl unless rebound.
     KeyboardRight,
-    /// A gamepad entity: left stick or d-pad + South (A / Cross).
+    /// A gamepad entity: left stick or d-pad + South (A / Cross) unless rebound.
     Gamepad(Entity),
-}
-
-impl Device {
-    pub fn label(self) -> &'static str {
-        match self {
-            Device::KeyboardLeft => "WASD + Space",
-            Device::KeyboardRight => "Arrows + Enter",
-            Device::Gamepad(_) => "Gamepad",
-        }
-    }
 }
 
 /// The devices that joined, in seat order (seat = index).
@@ -79,24 +70,9 @@ impl Outbox {
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CollectInput;
 
-/// The default map of one device.
+/// The default map of one device (Settings may rebind it: [`Bindings::map`]).
 pub fn input_map(device: Device) -> InputMap<CookAction> {
-    match device {
-        Device::KeyboardLeft => InputMap::default()
-            .with_dual_axis(CookAction::Move, VirtualDPad::wasd())
-            .with(CookAction::Act, KeyCode::Space)
-            .with(CookAction::Act, KeyCode::KeyE),
-        Device::KeyboardRight => InputMap::default()
-            .with_dual_axis(CookAction::Move, VirtualDPad::arrow_keys())
-            .with(CookAction::Act, KeyCode::Enter)
-            .with(CookAction::Act, KeyCode::NumpadEnter)
-            .with(CookAction::Act, KeyCode::ControlRight),
-        Device::Gamepad(pad) => InputMap::default()
-            .with_dual_axis(CookAction::Move, GamepadStick::LEFT)
-            .with_dual_axis(CookAction::Move, VirtualDPad::dpad())
-            .with(CookAction::Act, GamepadButton::South)
-            .with_gamepad(pad),
-    }
+    Bindings::default().map(device)
 }
 
 /// One tick's stick and button from an action state, in the sim's units: x right, y down (the
@@ -159,6 +135,7 @@ fn spawn_local_players(
     mut commands: Commands,
     mut lineup: ResMut<Lineup>,
     options: Res<Options>,
+    bindings: Res<Bindings>,
     pads: Query<Entity, With<Gamepad>>,
 ) {
     fill_lineup(&mut lineup, options.0.players, &pads.iter().collect::<Vec<_>>());
@@ -174,7 +151,7 @@ fn spawn_local_players(
     }
     for (seat, device) in lineup.0.iter().enumerate() {
         commands.spawn((
-            input_map(*device),
+            bindings.map(*device),
             LocalPlayer { seat: seat as Seat },
             DespawnOnExit(AppState::Playing),
         ));

@@ -5,13 +5,13 @@
 //! more seats whose frames go into the same `room.inputs`, pushed by [`drive_local_bots`].
 
 use super::input::{CollectInput, Lineup, Outbox};
-use super::{AppState, Autoplay, Options};
+use super::{AppState, Autoplay, Online, Options};
 use crate::bot::planner::BotTeam;
 use crate::clock::TickClockPlugin;
 use crate::level::model::{Level, RecipeBook};
 use crate::level::watch::LevelLibrary;
 use crate::level::{find_level, load_recipes_file};
-use crate::project::{ProjectionPlugin, project_rooms};
+use crate::project::{RoomTick, project_rooms};
 use crate::protocol::{InRoom, RoomView};
 use crate::sim::room::{Room, Seat, SeatSpec};
 use crate::sim::units::TICK_HZ;
@@ -88,17 +88,40 @@ pub fn seat_plan(players: usize, bots: usize, all_bots: bool) -> (usize, Vec<Sea
 #[derive(Resource, Clone, Debug, Default)]
 pub struct HostError(pub Option<String>);
 
+/// No server connection: the window plays locally ([`Online`] absent).
+pub fn local_play(online: Option<Res<Online>>) -> bool {
+    online.is_none()
+}
+
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((TickClockPlugin, SimPlugin, ProjectionPlugin));
+    app.add_plugins((TickClockPlugin, SimPlugin));
+    // `project::ProjectionPlugin`'s two lines, with the projection standing down online.
+    app.add_message::<RoomTick>();
+    app.add_systems(FixedPostUpdate, project_rooms.run_if(local_play));
+    // Connected to a server (the menu's Host or Join), no sim stage runs in this window.
+    for stage in [
+        SimSystems::ResolveInput,
+        SimSystems::ActionGate,
+        SimSystems::Movement,
+        SimSystems::Stations,
+        SimSystems::Freshness,
+        SimSystems::Orders,
+        SimSystems::Hazards,
+        SimSystems::Round,
+        SimSystems::Advance,
+    ] {
+        app.configure_sets(FixedUpdate, stage.run_if(local_play));
+    }
     app.insert_resource(RoundPhase::Live).init_resource::<HostError>();
-    app.add_systems(OnEnter(AppState::Playing), start_local_round);
+    app.add_systems(OnEnter(AppState::Playing), start_local_round.run_if(local_play));
     app.add_systems(OnExit(AppState::Playing), end_local_round);
     app.add_systems(
         FixedUpdate,
         (push_local_inputs, drive_local_bots)
             .chain()
             .after(CollectInput)
-            .before(SimSystems::ResolveInput),
+            .before(SimSystems::ResolveInput)
+            .run_if(local_play),
     );
     app.add_systems(
         Update,
@@ -114,7 +137,7 @@ pub(super) fn plugin(app: &mut App) {
             notice_round_end,
         )
             .chain()
-            .run_if(in_state(AppState::Playing)),
+            .run_if(in_state(AppState::Playing).and_then(local_play)),
     );
 }
 

@@ -1,12 +1,16 @@
 //! Title, main menu, level select and settings. Keyboard halves and gamepads steer them;
 //! pressing a device's action button the first time joins it as the next cook.
 
+use super::config::{
+    Bindings, ConfigFile, ConfigWarning, Control, Rebinding, Slot, capture_rebind, store_bindings,
+};
 use super::hud::font;
 use super::input::{Device, Lineup};
+use super::loading::{GameAssets, campaign_from_assets};
 use super::local::{HostError, MenuBots, SelectedLevel};
 use super::save::SaveData;
-use super::{AppState, Options};
-use crate::level::{load_campaign, load_recipes_file};
+use super::{AppState, Options, Screen};
+use crate::level::{LevelAsset, load_campaign, load_recipes_file};
 use bevy::prelude::*;
 
 /// What a menu line does.
@@ -22,8 +26,60 @@ pub enum MenuAction {
     /// A campaign level still locked: choosing it only says what opens it.
     Locked,
     Volume,
+    /// Settings: wait for the new key of one slot's control.
+    Rebind(Slot, Control),
+    /// Settings: every slot back to its default keys.
+    ResetKeys,
+    /// Main menu: host a LAN game (native builds).
+    Host,
+    /// Main menu: join a game (native builds).
+    Join,
+    /// Join screen: type into a field.
+    EditField(JoinField),
+    /// Join screen: ask the host for a seat.
+    Connect,
+    /// Host screen: into the kitchen (the round starts when every seat is ready).
+    StartHosted,
     Back,
 }
+
+/// A text field of the Join screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JoinField {
+    Address,
+    Code,
+}
+
+/// The Join screen's fields, which one is being typed into, and the last word on the join.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct JoinForm {
+    pub address: String,
+    pub code: String,
+    pub editing: Option<JoinField>,
+    /// The press that chose the field is not typed into it.
+    pub armed: bool,
+    pub status: Option<String>,
+}
+
+impl JoinForm {
+    pub fn field(&self, f: JoinField) -> &str {
+        match f {
+            JoinField::Address => &self.address,
+            JoinField::Code => &self.code,
+        }
+    }
+
+    pub fn field_mut(&mut self, f: JoinField) -> &mut String {
+        match f {
+            JoinField::Address => &mut self.address,
+            JoinField::Code => &mut self.code,
+        }
+    }
+}
+
+/// A menu choice for the network screens (`netmenu`, native), which need the world.
+#[derive(Event, Clone, Debug)]
+pub struct NetChoice(pub MenuAction);
 
 /// The first three campaign levels are always open.
 pub const ALWAYS_OPEN: usize = 3;
@@ -41,7 +97,7 @@ pub fn unlocked(
 
 /// One line of the current menu.
 #[derive(Component, Clone, Debug)]
-struct MenuItem {
+pub(super) struct MenuItem {
     index: usize,
     action: MenuAction,
     label: String,
@@ -49,10 +105,19 @@ struct MenuItem {
 
 /// The highlighted line.
 #[derive(Resource, Default, Debug)]
-struct Cursor(usize);
+pub(super) struct Cursor(pub usize);
+
+/// The main menu's line for why a local round or a hosted game could not start.
+#[derive(Component)]
+pub(super) struct ErrorText;
 
 #[derive(Component)]
 struct LineupText;
+
+/// The Settings screen's line under the key table: what rebinding waits for, its last answer,
+/// or why the config file was refused at start.
+#[derive(Component)]
+struct RebindText;
 
 /// Menu presses this frame, after joins took theirs.
 #[derive(Default, Debug, Clone, Copy)]
@@ -69,19 +134,29 @@ const HIGHLIGHT: Color = Color::srgb(1.0, 0.8, 0.15);
 const PLAIN: Color = Color::srgb(0.85, 0.86, 0.9);
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Cursor>();
-    app.add_systems(Startup, skip_to_level);
+    app.init_resource::<Cursor>().init_resource::<JoinForm>();
+    // After the Loading state: `--level` passes the title by.
+    app.add_systems(OnEnter(AppState::Title), (skip_to_level, open_screen));
     app.add_systems(OnEnter(AppState::Title), spawn_title);
     app.add_systems(OnEnter(AppState::Menu), spawn_main_menu);
     app.add_systems(OnEnter(AppState::LevelSelect), spawn_level_select);
     app.add_systems(OnEnter(AppState::Settings), spawn_settings);
     app.add_systems(Update, leave_title.run_if(in_state(AppState::Title)));
+    app.add_systems(OnExit(AppState::Settings), |mut r: ResMut<Rebinding>| *r = default());
     app.add_systems(
         Update,
-        (steer_menu, paint_menu).chain().run_if(|s: Res<State<AppState>>| {
-            matches!(s.get(), AppState::Menu | AppState::LevelSelect | AppState::Settings)
+        (capture_rebind, steer_menu, paint_menu).chain().run_if(|s: Res<State<AppState>>| {
+            matches!(
+                s.get(),
+                AppState::Menu
+                    | AppState::LevelSelect
+                    | AppState::Settings
+                    | AppState::Host
+                    | AppState::Join
+            )
         }),
     );
+    app.add_systems(Update, paint_error.run_if(in_state(AppState::Menu)));
 }
 
 /// `--level` goes straight to the kitchen.
@@ -96,7 +171,7 @@ fn skip_to_level(
     }
 }
 
-fn screen(state: AppState) -> impl Bundle {
+pub(super) fn screen(state: AppState) -> impl Bundle {
     (
         DespawnOnExit(state),
         Node {
@@ -138,22 +213,48 @@ fn leave_title(
     }
 }
 
+/// `--screen`: past the title straight to one menu screen (Host by hosting, as its menu line
+/// does).
+fn open_screen(
+    options: Res<Options>,
+    mut commands: Commands,
+    mut next: ResMut<NextState<AppState>>,
+) {
+    match options.0.screen {
+        Some(Screen::Host) => commands.trigger(NetChoice(MenuAction::Host)),
+        Some(screen) => next.set(screen.state()),
+        None => {}
+    }
+}
+
 fn spawn_items(p: &mut ChildSpawnerCommands, items: Vec<(MenuAction, String)>) {
     for (index, (action, label)) in items.into_iter().enumerate() {
-        p.spawn((
-            MenuItem { index, action, label: label.clone() },
-            Button,
-            Node {
-                width: px(420),
-                padding: UiRect::axes(px(16), px(8)),
-                justify_content: JustifyContent::Center,
-                border_radius: BorderRadius::all(px(8)),
-                ..default()
-            },
-            BackgroundColor(Color::srgb(0.13, 0.14, 0.2)),
-        ))
-        .with_child((Text::new(label), font(26.0), TextColor(PLAIN)));
+        spawn_item(p, index, action, label, (px(420), 26.0));
     }
+}
+
+/// One menu line at cursor position `index`, `size` = (width, font size).
+pub(super) fn spawn_item(
+    p: &mut ChildSpawnerCommands,
+    index: usize,
+    action: MenuAction,
+    label: String,
+    (width, text): (Val, f32),
+) {
+    let pad = if text < 24.0 { px(5) } else { px(8) };
+    p.spawn((
+        MenuItem { index, action, label: label.clone() },
+        Button,
+        Node {
+            width,
+            padding: UiRect::axes(px(16), pad),
+            justify_content: JustifyContent::Center,
+            border_radius: BorderRadius::all(px(8)),
+            ..default()
+        },
+        BackgroundColor(Color::srgb(0.13, 0.14, 0.2)),
+    ))
+    .with_child((Text::new(label), font(text), TextColor(PLAIN)));
 }
 
 fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Res<HostError>) {
@@ -166,6 +267,10 @@ fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Re
                 (MenuAction::Play, "Play".into()),
                 (MenuAction::PlayWithBot, "Solo with a bot partner".into()),
                 (MenuAction::LevelSelect, "Level select".into()),
+                #[cfg(not(target_arch = "wasm32"))]
+                (MenuAction::Host, "Host a LAN game".into()),
+                #[cfg(not(target_arch = "wasm32"))]
+                (MenuAction::Join, "Join a game".into()),
                 (MenuAction::Settings, "Settings".into()),
                 (MenuAction::Quit, "Quit".into()),
             ],
@@ -177,10 +282,23 @@ fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Re
             TextColor(PLAIN),
             TextLayout::justify(Justify::Center),
         ));
-        if let Some(e) = &error.0 {
-            p.spawn((Text::new(e.clone()), font(16.0), TextColor(Color::srgb(1.0, 0.4, 0.3))));
-        }
+        p.spawn((
+            ErrorText,
+            Text::new(error.0.clone().unwrap_or_default()),
+            font(16.0),
+            TextColor(Color::srgb(1.0, 0.4, 0.3)),
+        ));
     });
+}
+
+/// The main menu's error line follows [`HostError`] (a failed Host sets it while on the menu).
+fn paint_error(error: Res<HostError>, mut text: Query<&mut Text, With<ErrorText>>) {
+    if !error.is_changed() {
+        return;
+    }
+    for mut t in &mut text {
+        t.0 = error.0.clone().unwrap_or_default();
+    }
 }
 
 fn stars_text(stars: u8) -> String {
@@ -192,10 +310,17 @@ fn spawn_level_select(
     mut cursor: ResMut<Cursor>,
     options: Res<Options>,
     save: Res<SaveData>,
+    assets: Option<Res<GameAssets>>,
+    loaded: Res<Assets<LevelAsset>>,
 ) {
     cursor.0 = 0;
-    let levels =
-        load_recipes_file(&options.0.recipes).and_then(|b| load_campaign(&options.0.levels, &b));
+    // From the Loading state's assets; straight from the folder if that load failed.
+    let levels = match assets {
+        Some(assets) => campaign_from_assets(&assets, &loaded, &options.0.levels),
+        None => load_recipes_file(&options.0.recipes)
+            .and_then(|b| load_campaign(&options.0.levels, &b))
+            .map_err(|e| e.to_string()),
+    };
     commands.spawn(screen(AppState::LevelSelect)).with_children(|p| {
         p.spawn((Text::new("Level select"), font(44.0), TextColor(HIGHLIGHT)));
         let mut items = Vec::new();
@@ -239,53 +364,129 @@ fn volume_label(v: f32) -> String {
     format!("Volume  < {:>3}% >", (v * 100.0).round() as u32)
 }
 
-fn spawn_settings(mut commands: Commands, mut cursor: ResMut<Cursor>, save: Res<SaveData>) {
+/// A Join field's line: its name, its text, and a caret while typing.
+pub(super) fn field_label(form: &JoinForm, field: JoinField) -> String {
+    let name = match field {
+        JoinField::Address => "Address or link",
+        JoinField::Code => "Room code",
+    };
+    let text = form.field(field);
+    if form.editing == Some(field) {
+        format!("{name}: {text}_")
+    } else if text.is_empty() {
+        format!("{name}: (choose to type)")
+    } else {
+        format!("{name}: {text}")
+    }
+}
+
+fn rebind_label(
+    bindings: &Bindings,
+    rebinding: &Rebinding,
+    slot: Slot,
+    control: Control,
+) -> String {
+    if rebinding.target == Some((slot, control)) {
+        format!("{}: press...", control.name())
+    } else {
+        format!("{}: {}", control.name(), bindings.label(slot, control))
+    }
+}
+
+fn spawn_settings(
+    mut commands: Commands,
+    mut cursor: ResMut<Cursor>,
+    save: Res<SaveData>,
+    bindings: Res<Bindings>,
+    warning: Res<ConfigWarning>,
+) {
     cursor.0 = 0;
+    let rebinding = Rebinding::default();
     commands.spawn(screen(AppState::Settings)).with_children(|p| {
         p.spawn((Text::new("Settings"), font(44.0), TextColor(HIGHLIGHT)));
-        spawn_items(p, vec![(MenuAction::Volume, volume_label(save.volume)), (MenuAction::Back, "Back".into())]);
+        spawn_items(p, vec![(MenuAction::Volume, volume_label(save.volume))]);
+        // The key table: one column per slot, one cell per control (index 1 + column * 6 + row).
+        p.spawn(Node { flex_direction: FlexDirection::Row, column_gap: px(16), ..default() })
+            .with_children(|table| {
+                for (col, slot) in Slot::ALL.into_iter().enumerate() {
+                    table
+                        .spawn(Node {
+                            flex_direction: FlexDirection::Column,
+                            align_items: AlignItems::Center,
+                            row_gap: px(6),
+                            ..default()
+                        })
+                        .with_children(|column| {
+                            column.spawn((Text::new(slot.name()), font(20.0), TextColor(HIGHLIGHT)));
+                            for (row, control) in Control::ALL.into_iter().enumerate() {
+                                let label = rebind_label(&bindings, &rebinding, slot, control);
+                                spawn_item(
+                                    column,
+                                    1 + col * Control::ALL.len() + row,
+                                    MenuAction::Rebind(slot, control),
+                                    label,
+                                    (px(250), 18.0),
+                                );
+                            }
+                        });
+                }
+            });
+        let first = 1 + Slot::ALL.len() * Control::ALL.len();
+        spawn_item(p, first, MenuAction::ResetKeys, "Reset keys to defaults".into(), (px(420), 22.0));
+        spawn_item(p, first + 1, MenuAction::Back, "Back".into(), (px(420), 22.0));
         p.spawn((
-            Text::new("Keys: WASD + Space/E  |  Arrows + Enter/Right Ctrl  |  gamepad stick + A\nP / Esc pauses a round, R restarts it"),
+            RebindText,
+            Text::new(warning.0.clone().unwrap_or_default()),
             font(16.0),
+            TextColor(Color::srgb(1.0, 0.55, 0.35)),
+            TextLayout::justify(Justify::Center),
+        ));
+        p.spawn((
+            Text::new(
+                "Choose a control, then press its new key (or gamepad button). The left stick always moves.\nIn a round: P / Esc / Start pauses, then R restarts and M leaves; F3 shows the performance overlay",
+            ),
+            font(15.0),
             TextColor(PLAIN),
             TextLayout::justify(Justify::Center),
         ));
     });
 }
 
-/// Read the menu keys; a device's first action press joins it instead of confirming.
+/// Read the menu keys (each slot's bound directions and action); a device's first action
+/// press joins it instead of confirming.
 fn read_presses(
     keys: &ButtonInput<KeyCode>,
     pads: &Query<(Entity, &Gamepad)>,
+    bindings: &Bindings,
     lineup: &mut Lineup,
 ) -> Presses {
+    let (k1, k2, pad_set) = (&bindings.keyboard_1, &bindings.keyboard_2, &bindings.gamepad);
     let mut p = Presses {
-        up: keys.any_just_pressed([KeyCode::KeyW, KeyCode::ArrowUp]),
-        down: keys.any_just_pressed([KeyCode::KeyS, KeyCode::ArrowDown]),
-        left: keys.any_just_pressed([KeyCode::KeyA, KeyCode::ArrowLeft]),
-        right: keys.any_just_pressed([KeyCode::KeyD, KeyCode::ArrowRight]),
+        up: keys.any_just_pressed([k1.up, k2.up]),
+        down: keys.any_just_pressed([k1.down, k2.down]),
+        left: keys.any_just_pressed([k1.left, k2.left]),
+        right: keys.any_just_pressed([k1.right, k2.right]),
         back: keys.just_pressed(KeyCode::Escape),
         ..default()
     };
-    let left_act = keys.any_just_pressed([KeyCode::Space, KeyCode::KeyE]);
-    let right_act =
-        keys.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter, KeyCode::ControlRight]);
+    let left_act = keys.any_just_pressed(k1.act_keys());
+    let right_act = keys.any_just_pressed(k2.act_keys());
     p.confirm |= left_act && !lineup.join(Device::KeyboardLeft);
     p.confirm |= right_act && !lineup.join(Device::KeyboardRight);
     for (e, pad) in pads {
-        p.up |= pad.just_pressed(GamepadButton::DPadUp);
-        p.down |= pad.just_pressed(GamepadButton::DPadDown);
-        p.left |= pad.just_pressed(GamepadButton::DPadLeft);
-        p.right |= pad.just_pressed(GamepadButton::DPadRight);
+        p.up |= pad.just_pressed(pad_set.up);
+        p.down |= pad.just_pressed(pad_set.down);
+        p.left |= pad.just_pressed(pad_set.left);
+        p.right |= pad.just_pressed(pad_set.right);
         p.back |= pad.just_pressed(GamepadButton::East);
-        if pad.just_pressed(GamepadButton::South) {
+        if pad.any_just_pressed(pad_set.act_buttons()) {
             p.confirm |= !lineup.join(Device::Gamepad(e));
         }
     }
     p
 }
 
-fn steer_menu(
+pub(super) fn steer_menu(
     keys: Res<ButtonInput<KeyCode>>,
     pads: Query<(Entity, &Gamepad)>,
     mut lineup: ResMut<Lineup>,
@@ -294,16 +495,35 @@ fn steer_menu(
     state: Res<State<AppState>>,
     mut next: ResMut<NextState<AppState>>,
     mut save: ResMut<SaveData>,
+    mut bindings: ResMut<Bindings>,
+    mut rebinding: ResMut<Rebinding>,
+    file: Res<ConfigFile>,
+    mut form: ResMut<JoinForm>,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
 ) {
-    let p = read_presses(&keys, &pads, &mut lineup);
+    // A control waiting for its key, or a field being typed into, takes every press
+    // (`capture_rebind`, `netmenu::type_into_field`).
+    if rebinding.target.is_some() || form.editing.is_some() {
+        return;
+    }
+    let p = read_presses(&keys, &pads, &bindings, &mut lineup);
     let count = items.iter().count().max(1);
     if p.up {
         cursor.0 = (cursor.0 + count - 1) % count;
     }
     if p.down {
         cursor.0 = (cursor.0 + 1) % count;
+    }
+    // In the key table, left and right move between the slots' columns.
+    let in_table = items
+        .iter()
+        .any(|(i, _)| i.index == cursor.0 && matches!(i.action, MenuAction::Rebind(..)));
+    let column = Control::ALL.len();
+    if in_table && p.left && cursor.0 > column {
+        cursor.0 -= column;
+    } else if in_table && p.right && cursor.0 + column <= Slot::ALL.len() * column {
+        cursor.0 += column;
     }
     let mut chosen = None;
     for (item, interaction) in &items {
@@ -349,6 +569,24 @@ fn steer_menu(
             save.volume = if v > 1.05 { 0.0 } else { v.clamp(0.0, 1.0) };
             save.store();
         }
+        MenuAction::Rebind(slot, control) => rebinding.start(slot, control),
+        MenuAction::ResetKeys => {
+            *bindings = Bindings::default();
+            rebinding.message = Some(match &file.0 {
+                Some(path) => match store_bindings(path, &bindings) {
+                    Ok(()) => format!("Default keys restored (saved to {})", path.display()),
+                    Err(e) => format!("Default keys restored, NOT saved: {e}"),
+                },
+                None => "Default keys restored".into(),
+            });
+        }
+        MenuAction::EditField(field) => {
+            form.editing = Some(field);
+            form.armed = false;
+        }
+        MenuAction::Host | MenuAction::Join | MenuAction::Connect | MenuAction::StartHosted => {
+            commands.trigger(NetChoice(action));
+        }
         MenuAction::Back => next.set(AppState::Menu),
     }
 }
@@ -358,15 +596,24 @@ fn paint_menu(
     cursor: Res<Cursor>,
     save: Res<SaveData>,
     lineup: Res<Lineup>,
+    bindings: Res<Bindings>,
+    rebinding: Res<Rebinding>,
+    form: Res<JoinForm>,
     mut items: Query<(&mut MenuItem, &Children, &mut BackgroundColor)>,
-    mut texts: Query<(&mut Text, &mut TextColor), Without<LineupText>>,
-    mut lineup_text: Query<&mut Text, With<LineupText>>,
+    mut texts: Query<(&mut Text, &mut TextColor), (Without<LineupText>, Without<RebindText>)>,
+    mut lineup_text: Query<&mut Text, (With<LineupText>, Without<RebindText>)>,
+    mut rebind_text: Query<&mut Text, (With<RebindText>, Without<LineupText>)>,
 ) {
     for (mut item, children, mut bg) in &mut items {
         let on = item.index == cursor.0;
         bg.0 = if on { Color::srgb(0.25, 0.22, 0.12) } else { Color::srgb(0.13, 0.14, 0.2) };
-        if item.action == MenuAction::Volume {
-            item.label = volume_label(save.volume);
+        match item.action {
+            MenuAction::Volume => item.label = volume_label(save.volume),
+            MenuAction::Rebind(slot, control) => {
+                item.label = rebind_label(&bindings, &rebinding, slot, control);
+            }
+            MenuAction::EditField(field) => item.label = field_label(&form, field),
+            _ => {}
         }
         for c in children.iter() {
             if let Ok((mut t, mut color)) = texts.get_mut(c) {
@@ -378,19 +625,33 @@ fn paint_menu(
         }
     }
     if let Ok(mut t) = lineup_text.single_mut() {
-        let cooks: Vec<String> =
-            lineup.0.iter().enumerate().map(|(k, d)| format!("P{} {}", k + 1, d.label())).collect();
+        let cooks: Vec<String> = lineup
+            .0
+            .iter()
+            .enumerate()
+            .map(|(k, d)| format!("P{} {}", k + 1, bindings.device_label(*d)))
+            .collect();
         let joined = if cooks.is_empty() {
-            "no cooks yet (P1 plays WASD + Space)".to_string()
+            format!("no cooks yet (P1 plays {})", bindings.device_label(Device::KeyboardLeft))
         } else {
             cooks.join("   ")
         };
+        let acts = |slot| bindings.label(slot, Control::Act);
         let text = format!(
-            "Cooks: {joined}\nPress your action button to join: Space/E, Enter/Right Ctrl, or gamepad A"
+            "Cooks: {joined}\nPress your action button to join: {}, {}, or gamepad {}",
+            acts(Slot::Keyboard1),
+            acts(Slot::Keyboard2),
+            acts(Slot::Gamepad)
         );
         if t.0 != text {
             t.0 = text;
         }
+    }
+    if let Ok(mut t) = rebind_text.single_mut()
+        && let Some(message) = &rebinding.message
+        && t.0 != *message
+    {
+        t.0 = message.clone();
     }
 }
 

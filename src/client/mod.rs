@@ -6,13 +6,19 @@
 //! hosted room: the same presentation, fed by replicon instead of the local host.
 
 pub mod audio;
+pub mod config;
 pub mod designer;
 pub mod hud;
 pub mod input;
 pub mod interp;
 pub mod kitchen;
+pub mod loading;
 pub mod local;
 pub mod menu;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod netmenu;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod paste;
 // The windowed online client rides on `net` (sockets, HTTP), which a browser build has none of.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod online;
@@ -55,6 +61,10 @@ pub struct PlayArgs {
     /// renderer compiles its pipelines).
     #[arg(long, default_value_t = 60)]
     pub after_frames: u32,
+    /// Open this menu screen instead of the main menu (for screenshots of it; `host` hosts a
+    /// LAN game, and with `--autoplay` goes on into its kitchen, `--after-ticks` counting there).
+    #[arg(long, value_enum, conflicts_with = "level")]
+    pub screen: Option<Screen>,
     /// Window size in physical pixels, WxH.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: (u32, u32),
@@ -89,6 +99,7 @@ impl Default for PlayArgs {
             screenshot: None,
             after_ticks: 60,
             after_frames: 60,
+            screen: None,
             size: (1280, 720),
             round_seconds: None,
             seed: 1,
@@ -96,6 +107,28 @@ impl Default for PlayArgs {
             exit_after_ticks: None,
             levels: PathBuf::from("levels"),
             recipes: PathBuf::from("assets/recipes.ron"),
+        }
+    }
+}
+
+/// The menu screens `--screen` opens.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    Menu,
+    LevelSelect,
+    Settings,
+    Host,
+    Join,
+}
+
+impl Screen {
+    pub fn state(self) -> AppState {
+        match self {
+            Screen::Menu => AppState::Menu,
+            Screen::LevelSelect => AppState::LevelSelect,
+            Screen::Settings => AppState::Settings,
+            Screen::Host => AppState::Host,
+            Screen::Join => AppState::Join,
         }
     }
 }
@@ -122,13 +155,24 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
 /// The screens of the game.
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum AppState {
+    /// The content loads (`loading`): a progress bar, then the title.
     #[default]
+    Loading,
     Title,
     Menu,
     LevelSelect,
     Settings,
+    /// Hosting a LAN game (native): the address, room code and join link, and who has joined.
+    Host,
+    /// Joining a game (native): address and room code, or a join link.
+    Join,
     Playing,
 }
+
+/// The window is connected to a server (the menu's Host or Join): the local host stands down —
+/// no local room, no sim stage runs — and the kitchen shows the server's replicated views.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct Online;
 
 /// The command line, for every plugin that needs it.
 #[derive(Resource, Clone, Debug)]
@@ -144,11 +188,15 @@ pub struct ClientPlugin;
 impl Plugin for ClientPlugin {
     fn build(&self, app: &mut App) {
         app.init_state::<AppState>();
+        app.add_plugins(loading::plugin);
         // Local play: the embedded host first, the presentation, then the menu and the designer
         // tools on top (the order the client was built and screenshot-tested in).
         app.add_plugins(local::plugin);
         presentation(app);
         app.add_plugins((menu::plugin, designer::plugin));
+        // Host and Join: the client networking, idle until the menu connects.
+        #[cfg(not(target_arch = "wasm32"))]
+        app.add_plugins((online::windowed_plugin, netmenu::plugin));
     }
 }
 
@@ -156,6 +204,7 @@ impl Plugin for ClientPlugin {
 /// menu): shared by local play ([`ClientPlugin`]) and the online client ([`online::run`]).
 pub fn presentation(app: &mut App) {
     app.add_plugins((
+        config::plugin,
         input::plugin,
         kitchen::plugin,
         interp::plugin,
@@ -185,7 +234,7 @@ pub fn window_plugins(args: &PlayArgs) -> impl PluginGroup + use<> {
 pub fn run(args: PlayArgs) -> ExitCode {
     let started = std::time::Instant::now();
     let mut app = App::new();
-    crate::level::loader::register_levels_source(&mut app, &args.levels.to_string_lossy());
+    loading::register_content_sources(&mut app, &args.levels, &args.recipes);
     app.add_plugins(window_plugins(&args));
     app.insert_resource(shot::StartedAt(started));
     app.insert_resource(Options(args));

@@ -11,11 +11,16 @@
 //! countdown banner ([`RoundPhase`]), and the seat is marked ready whenever the lobby shows it
 //! is not. [`run`] adds the window, the presentation plugins and a small lobby panel.
 
-use super::input::{CookAction, Device, LocalPlayer, Outbox, input_map};
+use super::config::Bindings;
+use super::input::{LocalPlayer, Outbox};
 use super::local::RoundPhase;
-use super::{AppState, Options, PlayArgs};
+use super::{AppState, Online, Options, PlayArgs};
 use crate::clock::TickClockPlugin;
-use crate::net::client::{INPUT_LEAD, JoinReply, SendPace, add_connection, request_seat};
+use crate::net::client::{
+    INPUT_LEAD, JoinReply, SendPace, Transport, add_client_plugins, add_connection, join_link,
+    open_connection, parse_join_link, request_seat,
+};
+use crate::net::server::{HostConfig, ServerHandle, spawn_server};
 use crate::project::RoomTick;
 use crate::protocol::{
     InputBatch, LobbyCommand, LobbyPhase, LobbyView, RoomClock, RoomView, TickEvents, Welcome,
@@ -23,9 +28,14 @@ use crate::protocol::{
 use crate::sim::input::InputFrame;
 use crate::sim::units::TICK_HZ;
 use bevy::prelude::*;
+use bevy_replicon::client::Remote;
 use bevy_replicon_renet::RenetClient;
-use leafwing_input_manager::prelude::*;
+use bevy_replicon_renet::netcode::NetcodeClientTransport;
+use std::net::{IpAddr, SocketAddr, UdpSocket};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::mpsc::Receiver;
 use std::time::Instant;
 
 /// The seat this client holds, and what it has sent.
@@ -54,15 +64,33 @@ impl Plugin for OnlinePlugin {
         // The client's FixedUpdate (where local input is sampled) at the room's tick rate;
         // only the clock resources, not the sim.
         app.add_plugins(TickClockPlugin);
-        app.add_message::<RoomTick>();
-        app.init_resource::<Outbox>().init_resource::<OnlineSession>();
         app.insert_resource(RoundPhase::Live);
-        app.add_systems(
-            Update,
-            (note_welcome, events_to_ticks, send_frames, auto_ready, follow_lobby).chain(),
-        );
-        app.add_observer(one_seat_many_devices);
+        add_online_systems(app);
     }
+}
+
+/// The online client's systems, each running only while a connection exists: shared by
+/// [`OnlinePlugin`] (connected from the start) and the game window, which connects when the
+/// menu's Host or Join says so ([`windowed_plugin`]).
+fn add_online_systems(app: &mut App) {
+    app.add_message::<RoomTick>();
+    app.init_resource::<Outbox>().init_resource::<OnlineSession>();
+    app.add_systems(
+        Update,
+        (
+            note_welcome,
+            events_to_ticks,
+            send_frames,
+            // Ready only once in the kitchen: a host waits on the Host screen for friends.
+            auto_ready.run_if(|s: Option<Res<State<AppState>>>| {
+                s.is_none_or(|s| *s.get() == AppState::Playing)
+            }),
+            follow_lobby,
+        )
+            .chain()
+            .run_if(resource_exists::<RenetClient>),
+    );
+    app.add_observer(one_seat_many_devices);
 }
 
 /// Online, this window holds one seat: player 1 plays it with either keyboard half or any
@@ -70,24 +98,13 @@ impl Plugin for OnlinePlugin {
 fn one_seat_many_devices(
     add: On<Add, LocalPlayer>,
     players: Query<&LocalPlayer>,
+    bindings: Res<Bindings>,
+    client: Option<Res<RenetClient>>,
     mut commands: Commands,
 ) {
-    if players.get(add.entity).is_ok_and(|p| p.seat == 0) {
-        commands.entity(add.entity).insert(solo_map());
+    if client.is_some() && players.get(add.entity).is_ok_and(|p| p.seat == 0) {
+        commands.entity(add.entity).insert(bindings.solo_map());
     }
-}
-
-/// Both keyboard halves and any gamepad, on one cook.
-pub fn solo_map() -> InputMap<CookAction> {
-    let mut map = input_map(Device::KeyboardLeft);
-    map.merge(&input_map(Device::KeyboardRight));
-    map.merge(
-        &InputMap::default()
-            .with_dual_axis(CookAction::Move, GamepadStick::LEFT)
-            .with_dual_axis(CookAction::Move, VirtualDPad::dpad())
-            .with(CookAction::Act, GamepadButton::South),
-    );
-    map
 }
 
 /// Makes `app` an online client seated by `reply`: the shared connection plus [`OnlinePlugin`].
@@ -179,18 +196,23 @@ fn follow_lobby(lobbies: Query<&LobbyView>, mut phase: ResMut<RoundPhase>) {
     }
 }
 
-/// The lobby panel: room code, phase, seats and who is ready (top centre).
+/// The lobby panel: room code, phase, seats and who is ready (bottom left).
 #[derive(Component)]
 struct LobbyText;
 
+/// The panel in the kitchen while connected.
 fn lobby_panel(app: &mut App) {
-    app.add_systems(Startup, spawn_lobby_panel);
+    app.add_systems(
+        OnEnter(AppState::Playing),
+        spawn_lobby_panel.run_if(resource_exists::<RenetClient>),
+    );
     app.add_systems(Update, update_lobby_panel.after(follow_lobby));
 }
 
 fn spawn_lobby_panel(mut commands: Commands) {
     commands.spawn((
         LobbyText,
+        DespawnOnExit(AppState::Playing),
         Text::new("connecting..."),
         super::hud::font(18.0),
         TextColor(Color::srgb(0.96, 0.95, 0.9)),
@@ -232,16 +254,22 @@ fn update_lobby_panel(
     lobbies: Query<&LobbyView>,
     s: Res<OnlineSession>,
     client: Option<Res<RenetClient>>,
+    from_menu: Option<Res<Online>>,
+    hosting: Option<Res<Hosting>>,
     mut panel: Query<&mut Text, With<LobbyText>>,
 ) {
     let Ok(mut t) = panel.single_mut() else { return };
-    let text = match (client.as_deref(), lobbies.iter().next()) {
+    let leave = if from_menu.is_some() { "M for the menu" } else { "close the window" };
+    let mut text = match (client.as_deref(), lobbies.iter().next()) {
         (Some(c), _) if c.is_disconnected() => {
-            format!("disconnected from room {} (close the window)", s.code)
+            format!("disconnected from room {} ({leave})", s.code)
         }
         (_, Some(lobby)) => lobby_lines(lobby, s.welcome.as_ref().map(|w| w.seat)),
         _ => format!("connecting to room {}...", s.code),
     };
+    if let Some(h) = hosting {
+        text = format!("Hosting on your network: {} room {}\n{text}", h.web, h.code);
+    }
     if t.0 != text {
         t.0 = text;
     }
@@ -277,5 +305,184 @@ pub fn run(web: &str, room: Option<&str>, name: &str, level: Option<&str>) -> Ex
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+// ---- Host and Join from the game window's menu ----
+
+/// A LAN game this window hosts: the embedded server (a hosted server on its own thread in this
+/// process, `net::server::spawn_server`) and where friends reach it.
+#[derive(Resource)]
+pub struct Hosting {
+    pub server: ServerHandle,
+    /// The web address friends join at (HOST:WEB_PORT, the LAN address when one is found).
+    pub web: SocketAddr,
+    pub code: String,
+}
+
+impl Hosting {
+    /// The link a friend can paste into Join (the browser's room link too).
+    pub fn link(&self) -> String {
+        join_link(&self.web.to_string(), &self.code)
+    }
+}
+
+/// What the Join screen's fields mean: a join link in the address field carries its own room
+/// code; otherwise the address and the code as typed. Refused with the reason in words.
+pub fn join_target(address: &str, code: &str) -> Result<(String, String), String> {
+    if let Some(target) = parse_join_link(address) {
+        return Ok(target);
+    }
+    let address = address.trim();
+    let code = code.trim().to_uppercase();
+    if address.is_empty() {
+        return Err("type the host's address (HOST:PORT) or paste a join link".into());
+    }
+    if !address.contains(':') {
+        return Err(format!("`{address}` has no port: the host's screen shows HOST:PORT"));
+    }
+    if code.is_empty() {
+        return Err("type the room code the host's screen shows".into());
+    }
+    Ok((address.to_string(), code))
+}
+
+/// This machine's address on the local network: the source address of a route to a public
+/// address (a UDP `connect` sends nothing), or `None` offline.
+pub fn lan_ip() -> Option<IpAddr> {
+    let socket = UdpSocket::bind(("0.0.0.0", 0)).ok()?;
+    socket.connect(("192.0.2.1", 9)).ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
+}
+
+/// `preferred` when it is free, else a free port from the OS (0 when even that fails).
+fn free_port(preferred: u16, udp: bool) -> u16 {
+    let probe = |port: u16| -> Option<u16> {
+        if udp {
+            UdpSocket::bind(("0.0.0.0", port)).ok()?.local_addr().ok().map(|a| a.port())
+        } else {
+            std::net::TcpListener::bind(("0.0.0.0", port)).ok()?.local_addr().ok().map(|a| a.port())
+        }
+    };
+    probe(preferred).or_else(|| probe(0)).unwrap_or(0)
+}
+
+/// Opens a hosted server to the LAN on this machine (UDP 7777 and web 7780 when free) and
+/// creates a room in it with this window's player seated: the server, the seat, and the
+/// web address friends join at. Connect tokens name the LAN address first, then loopback.
+pub fn host_lan(
+    levels: &Path,
+    level: Option<&str>,
+    name: &str,
+    data_dir: PathBuf,
+) -> Result<(Hosting, JoinReply), String> {
+    let udp = free_port(7777, true);
+    let web_port = free_port(7780, false);
+    let lan = lan_ip();
+    let mut public: Vec<SocketAddr> = lan.map(|ip| SocketAddr::new(ip, udp)).into_iter().collect();
+    public.push(SocketAddr::from(([127, 0, 0, 1], udp)));
+    let server = spawn_server(HostConfig {
+        bind: IpAddr::from([0, 0, 0, 0]),
+        port: udp,
+        web_port,
+        levels: levels.to_path_buf(),
+        data_dir,
+        max_rooms: 4,
+        public,
+        empty_timeout: std::time::Duration::from_secs(120),
+        bots_fill: None,
+        shards: 1,
+        web: Default::default(),
+    })?;
+    let web = SocketAddr::new(lan.unwrap_or(IpAddr::from([127, 0, 0, 1])), server.addrs.web.port());
+    let local_web = SocketAddr::from(([127, 0, 0, 1], server.addrs.web.port()));
+    match request_seat(&local_web.to_string(), None, name, level) {
+        Ok(reply) => Ok((Hosting { server, web, code: reply.code.clone() }, reply)),
+        Err(e) => {
+            server.stop();
+            Err(e)
+        }
+    }
+}
+
+/// Where a hosted game keeps its results and server key: beside the save file.
+pub fn host_data_dir() -> PathBuf {
+    super::save::save_path()
+        .and_then(|p| p.parent().map(|d| d.join("host")))
+        .unwrap_or_else(|| std::env::temp_dir().join("undercooked-host"))
+}
+
+/// Connects the window (built with [`windowed_plugin`]) to the room of `reply`: local hosting
+/// stands down ([`Online`]) and the views come from the server.
+pub fn go_online(world: &mut World, reply: &JoinReply) -> Result<(), String> {
+    open_connection(world, reply, &Transport::Udp)?;
+    world.insert_resource(OnlineSession { code: reply.code.clone(), ..default() });
+    world.insert_resource(Online);
+    world.insert_resource(RoundPhase::Live);
+    Ok(())
+}
+
+/// Disconnects, forgets the server's entities, stops hosting, and gives the window back to
+/// local play.
+pub fn leave_online(world: &mut World) {
+    if let Some(mut transport) = world.remove_resource::<NetcodeClientTransport>() {
+        transport.disconnect();
+    }
+    world.remove_resource::<RenetClient>();
+    let remote: Vec<Entity> = world.query_filtered::<Entity, With<Remote>>().iter(world).collect();
+    for e in remote {
+        if let Ok(entity) = world.get_entity_mut(e) {
+            entity.despawn();
+        }
+    }
+    world.remove_resource::<Online>();
+    world.insert_resource(OnlineSession::default());
+    world.insert_resource(RoundPhase::Live);
+    if let Some(hosting) = world.remove_resource::<Hosting>() {
+        hosting.server.stop();
+    }
+}
+
+/// A join in flight: the web port's answer arrives on another thread (a wrong address must not
+/// freeze the window for the request's timeout).
+#[derive(Resource)]
+pub struct PendingJoin(pub Mutex<Receiver<Result<JoinReply, String>>>);
+
+/// Ask `web` for a seat in room `code` on a thread; poll the answer with [`PendingJoin`].
+pub fn start_join(web: String, code: String, name: String) -> PendingJoin {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(request_seat(&web, Some(&code), &name, None));
+    });
+    PendingJoin(Mutex::new(rx))
+}
+
+/// The game window's networking: the client plugins (inert until a Host or Join connects),
+/// the online systems, the lobby panel, and M to leave a room for the menu.
+pub fn windowed_plugin(app: &mut App) {
+    add_client_plugins(app);
+    add_online_systems(app);
+    app.add_plugins(lobby_panel);
+    app.add_systems(
+        Update,
+        leave_on_m.run_if(resource_exists::<Online>.and_then(in_state(AppState::Playing))),
+    );
+    app.add_systems(Last, stop_hosting_on_exit);
+}
+
+fn leave_on_m(world: &mut World) {
+    if world.resource::<ButtonInput<KeyCode>>().just_pressed(KeyCode::KeyM) {
+        leave_online(world);
+        world.resource_mut::<NextState<AppState>>().set(AppState::Menu);
+    }
+}
+
+/// Closing the window while hosting ends the hosted rounds cleanly (as SIGTERM would).
+fn stop_hosting_on_exit(world: &mut World) {
+    let exiting =
+        world.resource::<Messages<AppExit>>().iter_current_update_messages().next().is_some();
+    if exiting && world.contains_resource::<Hosting>() {
+        leave_online(world);
     }
 }

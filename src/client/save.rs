@@ -1,5 +1,6 @@
 //! The local save file: best stars per level and settings, as JSON in the user's data folder
-//! (`UNDERCOOKED_SAVE` overrides the path, so tests never touch a real save).
+//! (`UNDERCOOKED_SAVE` overrides the path, so tests never touch a real save). The key bindings'
+//! config file (`config.rs`) lives beside it. Both are written atomically ([`write_atomic`]).
 
 use crate::project::RoomTick;
 use crate::protocol::RoomView;
@@ -7,7 +8,7 @@ use crate::sim::events::SimEvent;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What survives between runs.
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,6 +37,19 @@ pub fn save_path() -> Option<PathBuf> {
     Some(base.join("undercooked").join("save.json"))
 }
 
+/// Write `bytes` to `path` through a temporary file beside it and a rename, so a crash or a
+/// full disk mid-write leaves the old file whole (a rename within a folder is atomic).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut tmp = path.file_name().unwrap_or_default().to_os_string();
+    tmp.push(".tmp");
+    let tmp = path.with_file_name(tmp);
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
+
 impl SaveData {
     /// The saved data, or defaults when there is none (or it does not parse: a broken save
     /// must never stop the game from starting).
@@ -48,12 +62,9 @@ impl SaveData {
 
     pub fn store(&self) {
         let Some(path) = save_path() else { return };
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
         match serde_json::to_vec_pretty(self) {
             Ok(bytes) => {
-                if let Err(e) = std::fs::write(&path, bytes) {
+                if let Err(e) = write_atomic(&path, &bytes) {
                     warn!("cannot write the save file {}: {e}", path.display());
                 }
             }

@@ -87,10 +87,11 @@ fn request_screenshot(
     if auto.shot_requested {
         return;
     }
-    let due = if o.level.is_some() {
+    let hosted_round = o.screen == Some(super::Screen::Host) && o.autoplay.is_some();
+    let due = if o.level.is_some() || hosted_round {
         *state.get() == AppState::Playing && auto.ticks >= o.after_ticks
     } else {
-        if *state.get() == AppState::Menu {
+        if *state.get() == o.screen.map_or(AppState::Menu, |s| s.state()) {
             auto.frames_on_menu += 1;
         }
         auto.frames_on_menu >= o.after_frames

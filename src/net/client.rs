@@ -108,7 +108,14 @@ pub fn add_connection(
     reply: &JoinReply,
     transport: &Transport,
 ) -> Result<(), String> {
-    let token = read_token(&reply.token)?;
+    add_client_plugins(app);
+    open_connection(app.world_mut(), reply, transport)
+}
+
+/// The client half of networking without a connection: replicon, renet, the protocol and the
+/// send pacing. Inert until [`open_connection`] inserts the client resources, so the game
+/// window adds it at start and connects when the menu's Host or Join says so.
+pub fn add_client_plugins(app: &mut App) {
     app.add_plugins((
         RepliconPlugins,
         RepliconRenetPlugins,
@@ -118,7 +125,17 @@ pub fn add_connection(
     app.insert_resource(SendPace { due: false, last: Instant::now() });
     app.configure_sets(PostUpdate, RenetSend.run_if(send_due));
     app.add_systems(PostUpdate, mark_sent.after(RenetSend));
-    let channels = app.world().resource::<RepliconChannels>();
+}
+
+/// Connects a world that has [`add_client_plugins`]: the renet client and the netcode transport
+/// carrying `reply`'s connect token.
+pub fn open_connection(
+    world: &mut World,
+    reply: &JoinReply,
+    transport: &Transport,
+) -> Result<(), String> {
+    let token = read_token(&reply.token)?;
+    let channels = world.resource::<RepliconChannels>();
     let client = RenetClient::new(ConnectionConfig {
         server_channels_config: channels.server_configs(),
         client_channels_config: channels.client_configs(),
@@ -133,15 +150,31 @@ pub fn add_connection(
                 socket,
             )
             .map_err(|e| e.to_string())?;
-            app.insert_resource(transport);
+            world.insert_resource(transport);
         }
         Transport::WebSocket { web, origin } => {
             let transport = super::ws::WsClientTransport::connect(web, origin.as_deref(), token)?;
-            app.insert_resource(transport);
+            world.insert_resource(transport);
         }
     }
-    app.insert_resource(client);
+    world.insert_resource(client);
     Ok(())
+}
+
+/// `http://HOST:PORT/?room=CODE`, the form the web port serves rooms at.
+pub fn join_link(web: &str, code: &str) -> String {
+    format!("http://{web}/?room={code}")
+}
+
+/// A join link (`http://HOST:PORT/?room=CODE`, scheme optional) as (web address, room code).
+pub fn parse_join_link(text: &str) -> Option<(String, String)> {
+    let text = text.trim();
+    let rest =
+        text.strip_prefix("http://").or_else(|| text.strip_prefix("https://")).unwrap_or(text);
+    let (web, query) = rest.split_once('?')?;
+    let web = web.trim_end_matches('/');
+    let code = query.split('&').find_map(|kv| kv.strip_prefix("room="))?;
+    (!web.is_empty() && !code.is_empty()).then(|| (web.to_string(), code.to_string()))
 }
 
 /// `POST /api/rooms`: a new room, with the caller seated in it.
