@@ -24,17 +24,19 @@ impl Plugin for TickClockPlugin {
     }
 }
 
-/// Task pools for a process whose work is stepping rooms: every core in the compute pool.
+/// Task pools for a process whose work is stepping rooms: one worker per core.
 ///
-/// Bevy's default gives IO and async compute a quarter of the cores each (at least one) and
-/// compute the rest (at least one), so on a 2-core host the compute pool has ONE thread and a
-/// stage's `par_iter_mut` over the rooms runs on one core while the other idles. A headless
-/// host does its IO on its own threads (sockets, HTTP) and has no async compute, so the
-/// compute pool gets them all; the small IO and async pools stay for whatever Bevy puts there.
+/// A stage steps the rooms with `par_iter_mut`, whose scope runs tasks on the calling thread
+/// too, so the compute pool gets `cores − 1` threads and the schedule's thread is the last
+/// worker. More runnable workers than cores measured slower (two vCPUs here: 0.74–0.96 M
+/// room-ticks/s against 1.07–1.16 M), because a preempted worker holds its batch while the
+/// stage waits. Bevy's default gives IO and async compute a quarter of the cores each and
+/// compute the rest; those pools stay, idle, for whatever Bevy puts on them.
 pub fn sim_task_pools() -> TaskPoolPlugin {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut options = TaskPoolOptions::default();
-    options.compute.min_threads = cores;
+    options.compute.min_threads = cores.saturating_sub(1).max(1);
+    options.compute.max_threads = options.compute.min_threads;
     TaskPoolPlugin { task_pool_options: options }
 }
 
