@@ -193,3 +193,97 @@ fn no_bot_stalls() {
         }
     }
 }
+
+/// Everything a client sees of `room`, as the server projects it.
+struct Seen {
+    view: undercooked::protocol::RoomView,
+    clock: undercooked::protocol::RoomClock,
+    grid: undercooked::protocol::GridView,
+    cooks: Vec<(undercooked::protocol::CookView, undercooked::protocol::CookMotion)>,
+    stations: Vec<undercooked::protocol::StationView>,
+    items: Vec<undercooked::protocol::ItemView>,
+}
+
+fn seen(room: &Room) -> Seen {
+    use undercooked::project;
+    Seen {
+        view: project::room_view(room),
+        clock: project::room_clock(room),
+        grid: undercooked::protocol::GridView {
+            width: room.level.width,
+            height: room.level.height,
+            tiles: room.level.tiles.clone(),
+        },
+        // Reversed: the snapshot must not rely on the order the client's queries give.
+        cooks: room
+            .cooks
+            .iter()
+            .rev()
+            .map(|c| (project::cook_view(c), project::cook_motion(c)))
+            .collect(),
+        stations: (0..room.stations.len()).rev().map(|i| project::station_view(room, i)).collect(),
+        items: room.items.iter().rev().map(project::item_view).collect(),
+    }
+}
+
+#[test]
+fn a_bot_planning_on_the_views_sends_the_frames_it_would_send_from_the_room() {
+    // The remote bot's snapshot is exact in everything the planner reads: a team planning on
+    // snapshots rebuilt from the projected views (and the room's events) emits, tick for tick,
+    // the frames of a team reading the room itself — on every level in the folder, hazards
+    // (fires, carts, a shifting floor) included.
+    use undercooked::bot::remote::{Views, snapshot};
+    let book = Arc::new(builtin_recipes().expect("book"));
+    let files = undercooked::level::files::level_files(&root().join("levels")).expect("levels");
+    let mut levels = 0;
+    for path in files {
+        let level = Arc::new(
+            undercooked::level::files::load_level_file(&path, &book).expect("level compiles"),
+        );
+        levels += 1;
+        let mut room = Room::new(level.clone(), book.clone(), 7, &SeatSpec::numbered(2));
+        let mut real = BotTeam::new(&room, &[0, 1]);
+        let mut remote = BotTeam::new(&room, &[0, 1]);
+        let mut serves = 0;
+        while room.result.is_none() {
+            let s = seen(&room);
+            let cooks: Vec<_> = s.cooks.iter().map(|(c, m)| (c, m)).collect();
+            let stations: Vec<_> = s.stations.iter().collect();
+            let items: Vec<_> = s.items.iter().collect();
+            let views = Views {
+                clock: s.clock,
+                room: &s.view,
+                grid: &s.grid,
+                cooks: &cooks,
+                stations: &stations,
+                items: &items,
+                events: &room.events,
+            };
+            let planned = snapshot(&level, &book, &views).expect("the views fit the level");
+            let want = real.frames(&room);
+            assert_eq!(remote.frames(&planned), want, "{} tick {}", level.id, room.tick);
+            for (seat, frame) in want {
+                room.inputs.push(seat, frame);
+            }
+            step_room(&mut room);
+            serves = room.counters.served;
+        }
+        assert!(serves > 0, "{}: the bots served (so the check covered real cooking)", level.id);
+    }
+    assert!(levels >= 7, "every level in the folder was played ({levels})");
+}
+
+#[test]
+fn a_round_source_that_does_not_compile_is_a_named_error() {
+    use undercooked::bot::remote::{RemoteBotError, compile_round};
+    use undercooked::protocol::RoundSource;
+    let level = std::fs::read_to_string(root().join("levels/tutorial.ron")).expect("tutorial");
+    let recipes = undercooked::level::recipes::BUILTIN_RECIPES_RON.to_string();
+    let ok = compile_round(&RoundSource { level: level.clone(), recipes: recipes.clone() })
+        .expect("the shipped sources compile");
+    assert_eq!(ok.0.id, "tutorial");
+    let bad = compile_round(&RoundSource { level: "(id: ".into(), recipes: recipes.clone() });
+    assert!(matches!(bad, Err(RemoteBotError::Level(_))), "{bad:?}");
+    let bad = compile_round(&RoundSource { level, recipes: "[".into() });
+    assert!(matches!(bad, Err(RemoteBotError::Recipes(_))), "{bad:?}");
+}

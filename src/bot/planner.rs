@@ -150,6 +150,9 @@ pub struct BotTeam {
     /// Collect a line per plan change in `trace` (the `--trace` option).
     pub tracing: bool,
     pub trace: Vec<String>,
+    /// Ticks from a frame to its outcome in the room the team reads: 1 when it reads the room
+    /// it feeds; a remote bot reads replicated views that trail its frames (`bot::remote`).
+    pub latency: u32,
 }
 
 impl BotTeam {
@@ -165,6 +168,7 @@ impl BotTeam {
             dist: Distances::new(&room.level),
             tracing: false,
             trace: Vec::new(),
+            latency: 1,
         }
     }
 
@@ -224,7 +228,7 @@ impl BotTeam {
                     self.bots[i].plan = label;
                 }
                 match act {
-                    Some(a) => self.bots[i].exec = Some(Exec::new(a)),
+                    Some(a) => self.bots[i].exec = Some(Exec::with_latency(a, self.latency)),
                     None => {
                         self.bots[i].idle = 8;
                         continue;
