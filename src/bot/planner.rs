@@ -518,7 +518,15 @@ fn choose_order(v: &View, claims: &mut ClaimTable) -> Option<Job> {
         .filter(|o| claims.open_to(Claim::Order(o.id), v.seat))
         .filter(|o| {
             let parts = &room.book.recipes[o.recipe as usize].parts;
-            in_hand.is_none_or(|p| is_submultiset(p, parts)) && startable(v, claims, parts)
+            // Only what the plate in hand still lacks has to be startable: a finished dish
+            // needs no stove at all. (Asking for a free stove for every part left a bot that
+            // had dropped its job idling with a finished soup while both pots were busy —
+            // on the only cell a teammate could wash one from: drawbridge, seed 3.)
+            let mut left = parts.clone();
+            for p in in_hand.unwrap_or(&[]) {
+                remove_one(&mut left, *p);
+            }
+            in_hand.is_none_or(|p| is_submultiset(p, parts)) && startable(v, claims, &left)
         })
         .collect();
     let roomy = open.iter().find(|o| o.deadline.saturating_sub(room.tick) >= 500);
