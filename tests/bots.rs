@@ -287,3 +287,20 @@ fn a_round_source_that_does_not_compile_is_a_named_error() {
     let bad = compile_round(&RoundSource { level, recipes: "[".into() });
     assert!(matches!(bad, Err(RemoteBotError::Recipes(_))), "{bad:?}");
 }
+
+#[test]
+fn a_bot_past_the_kitchens_cook_count_helps_instead_of_crowding() {
+    // dish_pit is drawn for two cooks; a third bot cooking too jammed its corridor to the sink
+    // and lost seeds 1 and 3. Now the third takes no ticket — it washes and keeps clear — and
+    // the three win every seed.
+    let (level, book) = level("dish_pit");
+    assert_eq!(level.spawns.len(), 2);
+    for seed in 1..=5 {
+        let mut ticketed = false;
+        let o = play_round(level.clone(), book.clone(), seed, 3, false, |_, team| {
+            ticketed |= team.claims.iter().any(|(c, s)| s == 2 && matches!(c, Claim::Order(_)));
+        });
+        assert!(!ticketed, "seed {seed}: the third bot took a ticket");
+        assert_eq!(o.verdict, Some(Verdict::Won), "seed {seed}: {o:?}");
+    }
+}

@@ -278,10 +278,23 @@ impl BotTeam {
             && let Some(me) = room.cook_index(seat)
         {
             let here = room.cooks[me].pos.cell();
-            self.bots[i].give_way = room.cooks.iter().any(|c| {
-                let d = (c.pos.cell().0 - here.0).abs() + (c.pos.cell().1 - here.1).abs();
-                c.seat < seat && d <= 2
-            });
+            let near = |s: Seat| {
+                room.cook_index(s).is_some_and(|c| {
+                    let at = room.cooks[c].pos.cell();
+                    (at.0 - here.0).abs() + (at.1 - here.1).abs() <= 2
+                })
+            };
+            self.bots[i].give_way = room.cooks.iter().any(|c| c.seat < seat && near(c.seat));
+            // A helper (a cook past the kitchen's count, who takes no tickets) standing idle in
+            // the way steps aside whatever its seat: it has nowhere to be.
+            for j in 0..self.bots.len() {
+                let other = &mut self.bots[j];
+                if j != i && other.exec.is_none() && is_helper(room, other.seat) && near(other.seat)
+                {
+                    other.give_way = true;
+                    other.idle = 0;
+                }
+            }
         }
         let bot = &mut self.bots[i];
         bot.fails += 1;
@@ -507,11 +520,26 @@ fn sync_job(bot: &mut Bot, v: &View, claims: &mut ClaimTable) {
     }
 }
 
+/// Is this seat's cook past the kitchen's cook count (its spawns), in seat order? Such a bot
+/// takes no tickets: it does chores and keeps out of the way (three or four cooks in a
+/// kitchen drawn for two jammed its corridors; docs/BOTS.md).
+fn is_helper(room: &Room, seat: Seat) -> bool {
+    room.cooks
+        .iter()
+        .position(|c| c.seat == seat)
+        .is_some_and(|r| r >= room.level.spawns.len().max(1))
+}
+
 /// The oldest ticket nobody has claimed, preferring one with time left to make it.
 fn choose_order(v: &View, claims: &mut ClaimTable) -> Option<Job> {
     let room = v.room;
     // A plate already in hand decides the dish.
     let in_hand = v.held.and_then(plate_parts);
+    // No more cooks on tickets than the kitchen was drawn for (its spawns): the cooks past
+    // that, in seat order, do chores and keep out of the way instead of crowding corridors.
+    if in_hand.is_none() && is_helper(room, v.seat) {
+        return None;
+    }
     let open: Vec<_> = room
         .orders
         .iter()
