@@ -289,18 +289,21 @@ fn a_round_source_that_does_not_compile_is_a_named_error() {
 }
 
 #[test]
-fn a_bot_past_the_kitchens_cook_count_helps_instead_of_crowding() {
-    // dish_pit is drawn for two cooks; a third bot cooking too jammed its corridor to the sink
-    // and lost seeds 1 and 3. Now the third takes no ticket — it washes and keeps clear — and
-    // the three win every seed.
-    let (level, book) = level("dish_pit");
-    assert_eq!(level.spawns.len(), 2);
-    for seed in 1..=5 {
-        let mut ticketed = false;
-        let o = play_round(level.clone(), book.clone(), seed, 3, false, |_, team| {
-            ticketed |= team.claims.iter().any(|(c, s)| s == 2 && matches!(c, Claim::Order(_)));
-        });
-        assert!(!ticketed, "seed {seed}: the third bot took a ticket");
-        assert_eq!(o.verdict, Some(Verdict::Won), "seed {seed}: {o:?}");
+fn bots_past_the_kitchens_cook_count_help_instead_of_crowding() {
+    // dish_pit and burger_bar are drawn for two cooks. Extra bots that cooked too jammed the
+    // corridors: three lost dish_pit seeds 1 and 3, four lost burger_bar on every seed. Now
+    // the bots past the spawn count take no ticket — they wash, and wait on the open cell
+    // fewest routes cross — and the teams win every seed here.
+    for (id, bots) in [("dish_pit", 3), ("burger_bar", 4)] {
+        let (level, book) = level(id);
+        assert_eq!(level.spawns.len(), 2);
+        for seed in 1..=5 {
+            let mut ticketed = false;
+            let o = play_round(level.clone(), book.clone(), seed, bots, false, |_, team| {
+                ticketed |= team.claims.iter().any(|(c, s)| s >= 2 && matches!(c, Claim::Order(_)));
+            });
+            assert!(!ticketed, "{id} seed {seed}: a helper took a ticket");
+            assert_eq!(o.verdict, Some(Verdict::Won), "{id} seed {seed} with {bots}: {o:?}");
+        }
     }
 }

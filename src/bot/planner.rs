@@ -82,6 +82,9 @@ pub struct Distances {
     /// neighbours): where an idle bot waits without blocking anyone's work or way. A bot that
     /// rested in a corridor to a far sink blocked every trip to it (levels/dish_pit.ron).
     pub rest: Vec<(i32, i32)>,
+    /// Per cell, row-major: how many routes between two working cells cross it. A helper waits
+    /// on the quietest cell it can reach.
+    traffic: Vec<u32>,
 }
 
 impl Distances {
@@ -113,7 +116,27 @@ impl Distances {
                 }
             }
         }
-        Distances { width: level.width.max(1) as usize, maps, rest }
+        // How many routes between working cells cross each cell (one shortest path per pair).
+        let w = level.width.max(1) as usize;
+        let mut traffic = vec![0u32; w * level.height.max(1) as usize];
+        let mut work: Vec<(i32, i32)> = level
+            .stations
+            .iter()
+            .flat_map(|s| {
+                [(0, -1), (0, 1), (-1, 0), (1, 0)].map(|(dx, dy)| (s.cell.0 + dx, s.cell.1 + dy))
+            })
+            .filter(|&c| walkable(level, c))
+            .collect();
+        work.sort_unstable();
+        work.dedup();
+        for (k, &a) in work.iter().enumerate() {
+            for &b in &work[k + 1..] {
+                for c in super::nav::path(level, a, b).unwrap_or_default() {
+                    traffic[c.1 as usize * w + c.0 as usize] += 1;
+                }
+            }
+        }
+        Distances { width: w, maps, rest, traffic }
     }
 
     /// Cells from `cell` to a working cell of `station` (FAR when none is reachable).
@@ -453,6 +476,12 @@ fn give_way(room: &Room, seat: Seat, dist: &Distances) -> Option<Act> {
 /// so a busy teammate's way stays clear.
 fn step_aside(v: &View) -> Option<Act> {
     let room = v.room;
+    if is_helper(room, v.seat)
+        && v.held.is_none()
+        && let Some(rest) = helper_rest(v)
+    {
+        return rest.filter(|a| a.mode != Mode::GoTo(v.cell));
+    }
     let beside_work = [(0, -1), (0, 1), (-1, 0), (1, 0)]
         .into_iter()
         .any(|(dx, dy)| room.level.station_at((v.cell.0 + dx, v.cell.1 + dy)).is_some());
@@ -470,6 +499,35 @@ fn step_aside(v: &View) -> Option<Act> {
         .filter(|&c| !taken(c) && dist[c.1 as usize * w + c.0 as usize] != FAR)
         .min_by_key(|&c| (dist[c.1 as usize * w + c.0 as usize], c.1, c.0))?;
     act(0, Mode::GoTo(cell), format!("step aside to {cell:?}"))
+}
+
+/// A helper with nothing to do waits on the nearest floor cell no route between two working
+/// cells crosses, not taken by another cook: `Some(act)` (a walk there, or staying when it is
+/// already on one), `None` when the kitchen has no such cell (then it steps aside as any bot).
+fn helper_rest(v: &View) -> Option<Option<Act>> {
+    let room = v.room;
+    let level = &room.level;
+    let w = level.width.max(1) as usize;
+    let at = |c: (i32, i32)| c.1 as usize * w + c.0 as usize;
+    let taken = |c: (i32, i32)| room.cooks.iter().any(|k| k.seat != v.seat && k.pos.cell() == c);
+    let dist = distances(level, &[v.cell], &|_| false);
+    let quiet = |c: (i32, i32)| v.dist.traffic.get(at(c)).copied().unwrap_or(u32::MAX);
+    let cell = (0..level.height)
+        .flat_map(|y| (0..level.width).map(move |x| (x, y)))
+        .filter(|&c| level.tile(c) == crate::sim::kinds::Tile::Floor)
+        .filter(|&c| {
+            let open = [(0, -1), (0, 1), (-1, 0), (1, 0)]
+                .into_iter()
+                .filter(|(dx, dy)| walkable(level, (c.0 + dx, c.1 + dy)))
+                .count();
+            open >= 3 && (c == v.cell || (!taken(c) && dist[at(c)] != FAR))
+        })
+        .min_by_key(|&c| (quiet(c), dist[at(c)], c.1, c.0))?;
+    Some(Some(Act {
+        station: 0,
+        mode: Mode::GoTo(cell),
+        label: format!("helper: wait at {cell:?}"),
+    }))
 }
 
 /// Keep the job true to the kitchen: adopt a fresh plate, end the job once the plate is served,
