@@ -855,7 +855,7 @@ fn assert_frames_admitted(h: &ServerHandle) -> Vec<u8> {
 }
 
 /// A lone bot makes a tutorial salad well inside this many ticks (the round is 3,600; the
-/// server-side bot's first serve is at ~400).
+/// server-side bot serves at tick 221 on every seed, the remote one at ~270).
 const FIRST_SERVE_BOUND: u32 = 1200;
 
 #[test]
