@@ -307,3 +307,55 @@ fn bots_past_the_kitchens_cook_count_help_instead_of_crowding() {
         }
     }
 }
+
+#[test]
+fn views_that_do_not_fit_the_level_are_named_errors() {
+    // A remote bot trusts nothing it is sent: views that disagree with the compiled level
+    // (or a ticket for a recipe the book lacks) are refused by name, never a panic.
+    use undercooked::bot::remote::{RemoteBotError, Views, snapshot};
+    use undercooked::protocol::ItemPlace;
+    let (level, book) = level("tutorial");
+    let mut room = Room::new(level.clone(), book.clone(), 1, &SeatSpec::numbered(2));
+    let mut team = BotTeam::new(&room, &[0, 1]);
+    while room.items.is_empty() || room.orders.is_empty() {
+        team.drive(&mut room);
+        step_room(&mut room);
+    }
+    let s = seen(&room);
+    let plan = |s: &Seen| {
+        let cooks: Vec<_> = s.cooks.iter().map(|(c, m)| (c, m)).collect();
+        let stations: Vec<_> = s.stations.iter().collect();
+        let items: Vec<_> = s.items.iter().collect();
+        let views = Views {
+            clock: s.clock,
+            room: &s.view,
+            grid: &s.grid,
+            cooks: &cooks,
+            stations: &stations,
+            items: &items,
+            events: &[],
+        };
+        snapshot(&level, &book, &views).map(|_| ())
+    };
+    assert_eq!(plan(&s), Ok(()));
+    let mismatch = |r: Result<(), RemoteBotError>| matches!(r, Err(RemoteBotError::Mismatch(_)));
+    let mut bad = seen(&room);
+    bad.grid.width += 1;
+    assert!(mismatch(plan(&bad)), "a grid of another size");
+    let mut bad = seen(&room);
+    bad.stations.pop();
+    assert!(mismatch(plan(&bad)), "a fixture missing");
+    let mut bad = seen(&room);
+    bad.stations[0].index = 999;
+    assert!(mismatch(plan(&bad)), "a fixture the level lacks");
+    let mut bad = seen(&room);
+    bad.items[0].place = ItemPlace::Station(999);
+    assert!(mismatch(plan(&bad)), "an item on a fixture the level lacks");
+    let mut bad = seen(&room);
+    let first = bad.cooks[0].clone();
+    bad.cooks.push(first);
+    assert!(mismatch(plan(&bad)), "two cooks on one seat");
+    let mut bad = seen(&room);
+    bad.view.orders[0].recipe = "ambrosia".into();
+    assert_eq!(plan(&bad), Err(RemoteBotError::UnknownRecipe("ambrosia".into())));
+}

@@ -98,6 +98,9 @@ pub fn snapshot(
 ) -> Result<Room, RemoteBotError> {
     let mut cooks: Vec<(&CookView, &CookMotion)> = v.cooks.to_vec();
     cooks.sort_by_key(|(c, _)| c.seat);
+    if let Some(w) = cooks.windows(2).find(|w| w[0].0.seat == w[1].0.seat) {
+        return Err(RemoteBotError::Mismatch(format!("two cooks on seat {}", w[0].0.seat)));
+    }
     let seats: Vec<SeatSpec> = cooks.iter().map(|(c, _)| SeatSpec::new(c.seat, &c.name)).collect();
     let mut room = Room::new(level.clone(), book.clone(), 0, &seats);
     let grid = v.grid;
@@ -153,13 +156,20 @@ pub fn snapshot(
         st.worker = sv.worker;
         heat[i] = sv.heat;
     }
+    let fixtures = room.stations.len();
     let mut items: Vec<Item> = v
         .items
         .iter()
         .map(|iv| {
             let place = match iv.place {
                 ItemPlace::Hand(s) => Place::Hand(s),
-                ItemPlace::Station(s) => Place::Station(s),
+                ItemPlace::Station(s) if usize::from(s) < fixtures => Place::Station(s),
+                ItemPlace::Station(s) => {
+                    return Err(RemoteBotError::Mismatch(format!(
+                        "item {} lies on fixture #{s}, the level has {fixtures}",
+                        iv.id
+                    )));
+                }
             };
             let kind = match &iv.look {
                 ItemLook::Food(g, f) => ItemKind::Food(*g, *f),
@@ -172,16 +182,16 @@ pub fn snapshot(
                 }
                 _ => 0,
             };
-            Item {
+            Ok(Item {
                 id: ItemId(iv.id),
                 kind,
                 place,
                 quality: iv.quality,
                 mark: iv.set_down.map(|(placer, tick)| Mark { placer, tick }),
                 heat: on_heat,
-            }
+            })
         })
-        .collect();
+        .collect::<Result<_, RemoteBotError>>()?;
     items.sort_by_key(|i| i.id);
     room.next_item = items.last().map_or(1, |i| i.id.0 + 1);
     room.items = items;
