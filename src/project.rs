@@ -135,7 +135,8 @@ pub fn hazard_view(room: &Room) -> HazardView {
     }
 }
 
-fn station_view(room: &Room, i: usize) -> StationView {
+/// One fixture's view.
+pub fn station_view(room: &Room, i: usize) -> StationView {
     let st = &room.stations[i];
     let duration = match st.state {
         StationState::Working => work_ticks(room, i),
@@ -154,7 +155,8 @@ fn station_view(room: &Room, i: usize) -> StationView {
     }
 }
 
-fn item_view(item: &crate::sim::room::Item) -> ItemView {
+/// One item's view.
+pub fn item_view(item: &crate::sim::room::Item) -> ItemView {
     ItemView {
         id: item.id.0,
         look: match &item.kind {
@@ -167,10 +169,12 @@ fn item_view(item: &crate::sim::room::Item) -> ItemView {
             Place::Station(s) => ItemPlace::Station(s),
         },
         quality: item.quality,
+        set_down: item.mark.map(|m| (m.placer, m.tick)),
     }
 }
 
-fn cook_view(c: &crate::sim::room::Cook) -> CookView {
+/// One cook's slow-changing view.
+pub fn cook_view(c: &crate::sim::room::Cook) -> CookView {
     CookView {
         seat: c.seat,
         name: c.name.clone(),
@@ -184,7 +188,8 @@ fn cook_view(c: &crate::sim::room::Cook) -> CookView {
     }
 }
 
-fn cook_motion(c: &crate::sim::room::Cook) -> CookMotion {
+/// One cook's position and velocity.
+pub fn cook_motion(c: &crate::sim::room::Cook) -> CookMotion {
     CookMotion { pos: (c.pos.x, c.pos.y), vel: (c.vel.x, c.vel.y) }
 }
 

@@ -40,7 +40,10 @@ impl Plugin for ProtocolPlugin {
             // The fast-changing fields, split out so a tick that only moves cooks and the
             // clock does not resend the slow views (replicon sends a changed component whole).
             .replicate::<RoomClock>()
-            .replicate::<CookMotion>();
+            .replicate::<CookMotion>()
+            // The round's level and recipe sources, sent once per round, so a remote bot
+            // plans on the exact kitchen the server built (src/bot/remote.rs).
+            .replicate::<RoundSource>();
     }
 }
 
@@ -179,6 +182,9 @@ pub struct ItemView {
     pub place: ItemPlace,
     /// ppm.
     pub quality: u32,
+    /// Who set it down by hand, and on which tick (the sim's hand-off mark): absent for stock,
+    /// pipeline output and food a fixture works. Changes only when the item moves.
+    pub set_down: Option<(u8, u32)>,
 }
 
 /// Where a hosted room is in its lifecycle (docs/NETWORK.md, "Room lifecycle").
@@ -265,6 +271,17 @@ pub struct HazardView {
     pub sprays: Vec<(u8, u16, u32)>,
     /// Ticks of spraying that put a fire out (0 without fire).
     pub extinguish_ticks: u32,
+}
+
+/// The source texts the live round was built from: on the room entity, replicated once per
+/// round. The level and the recipe book are compiled by whoever needs the whole kitchen (a
+/// remote bot's planning snapshot); the views alone carry no timetables or recipe indices.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundSource {
+    /// The level file's RON, as the round's `Room` was compiled from it.
+    pub level: String,
+    /// The recipe book's RON the level was compiled against.
+    pub recipes: String,
 }
 
 /// Client → server: input frames for the sender's seat (the seat comes from the connection).

@@ -87,11 +87,27 @@ pub struct Exec {
     /// Ticks without getting closer.
     stalled: u32,
     best: (u32, i64),
+    /// Ticks from emitting a frame to seeing its outcome in the room read by [`Exec::step`]:
+    /// 1 when the bot plans from the room it feeds (the sim-side bots); more for a remote bot,
+    /// whose view trails the tick its frames are stamped for ([`crate::bot::remote`]).
+    latency: u32,
 }
 
 impl Exec {
     pub fn new(act: Act) -> Exec {
-        Exec { act, phase: Phase::Approach, stand: None, stalled: 0, best: (FAR, i64::MAX) }
+        Exec::with_latency(act, 1)
+    }
+
+    /// An action whose press outcome shows `latency` (≥ 1) reads after the press frame.
+    pub fn with_latency(act: Act, latency: u32) -> Exec {
+        Exec {
+            act,
+            phase: Phase::Approach,
+            stand: None,
+            stalled: 0,
+            best: (FAR, i64::MAX),
+            latency: latency.max(1),
+        }
     }
 
     /// This tick's intent, or the outcome once the action is over. `pressed_last` says whether
@@ -112,12 +128,19 @@ impl Exec {
         let hold_still = Intent { mv: settle(cook, stand), action: false, face: Some(dir) };
         match self.phase {
             Phase::Acting(n) => {
-                if n == 1
+                if n == self.latency
                     && let Some((reason, why)) = denial(room, seat)
                 {
                     return Err(Outcome::Denied(reason, why));
                 }
                 match self.act.mode {
+                    // The press is not in the room read yet: release and keep still until it is.
+                    Mode::Press | Mode::AwaitThenPress { .. } | Mode::GoTo(_)
+                        if n < self.latency =>
+                    {
+                        self.phase = Phase::Acting(n + 1);
+                        Ok(hold_still)
+                    }
                     Mode::Press | Mode::AwaitThenPress { .. } | Mode::GoTo(_) => Err(Outcome::Done),
                     Mode::Hold { until, max } => {
                         if until.met(room, seat, station) || n >= max {

@@ -7,3 +7,4 @@ pub mod errand;
 pub mod nav;
 pub mod planner;
 pub mod prove;
+pub mod remote;

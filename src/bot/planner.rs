@@ -82,6 +82,9 @@ pub struct Distances {
     /// neighbours): where an idle bot waits without blocking anyone's work or way. A bot that
     /// rested in a corridor to a far sink blocked every trip to it (levels/dish_pit.ron).
     pub rest: Vec<(i32, i32)>,
+    /// Per cell, row-major: how many routes between two working cells cross it. A helper waits
+    /// on the quietest cell it can reach.
+    traffic: Vec<u32>,
 }
 
 impl Distances {
@@ -113,7 +116,27 @@ impl Distances {
                 }
             }
         }
-        Distances { width: level.width.max(1) as usize, maps, rest }
+        // How many routes between working cells cross each cell (one shortest path per pair).
+        let w = level.width.max(1) as usize;
+        let mut traffic = vec![0u32; w * level.height.max(1) as usize];
+        let mut work: Vec<(i32, i32)> = level
+            .stations
+            .iter()
+            .flat_map(|s| {
+                [(0, -1), (0, 1), (-1, 0), (1, 0)].map(|(dx, dy)| (s.cell.0 + dx, s.cell.1 + dy))
+            })
+            .filter(|&c| walkable(level, c))
+            .collect();
+        work.sort_unstable();
+        work.dedup();
+        for (k, &a) in work.iter().enumerate() {
+            for &b in &work[k + 1..] {
+                for c in super::nav::path(level, a, b).unwrap_or_default() {
+                    traffic[c.1 as usize * w + c.0 as usize] += 1;
+                }
+            }
+        }
+        Distances { width: w, maps, rest, traffic }
     }
 
     /// Cells from `cell` to a working cell of `station` (FAR when none is reachable).
@@ -150,6 +173,9 @@ pub struct BotTeam {
     /// Collect a line per plan change in `trace` (the `--trace` option).
     pub tracing: bool,
     pub trace: Vec<String>,
+    /// Ticks from a frame to its outcome in the room the team reads: 1 when it reads the room
+    /// it feeds; a remote bot reads replicated views that trail its frames (`bot::remote`).
+    pub latency: u32,
 }
 
 impl BotTeam {
@@ -165,6 +191,7 @@ impl BotTeam {
             dist: Distances::new(&room.level),
             tracing: false,
             trace: Vec::new(),
+            latency: 1,
         }
     }
 
@@ -224,7 +251,7 @@ impl BotTeam {
                     self.bots[i].plan = label;
                 }
                 match act {
-                    Some(a) => self.bots[i].exec = Some(Exec::new(a)),
+                    Some(a) => self.bots[i].exec = Some(Exec::with_latency(a, self.latency)),
                     None => {
                         self.bots[i].idle = 8;
                         continue;
@@ -274,10 +301,23 @@ impl BotTeam {
             && let Some(me) = room.cook_index(seat)
         {
             let here = room.cooks[me].pos.cell();
-            self.bots[i].give_way = room.cooks.iter().any(|c| {
-                let d = (c.pos.cell().0 - here.0).abs() + (c.pos.cell().1 - here.1).abs();
-                c.seat < seat && d <= 2
-            });
+            let near = |s: Seat| {
+                room.cook_index(s).is_some_and(|c| {
+                    let at = room.cooks[c].pos.cell();
+                    (at.0 - here.0).abs() + (at.1 - here.1).abs() <= 2
+                })
+            };
+            self.bots[i].give_way = room.cooks.iter().any(|c| c.seat < seat && near(c.seat));
+            // A helper (a cook past the kitchen's count, who takes no tickets) standing idle in
+            // the way steps aside whatever its seat: it has nowhere to be.
+            for j in 0..self.bots.len() {
+                let other = &mut self.bots[j];
+                if j != i && other.exec.is_none() && is_helper(room, other.seat) && near(other.seat)
+                {
+                    other.give_way = true;
+                    other.idle = 0;
+                }
+            }
         }
         let bot = &mut self.bots[i];
         bot.fails += 1;
@@ -436,6 +476,12 @@ fn give_way(room: &Room, seat: Seat, dist: &Distances) -> Option<Act> {
 /// so a busy teammate's way stays clear.
 fn step_aside(v: &View) -> Option<Act> {
     let room = v.room;
+    if is_helper(room, v.seat)
+        && v.held.is_none()
+        && let Some(rest) = helper_rest(v)
+    {
+        return rest.filter(|a| a.mode != Mode::GoTo(v.cell));
+    }
     let beside_work = [(0, -1), (0, 1), (-1, 0), (1, 0)]
         .into_iter()
         .any(|(dx, dy)| room.level.station_at((v.cell.0 + dx, v.cell.1 + dy)).is_some());
@@ -453,6 +499,35 @@ fn step_aside(v: &View) -> Option<Act> {
         .filter(|&c| !taken(c) && dist[c.1 as usize * w + c.0 as usize] != FAR)
         .min_by_key(|&c| (dist[c.1 as usize * w + c.0 as usize], c.1, c.0))?;
     act(0, Mode::GoTo(cell), format!("step aside to {cell:?}"))
+}
+
+/// A helper with nothing to do waits on the nearest floor cell no route between two working
+/// cells crosses, not taken by another cook: `Some(act)` (a walk there, or staying when it is
+/// already on one), `None` when the kitchen has no such cell (then it steps aside as any bot).
+fn helper_rest(v: &View) -> Option<Option<Act>> {
+    let room = v.room;
+    let level = &room.level;
+    let w = level.width.max(1) as usize;
+    let at = |c: (i32, i32)| c.1 as usize * w + c.0 as usize;
+    let taken = |c: (i32, i32)| room.cooks.iter().any(|k| k.seat != v.seat && k.pos.cell() == c);
+    let dist = distances(level, &[v.cell], &|_| false);
+    let quiet = |c: (i32, i32)| v.dist.traffic.get(at(c)).copied().unwrap_or(u32::MAX);
+    let cell = (0..level.height)
+        .flat_map(|y| (0..level.width).map(move |x| (x, y)))
+        .filter(|&c| level.tile(c) == crate::sim::kinds::Tile::Floor)
+        .filter(|&c| {
+            let open = [(0, -1), (0, 1), (-1, 0), (1, 0)]
+                .into_iter()
+                .filter(|(dx, dy)| walkable(level, (c.0 + dx, c.1 + dy)))
+                .count();
+            open >= 3 && (c == v.cell || (!taken(c) && dist[at(c)] != FAR))
+        })
+        .min_by_key(|&c| (quiet(c), dist[at(c)], c.1, c.0))?;
+    Some(Some(Act {
+        station: 0,
+        mode: Mode::GoTo(cell),
+        label: format!("helper: wait at {cell:?}"),
+    }))
 }
 
 /// Keep the job true to the kitchen: adopt a fresh plate, end the job once the plate is served,
@@ -503,18 +578,41 @@ fn sync_job(bot: &mut Bot, v: &View, claims: &mut ClaimTable) {
     }
 }
 
+/// Is this seat's cook past the kitchen's cook count (its spawns), in seat order? Such a bot
+/// takes no tickets: it does chores and keeps out of the way (three or four cooks in a
+/// kitchen drawn for two jammed its corridors; docs/BOTS.md).
+fn is_helper(room: &Room, seat: Seat) -> bool {
+    room.cooks
+        .iter()
+        .position(|c| c.seat == seat)
+        .is_some_and(|r| r >= room.level.spawns.len().max(1))
+}
+
 /// The oldest ticket nobody has claimed, preferring one with time left to make it.
 fn choose_order(v: &View, claims: &mut ClaimTable) -> Option<Job> {
     let room = v.room;
     // A plate already in hand decides the dish.
     let in_hand = v.held.and_then(plate_parts);
+    // No more cooks on tickets than the kitchen was drawn for (its spawns): the cooks past
+    // that, in seat order, do chores and keep out of the way instead of crowding corridors.
+    if in_hand.is_none() && is_helper(room, v.seat) {
+        return None;
+    }
     let open: Vec<_> = room
         .orders
         .iter()
         .filter(|o| claims.open_to(Claim::Order(o.id), v.seat))
         .filter(|o| {
             let parts = &room.book.recipes[o.recipe as usize].parts;
-            in_hand.is_none_or(|p| is_submultiset(p, parts)) && startable(v, claims, parts)
+            // Only what the plate in hand still lacks has to be startable: a finished dish
+            // needs no stove at all. (Asking for a free stove for every part left a bot that
+            // had dropped its job idling with a finished soup while both pots were busy —
+            // on the only cell a teammate could wash one from: drawbridge, seed 3.)
+            let mut left = parts.clone();
+            for p in in_hand.unwrap_or(&[]) {
+                remove_one(&mut left, *p);
+            }
+            in_hand.is_none_or(|p| is_submultiset(p, parts)) && startable(v, claims, &left)
         })
         .collect();
     let roomy = open.iter().find(|o| o.deadline.saturating_sub(room.tick) >= 500);

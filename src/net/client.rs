@@ -3,11 +3,14 @@
 //! back. It is `undercooked join … --headless`, the load generator and the tests' client.
 
 use super::tokens::read_token;
+use crate::bot::remote::{RemoteBot, SharedClaims, Views};
 use crate::protocol::{
-    CookMotion, CookView, InputBatch, LobbyCommand, LobbyPhase, LobbyView, ProtocolPlugin,
-    RoomClock, RoomView, TickEvents, Welcome,
+    CookMotion, CookView, GridView, InRoom, InputBatch, ItemView, LobbyCommand, LobbyPhase,
+    LobbyView, ProtocolPlugin, RoomClock, RoomView, RoundSource, StationView, TickEvents, Welcome,
 };
+use crate::sim::events::SimEvent;
 use crate::sim::input::InputFrame;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy_replicon::prelude::*;
@@ -218,6 +221,9 @@ pub enum InputMode {
     Idle,
     /// Nothing sent (tests drive inputs by hand).
     Manual,
+    /// The planner bot plays the seat from the replicated views (src/bot/remote.rs): a load
+    /// that behaves like players.
+    Bot,
 }
 
 /// The client's view of its own session and its measurements.
@@ -308,6 +314,10 @@ impl HeadlessClient {
         app.add_plugins((MinimalPlugins, StatesPlugin));
         add_connection(&mut app, reply, transport)?;
         app.add_systems(Update, (note_welcome, follow_room, auto_ready, sample_bandwidth));
+        // The bot plans on views `INPUT_LEAD` ticks behind the tick its frame is stamped for,
+        // and sees the frame's outcome one tick after that.
+        let bot = (mode == InputMode::Bot).then(|| RemoteBot::new(reply.seat, INPUT_LEAD + 1));
+        app.insert_resource(BotSeat { bot, events: Vec::new() });
         let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes()) | 1;
         app.insert_resource(ClientSession {
             mode,
@@ -367,6 +377,18 @@ impl HeadlessClient {
         q.iter(self.app.world()).next().copied()
     }
 
+    /// The planner bot playing this connection's seat (`--inputs bot`).
+    pub fn bot(&self) -> Option<&RemoteBot> {
+        self.app.world().resource::<BotSeat>().bot.as_ref()
+    }
+
+    /// Share the planner's claims with the other bot connections of this process.
+    pub fn share_claims(&mut self, claims: SharedClaims) {
+        if let Some(bot) = self.app.world_mut().resource_mut::<BotSeat>().bot.as_mut() {
+            bot.share_claims(claims);
+        }
+    }
+
     /// Sends raw frames (tests: hostile payloads).
     pub fn send(&mut self, frames: Vec<InputFrame>) {
         self.app.world_mut().write_message(InputBatch { frames });
@@ -401,16 +423,86 @@ fn note_welcome(
     s.events_received += events.read().count() as u64;
 }
 
+/// The `--inputs bot` planner of this connection, and the events it has not planned on yet.
+#[derive(Resource)]
+pub struct BotSeat {
+    pub bot: Option<RemoteBot>,
+    /// (view tick the events show at, the events), in arrival order.
+    events: Vec<(u32, Vec<SimEvent>)>,
+}
+
+/// What the client sees of its round: the room entity and the rows that belong to it.
+#[derive(SystemParam)]
+struct SeenRound<'w, 's> {
+    rooms:
+        Query<'w, 's, (Entity, &'static RoomClock, &'static RoomView, Option<&'static GridView>)>,
+    sources: Query<'w, 's, &'static RoundSource>,
+    cooks: Query<'w, 's, (&'static InRoom, &'static CookView, &'static CookMotion)>,
+    stations: Query<'w, 's, (&'static InRoom, &'static StationView)>,
+    items: Query<'w, 's, (&'static InRoom, &'static ItemView)>,
+}
+
+/// The bot's frame for `tick`, planned on the round as the client sees it now; a neutral frame
+/// until the round's grid and sources have arrived.
+fn bot_frame(
+    seat: &mut BotSeat,
+    seen: &SeenRound,
+    room: Entity,
+    clock: RoomClock,
+    view: &RoomView,
+    grid: Option<&GridView>,
+    tick: u32,
+) -> InputFrame {
+    let now = clock.tick;
+    let mut events = Vec::new();
+    seat.events.retain(|(at, ev)| {
+        if *at <= now {
+            events.extend(ev.iter().cloned());
+            false
+        } else {
+            true
+        }
+    });
+    let (Some(bot), Some(grid), Ok(source)) = (seat.bot.as_mut(), grid, seen.sources.get(room))
+    else {
+        return InputFrame { tick, ..InputFrame::default() };
+    };
+    let cooks: Vec<(&CookView, &CookMotion)> =
+        seen.cooks.iter().filter(|(r, _, _)| r.0 == room).map(|(_, c, m)| (c, m)).collect();
+    let stations: Vec<&StationView> =
+        seen.stations.iter().filter(|(r, _)| r.0 == room).map(|(_, s)| s).collect();
+    let items: Vec<&ItemView> =
+        seen.items.iter().filter(|(r, _)| r.0 == room).map(|(_, i)| i).collect();
+    let views = Views {
+        clock,
+        room: view,
+        grid,
+        cooks: &cooks,
+        stations: &stations,
+        items: &items,
+        events: &events,
+    };
+    bot.frame(room.to_bits(), source, &views, tick)
+}
+
 /// Follows the room clock: counts ticks, closes echoes, sends the next frame.
 fn follow_room(
-    rooms: Query<(&RoomClock, &RoomView)>,
+    seen: SeenRound,
     mut s: ResMut<ClientSession>,
+    mut bot: ResMut<BotSeat>,
+    mut ticks: MessageReader<TickEvents>,
     mut pace: ResMut<SendPace>,
     mut out: MessageWriter<InputBatch>,
 ) {
-    let Some((clock, view)) = rooms.iter().next() else {
+    if bot.bot.is_some() {
+        let fresh: Vec<(u32, Vec<SimEvent>)> =
+            ticks.read().map(|t| (t.tick, t.events.clone())).collect();
+        bot.events.extend(fresh);
+    }
+    let Some((room, clock, view, grid)) = seen.rooms.iter().next() else {
         s.tick = None;
         s.pending.clear();
+        bot.events.clear();
         return;
     };
     let now = clock.tick;
@@ -433,7 +525,12 @@ fn follow_room(
     // Stamped one tick past the one the server simulates next: a frame delayed by up to a
     // tick is still admitted (stamping `now` lost ~10 % as stale on a loaded 2-core host).
     let target = now + INPUT_LEAD;
-    let frame = s.frame(target);
+    let frame = if s.mode == InputMode::Bot {
+        let seq = s.frames_sent as u32;
+        InputFrame { seq, ..bot_frame(&mut bot, &seen, room, *clock, view, grid, target) }
+    } else {
+        s.frame(target)
+    };
     s.frames_sent += 1;
     s.pending.push_back((target, now));
     out.write(InputBatch { frames: vec![frame] });
@@ -497,24 +594,14 @@ pub struct JoinArgs {
     pub ws: bool,
 }
 
-/// Runs `undercooked join … --headless`; returns the exit code.
-pub fn run_join(args: &JoinArgs) -> u8 {
-    let first = if args.create || args.room.is_some() {
-        let code = if args.create { None } else { args.room.as_deref() };
-        request_seat(&args.web, code, &args.name, args.level.as_deref())
-    } else {
-        Err("give --room CODE or --create".into())
-    };
-    let first = match first {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
-    };
-    if args.create {
-        println!("room: {}", first.code);
+/// The seats `undercooked join` asks for: the created or named room's first, then
+/// `--clients` − 1 more in the same room (a refused extra seat is a warning, not an error).
+pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, String> {
+    if !args.create && args.room.is_none() {
+        return Err("give --room CODE or --create".into());
     }
+    let code = if args.create { None } else { args.room.as_deref() };
+    let first = request_seat(&args.web, code, &args.name, args.level.as_deref())?;
     let mut replies = vec![first.clone()];
     for i in 1..args.clients.max(1) {
         match api_join(&args.web, &first.code, &format!("{}-{i}", args.name), None) {
@@ -522,21 +609,54 @@ pub fn run_join(args: &JoinArgs) -> u8 {
             Err(e) => eprintln!("warning: client {i}: {e}"),
         }
     }
+    Ok(replies)
+}
+
+/// One headless connection per seat, with `args.inputs`; `--inputs bot` connections share one
+/// claim table, so the process's bots split the kitchen like a server team.
+pub fn connect_seats(
+    args: &JoinArgs,
+    replies: &[JoinReply],
+) -> Result<Vec<HeadlessClient>, String> {
     let transport = if args.ws {
         Transport::WebSocket { web: args.web.clone(), origin: None }
     } else {
         Transport::Udp
     };
-    let mut clients = Vec::new();
-    for r in &replies {
-        match HeadlessClient::connect_via(r, args.inputs, &transport) {
-            Ok(c) => clients.push(c),
-            Err(e) => {
-                eprintln!("error: connect: {e}");
-                return 1;
-            }
+    let mut clients = replies
+        .iter()
+        .map(|r| HeadlessClient::connect_via(r, args.inputs, &transport))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(|e| format!("connect: {e}"))?;
+    if args.inputs == InputMode::Bot {
+        let claims = SharedClaims::default();
+        for c in &mut clients {
+            c.share_claims(claims.clone());
         }
     }
+    Ok(clients)
+}
+
+/// Runs `undercooked join … --headless`; returns the exit code.
+pub fn run_join(args: &JoinArgs) -> u8 {
+    let replies = match open_seats(args) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let Some(first) = replies.first().cloned() else { return 1 };
+    if args.create {
+        println!("room: {}", first.code);
+    }
+    let mut clients = match connect_seats(args, &replies) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
     eprintln!(
         "joined room {} with {} connection(s) over {}",
         first.code,
@@ -557,7 +677,17 @@ pub fn run_join(args: &JoinArgs) -> u8 {
         c.disconnect();
     }
     if args.stats {
-        let per: Vec<Value> = clients.iter().map(|c| c.session().stats()).collect();
+        let per: Vec<Value> = clients
+            .iter()
+            .map(|c| {
+                let mut v = c.session().stats();
+                if let Some(bot) = c.bot() {
+                    v["bot_plans"] = json!(bot.plans);
+                    v["bot_error"] = json!(bot.error.as_ref().map(ToString::to_string));
+                }
+                v
+            })
+            .collect();
         let num = |k: &'static str| per.iter().filter_map(move |v| v[k].as_f64());
         let n = per.len().max(1) as f64;
         let line = json!({

@@ -14,7 +14,7 @@ use crate::bot::planner::BotTeam;
 use crate::level::LevelLibrary;
 use crate::level::model::{Level, RecipeBook};
 use crate::project::project_rooms;
-use crate::protocol::{InRoom, LobbyPhase, LobbyView, SeatView};
+use crate::protocol::{InRoom, LobbyPhase, LobbyView, RoundSource, SeatView};
 use crate::replay::bundle::{
     BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, content_hash, pack_frames,
 };
@@ -539,7 +539,15 @@ fn run_lifecycle(
                 } else if hosted.countdown > 0 {
                     hosted.countdown -= 1;
                 } else {
-                    start_round(&mut commands, entity, hosted, &levels, library.as_deref(), fill);
+                    start_round(
+                        &mut commands,
+                        entity,
+                        hosted,
+                        &levels,
+                        library.as_deref(),
+                        fill,
+                        &bundles,
+                    );
                 }
             }
             LobbyPhase::Round => {
@@ -608,6 +616,7 @@ fn start_round(
     levels: &HostLevels,
     library: Option<&LevelLibrary>,
     fill: Option<BotsFill>,
+    bundles: &BundleWriter,
 ) {
     let Some(offered) = levels.levels.get(hosted.level).cloned() else {
         hosted.phase = LobbyPhase::Lobby;
@@ -646,7 +655,16 @@ fn start_round(
     hosted.chain = ChainRecorder::default();
     hosted.chain.record(&room);
     let team = (!hosted.bots.is_empty()).then(|| RoundBots(BotTeam::new(&room, &hosted.bots)));
+    // The sources the round was built from, for clients that plan on the whole kitchen (remote
+    // bots): the hot-reloaded ones when the library built it, else the offered files'.
+    let level_text = hosted.round_source.as_ref().or_else(|| bundles.levels.get(&room.level.id));
+    let recipes_text = hosted.round_recipes.as_ref().unwrap_or(&bundles.recipes);
+    let source = level_text
+        .map(|l| RoundSource { level: l.text.to_string(), recipes: recipes_text.text.to_string() });
     let mut round = commands.spawn((room, hosted.key, Replicated, RoundOf(lobby)));
+    if let Some(source) = source {
+        round.insert(source);
+    }
     if let Some(team) = team {
         round.insert(team);
     }
