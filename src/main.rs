@@ -165,7 +165,23 @@ enum ReplayAction {
     },
 }
 
+/// In the browser there is no command line: the page's address says what to do
+/// (`client::web`). True when the browser client was started.
+#[cfg(all(target_arch = "wasm32", feature = "client"))]
+fn browser_start() -> bool {
+    undercooked::client::web::run();
+    true
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "client")))]
+fn browser_start() -> bool {
+    false
+}
+
 fn main() -> ExitCode {
+    if browser_start() {
+        return ExitCode::SUCCESS;
+    }
     let cli = Cli::parse();
     let Some(command) = cli.command else {
         #[cfg(not(target_arch = "wasm32"))]

@@ -13,12 +13,12 @@ pub mod interp;
 pub mod kitchen;
 pub mod local;
 pub mod menu;
-// The windowed online client rides on `net` (sockets, HTTP), which a browser build has none of.
-#[cfg(not(target_arch = "wasm32"))]
 pub mod online;
 pub mod perf;
 pub mod save;
 pub mod shot;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
@@ -183,7 +183,7 @@ pub fn window_plugins(args: &PlayArgs) -> impl PluginGroup + use<> {
 
 /// Opens the game window and runs until it closes.
 pub fn run(args: PlayArgs) -> ExitCode {
-    let started = std::time::Instant::now();
+    let started = bevy::platform::time::Instant::now();
     let mut app = App::new();
     crate::level::loader::register_levels_source(&mut app, &args.levels.to_string_lossy());
     app.add_plugins(window_plugins(&args));

@@ -15,18 +15,21 @@ use super::input::{CookAction, Device, LocalPlayer, Outbox, input_map};
 use super::local::RoundPhase;
 use super::{AppState, Options, PlayArgs};
 use crate::clock::TickClockPlugin;
-use crate::net::client::{INPUT_LEAD, JoinReply, SendPace, add_connection, request_seat};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::net::client::{JoinReply, add_connection, request_seat};
+use crate::net::session::{INPUT_LEAD, SendPace, ready_due};
 use crate::project::RoomTick;
 use crate::protocol::{
     InputBatch, LobbyCommand, LobbyPhase, LobbyView, RoomClock, RoomView, TickEvents, Welcome,
 };
 use crate::sim::input::InputFrame;
 use crate::sim::units::TICK_HZ;
+use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy_replicon_renet::RenetClient;
 use leafwing_input_manager::prelude::*;
+#[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
-use std::time::Instant;
 
 /// The seat this client holds, and what it has sent.
 #[derive(Resource, Debug, Default)]
@@ -91,6 +94,7 @@ pub fn solo_map() -> InputMap<CookAction> {
 }
 
 /// Makes `app` an online client seated by `reply`: the shared connection plus [`OnlinePlugin`].
+#[cfg(not(target_arch = "wasm32"))]
 pub fn connect(app: &mut App, reply: &JoinReply) -> Result<(), String> {
     add_connection(app, reply, &crate::net::client::Transport::Udp)?;
     app.add_plugins(OnlinePlugin);
@@ -160,7 +164,7 @@ fn auto_ready(
 ) {
     let Some(seat) = s.welcome.as_ref().map(|w| w.seat) else { return };
     let Some(lobby) = lobbies.iter().next() else { return };
-    if crate::net::client::ready_due(lobby, seat, s.last_ready) {
+    if ready_due(lobby, seat, s.last_ready) {
         s.last_ready = Some(Instant::now());
         out.write(LobbyCommand::Ready(true));
     }
@@ -179,11 +183,16 @@ fn follow_lobby(lobbies: Query<&LobbyView>, mut phase: ResMut<RoundPhase>) {
     }
 }
 
-/// The lobby panel: room code, phase, seats and who is ready (top centre).
+/// The lobby panel: room code, phase, seats and who is ready (bottom left).
 #[derive(Component)]
 struct LobbyText;
 
-fn lobby_panel(app: &mut App) {
+/// A link that opens this room, shown under the lobby panel (the browser client sets it).
+#[derive(Resource, Clone, Debug)]
+pub struct InviteLink(pub String);
+
+/// The lobby panel (added by [`run`] and the browser client).
+pub fn lobby_panel(app: &mut App) {
     app.add_systems(Startup, spawn_lobby_panel);
     app.add_systems(Update, update_lobby_panel.after(follow_lobby));
 }
@@ -232,16 +241,22 @@ fn update_lobby_panel(
     lobbies: Query<&LobbyView>,
     s: Res<OnlineSession>,
     client: Option<Res<RenetClient>>,
+    invite: Option<Res<InviteLink>>,
     mut panel: Query<&mut Text, With<LobbyText>>,
 ) {
     let Ok(mut t) = panel.single_mut() else { return };
-    let text = match (client.as_deref(), lobbies.iter().next()) {
+    let mut text = match (client.as_deref(), lobbies.iter().next()) {
         (Some(c), _) if c.is_disconnected() => {
             format!("disconnected from room {} (close the window)", s.code)
         }
         (_, Some(lobby)) => lobby_lines(lobby, s.welcome.as_ref().map(|w| w.seat)),
         _ => format!("connecting to room {}...", s.code),
     };
+    if let Some(link) = invite
+        && lobbies.iter().next().is_none_or(|l| l.phase != LobbyPhase::Round)
+    {
+        text.push_str(&format!("\ninvite: {}", link.0));
+    }
     if t.0 != text {
         t.0 = text;
     }
@@ -249,6 +264,7 @@ fn update_lobby_panel(
 
 /// `undercooked join HOST:WEB_PORT (--room CODE | --create) --name NAME`: the game window on a
 /// hosted room. Returns the exit code (1 when no seat or connection could be had).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(web: &str, room: Option<&str>, name: &str, level: Option<&str>) -> ExitCode {
     let started = Instant::now();
     let reply = match request_seat(web, room, name, level) {

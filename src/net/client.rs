@@ -4,57 +4,23 @@
 
 use super::tokens::read_token;
 use crate::protocol::{
-    CookMotion, CookView, InputBatch, LobbyCommand, LobbyPhase, LobbyView, ProtocolPlugin,
-    RoomClock, RoomView, TickEvents, Welcome,
+    CookMotion, CookView, InputBatch, LobbyCommand, LobbyView, RoomClock, RoomView, TickEvents,
+    Welcome,
 };
 use crate::sim::input::InputFrame;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use bevy_replicon::prelude::*;
+use bevy_replicon_renet::RenetClient;
 use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
-use bevy_replicon_renet::renet::ConnectionConfig;
-use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetSend, RepliconRenetPlugins};
 use serde_json::{Value, json};
 use std::collections::VecDeque;
 use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 
-/// How many ticks ahead of the room's clock the client stamps its frames.
-pub const INPUT_LEAD: u32 = 1;
-/// With no input to send, packets (acks, lobby commands) still go out this often.
-pub const KEEPALIVE: Duration = Duration::from_millis(50);
-
-/// When the client last flushed its packets, and whether a frame is waiting.
-///
-/// renet sends an ack packet on every flush, and a client loop runs ~200 frames/s: flushing on
-/// every frame cost ~1.4 KB/s up for acks alone. Flushing when an input frame was written
-/// (once per room tick) or after [`KEEPALIVE`] keeps the input latency and bounds the rate.
-#[derive(Resource)]
-pub struct SendPace {
-    /// Set by whoever writes an input frame: flush this frame.
-    pub due: bool,
-    last: Instant,
-}
-
-fn send_due(pace: Res<SendPace>) -> bool {
-    pace.due || pace.last.elapsed() >= KEEPALIVE
-}
-
-fn mark_sent(mut pace: ResMut<SendPace>) {
-    if pace.due || pace.last.elapsed() >= KEEPALIVE {
-        pace.due = false;
-        pace.last = Instant::now();
-    }
-}
-
-/// What the web port answers to a create or a join.
-#[derive(Clone, Debug)]
-pub struct JoinReply {
-    pub code: String,
-    pub seat: u8,
-    pub token: String,
-    pub reconnect: String,
-}
+pub use super::session::{
+    INPUT_LEAD, JoinReply, KEEPALIVE, SendPace, add_client_plugins, insert_client, parse_reply,
+    ready_due,
+};
 
 fn post(url: &str, body: &Value) -> Result<(i32, Value), String> {
     let resp = minreq::post(url)
@@ -65,24 +31,6 @@ fn post(url: &str, body: &Value) -> Result<(i32, Value), String> {
         .map_err(|e| format!("{url}: {e}"))?;
     let value = serde_json::from_str(resp.as_str().unwrap_or("")).unwrap_or(Value::Null);
     Ok((resp.status_code, value))
-}
-
-fn reply(status: i32, v: Value) -> Result<JoinReply, String> {
-    if !(200..300).contains(&status) {
-        return Err(format!(
-            "HTTP {status}: {}",
-            v.get("error").and_then(Value::as_str).unwrap_or("?")
-        ));
-    }
-    let s = |k: &str| {
-        v.get(k).and_then(Value::as_str).map(str::to_string).ok_or(format!("answer lacks {k}"))
-    };
-    Ok(JoinReply {
-        code: s("code")?,
-        seat: v.get("seat").and_then(Value::as_u64).unwrap_or(0) as u8,
-        token: s("token")?,
-        reconnect: s("reconnect")?,
-    })
 }
 
 /// Asks the web port for a seat: a new room when `code` is `None` (with `level`, if given),
@@ -109,21 +57,8 @@ pub fn add_connection(
     transport: &Transport,
 ) -> Result<(), String> {
     let token = read_token(&reply.token)?;
-    app.add_plugins((
-        RepliconPlugins,
-        RepliconRenetPlugins,
-        ProtocolPlugin,
-        super::ws::WsClientPlugin,
-    ));
-    app.insert_resource(SendPace { due: false, last: Instant::now() });
-    app.configure_sets(PostUpdate, RenetSend.run_if(send_due));
-    app.add_systems(PostUpdate, mark_sent.after(RenetSend));
-    let channels = app.world().resource::<RepliconChannels>();
-    let client = RenetClient::new(ConnectionConfig {
-        server_channels_config: channels.server_configs(),
-        client_channels_config: channels.client_configs(),
-        ..Default::default()
-    });
+    add_client_plugins(app);
+    app.add_plugins(super::ws::WsClientPlugin);
     match transport {
         Transport::Udp => {
             let socket = UdpSocket::bind(("0.0.0.0", 0)).map_err(|e| e.to_string())?;
@@ -133,14 +68,13 @@ pub fn add_connection(
                 socket,
             )
             .map_err(|e| e.to_string())?;
-            app.insert_resource(transport);
+            insert_client(app.world_mut(), transport);
         }
         Transport::WebSocket { web, origin } => {
             let transport = super::ws::WsClientTransport::connect(web, origin.as_deref(), token)?;
-            app.insert_resource(transport);
+            insert_client(app.world_mut(), transport);
         }
     }
-    app.insert_resource(client);
     Ok(())
 }
 
@@ -148,7 +82,7 @@ pub fn add_connection(
 pub fn api_create(web: &str, name: &str, level: Option<&str>) -> Result<JoinReply, String> {
     let (status, v) =
         post(&format!("http://{web}/api/rooms"), &json!({"name": name, "level": level}))?;
-    reply(status, v)
+    parse_reply(status, v)
 }
 
 /// `POST /api/rooms/CODE/join`; `reconnect` resumes a held seat.
@@ -163,7 +97,7 @@ pub fn api_join(
         body["reconnect"] = json!(r);
     }
     let (status, v) = post(&format!("http://{web}/api/rooms/{code}/join"), &body)?;
-    reply(status, v)
+    parse_reply(status, v)
 }
 
 /// How a client's netcode packets travel.
@@ -422,16 +356,6 @@ fn auto_ready(
         s.last_ready = Some(Instant::now());
         out.write(LobbyCommand::Ready(true));
     }
-}
-
-/// Should a seat (re)send `Ready(true)`: the lobby shows it not ready, and the last request
-/// (if any) is older than half a second, so a lost or slow answer is retried, not flooded.
-/// Shared by the headless and the windowed client.
-pub fn ready_due(lobby: &LobbyView, seat: u8, last_ready: Option<Instant>) -> bool {
-    let mine = lobby.seats.iter().find(|v| v.seat == seat);
-    lobby.phase == LobbyPhase::Lobby
-        && mine.is_some_and(|v| !v.ready)
-        && last_ready.is_none_or(|t| t.elapsed() > Duration::from_millis(500))
 }
 
 fn sample_bandwidth(client: Option<Res<RenetClient>>, mut s: ResMut<ClientSession>) {
