@@ -132,6 +132,10 @@ enum Command {
         /// Connect through the web port's WebSocket relay (the browser's transport), not UDP.
         #[arg(long)]
         ws: bool,
+        /// Take back a held seat of `--room` with its reconnect secret (the `reconnect` of the
+        /// create or join answer) instead of taking a new one.
+        #[arg(long, requires = "room")]
+        reconnect: Option<String>,
     },
     /// Bot cooks: `bot prove` plays levels with a bot team to show they can be won.
     Bot {
@@ -214,6 +218,7 @@ fn main() -> ExitCode {
             level,
             frame_ms,
             ws,
+            reconnect,
         } => {
             if !headless {
                 #[cfg(feature = "client")]
@@ -241,6 +246,7 @@ fn main() -> ExitCode {
                 level,
                 frame_ms,
                 ws,
+                reconnect,
             };
             ExitCode::from(undercooked::net::client::run_join(&args))
         }

@@ -13,7 +13,7 @@ use bevy::state::app::StatesPlugin;
 use bevy_replicon_renet::RenetClient;
 use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
 use serde_json::{Value, json};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 
@@ -139,6 +139,17 @@ pub struct ClientSession {
     rng: u64,
     stick: (i16, i16),
     last_ready: Option<Instant>,
+    /// Every cook seen, by seat: how far it got from where it was first seen.
+    pub cooks_seen: BTreeMap<u8, CookTrack>,
+}
+
+/// Where a cook was first seen and the farthest it has been from there (µtiles, Manhattan):
+/// what `--stats` shows an observer of other players' cooks (web/e2e.sh watches a browser's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CookTrack {
+    pub name: String,
+    pub first: (i32, i32),
+    pub farthest: u32,
 }
 
 impl ClientSession {
@@ -183,6 +194,12 @@ impl ClientSession {
             "down_bytes_per_s": Self::mean(&self.down).round(),
             "up_bytes_per_s": Self::mean(&self.up).round(),
             "echo_ticks_p99": self.echo_p99(),
+            "cooks": self.cooks_seen.iter().map(|(seat, c)| json!({
+                "seat": seat,
+                "name": c.name,
+                "first": [c.first.0, c.first.1],
+                "farthest_utiles": c.farthest,
+            })).collect::<Vec<Value>>(),
         })
     }
 }
@@ -208,7 +225,10 @@ impl HeadlessClient {
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, StatesPlugin));
         add_connection(&mut app, reply, transport)?;
-        app.add_systems(Update, (note_welcome, follow_room, auto_ready, sample_bandwidth));
+        app.add_systems(
+            Update,
+            (note_welcome, follow_room, auto_ready, sample_bandwidth, track_cooks),
+        );
         let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes()) | 1;
         app.insert_resource(ClientSession {
             mode,
@@ -224,6 +244,7 @@ impl HeadlessClient {
             rng: seed,
             stick: (0, 0),
             last_ready: None,
+            cooks_seen: BTreeMap::new(),
         });
         app.finish();
         app.cleanup();
@@ -358,6 +379,18 @@ fn auto_ready(
     }
 }
 
+fn track_cooks(cooks: Query<(&CookView, &CookMotion)>, mut s: ResMut<ClientSession>) {
+    for (cook, motion) in &cooks {
+        let track = s.cooks_seen.entry(cook.seat).or_insert_with(|| CookTrack {
+            name: cook.name.clone(),
+            first: motion.pos,
+            farthest: 0,
+        });
+        let d = motion.pos.0.abs_diff(track.first.0) + motion.pos.1.abs_diff(track.first.1);
+        track.farthest = track.farthest.max(d);
+    }
+}
+
 fn sample_bandwidth(client: Option<Res<RenetClient>>, mut s: ResMut<ClientSession>) {
     if let Some(c) = client
         && c.is_connected()
@@ -386,11 +419,15 @@ pub struct JoinArgs {
     pub frame_ms: u64,
     /// Connect through the web port's WebSocket relay instead of UDP.
     pub ws: bool,
+    /// Resume the held seat of `room` with this reconnect secret.
+    pub reconnect: Option<String>,
 }
 
 /// Runs `undercooked join … --headless`; returns the exit code.
 pub fn run_join(args: &JoinArgs) -> u8 {
-    let first = if args.create || args.room.is_some() {
+    let first = if let (Some(code), Some(secret)) = (&args.room, &args.reconnect) {
+        api_join(&args.web, code, &args.name, Some(secret))
+    } else if args.create || args.room.is_some() {
         let code = if args.create { None } else { args.room.as_deref() };
         request_seat(&args.web, code, &args.name, args.level.as_deref())
     } else {
