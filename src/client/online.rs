@@ -13,6 +13,7 @@
 
 use super::input::{CookAction, Device, LocalPlayer, Outbox, input_map};
 use super::local::RoundPhase;
+#[cfg(not(target_arch = "wasm32"))]
 use super::{AppState, Options, PlayArgs};
 use crate::clock::TickClockPlugin;
 #[cfg(not(target_arch = "wasm32"))]

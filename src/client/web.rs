@@ -11,15 +11,16 @@
 //! (`online::OnlinePlugin`, the presentation plugins), as `undercooked join` builds it.
 //!
 //! For the end-to-end test (web/e2e.sh) the page logs a few fixed lines to the console:
-//! `undercooked: first frame`, `undercooked: joined room CODE seat N`, and every 5 s
-//! `undercooked: traffic in=B out=B secs=S` (netcode bytes over the WebSocket).
+//! `undercooked: first frame`, `undercooked: joined room CODE seat N`, `undercooked: lobby
+//! phase PHASE` on each change, and every 5 s `undercooked: traffic in=B out=B secs=S
+//! frames=F` (netcode bytes over the WebSocket and frames drawn since it opened).
 
 use super::online::{InviteLink, OnlinePlugin, OnlineSession, lobby_panel};
 use super::{AppState, Options, PlayArgs, hud::font, presentation};
 use crate::net::browser::{self, BrowserError, PageQuery};
 use crate::net::session::{JoinReply, add_client_plugins, insert_client};
 use crate::net::ws::{WsClientPlugin, WsClientTransport};
-use crate::protocol::RoomClock;
+use crate::protocol::{LobbyPhase, LobbyView, RoomClock};
 use bevy::asset::AssetMetaCheck;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -102,7 +103,7 @@ pub fn run() {
     app.add_systems(OnEnter(AppState::Menu), spawn_menu);
     app.add_systems(Update, (steer_menu, paint_menu).chain().run_if(in_state(AppState::Menu)));
     app.add_systems(Update, finish_join);
-    app.add_systems(Last, (first_frame, first_tick, report_traffic));
+    app.add_systems(Last, (first_frame, first_tick, report_phase, report_traffic));
     app.run();
 }
 
@@ -149,20 +150,30 @@ fn first_tick(clocks: Query<&RoomClock>, mut done: Local<bool>) {
     }
 }
 
+fn report_phase(lobbies: Query<&LobbyView>, mut last: Local<Option<LobbyPhase>>) {
+    let Some(lobby) = lobbies.iter().next() else { return };
+    if *last != Some(lobby.phase) {
+        *last = Some(lobby.phase);
+        console(&format!("undercooked: lobby phase {:?}", lobby.phase));
+    }
+}
+
 fn report_traffic(
     transport: Option<Res<WsClientTransport>>,
     time: Res<Time<Real>>,
     mut since: Local<f32>,
     mut total: Local<f32>,
+    mut frames: Local<u64>,
 ) {
     let Some(t) = transport else { return };
     *since += time.delta_secs();
     *total += time.delta_secs();
+    *frames += 1;
     if *since >= TRAFFIC_EVERY_SECS {
         *since = 0.0;
         console(&format!(
-            "undercooked: traffic in={} out={} secs={:.1}",
-            t.bytes_in, t.bytes_out, *total
+            "undercooked: traffic in={} out={} secs={:.1} frames={}",
+            t.bytes_in, t.bytes_out, *total, *frames
         ));
     }
 }

@@ -185,7 +185,7 @@ impl BrowserSocket {
         ws.set_binary_type(BinaryType::Arraybuffer);
         let shared = Rc::new(RefCell::new(Shared::default()));
         let s = shared.clone();
-        let on_open = Closure::<dyn FnMut(Event)>::new(move |_| s.borrow_mut().open = true);
+        let on_open = Closure::<dyn FnMut(Event)>::new(move |_: Event| s.borrow_mut().open = true);
         let s = shared.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let mut s = s.borrow_mut();
@@ -207,7 +207,7 @@ impl BrowserSocket {
             ));
         });
         let s = shared.clone();
-        let on_error = Closure::<dyn FnMut(Event)>::new(move |_| {
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |_: Event| {
             s.borrow_mut().closed.get_or_insert("websocket error".into());
         });
         ws.set_onopen(Some(on_open.as_ref().unchecked_ref()));
