@@ -11,9 +11,11 @@
 // 3. Once the browser is in the lobby, `UNDERCOOKED join --headless --reconnect` takes seat 0
 //    over UDP (idle inputs, auto-ready, `--stats` listing every cook it saw and how far each
 //    got): both ready, the round starts.
-// 4. In the round: a click on the canvas, then D and S held 1.5 s each; a screenshot, which
+// 4. In the round: a click on the canvas, then D and S held 3 s each; a screenshot, which
 //    must not be blank (≥ 16 colours, no colour over 95 % of it).
-// 5. The watcher's stats must show the browser's cook moved.
+// 5. The watcher's stats must show the browser's cook moved (and its own idle cook did not).
+// 6. A second page, /?name=Maker (no room): its online menu's first line (Enter) makes a room
+//    and seats the page in it.
 // Chromium is driven over the DevTools protocol on a pipe (--remote-debugging-pipe: fd 3 in,
 // fd 4 out, NUL-separated JSON), so nothing but node and chromium is needed.
 // Prints one JSON line of measurements; exit 0 when every step happened, 1 otherwise.
@@ -60,7 +62,8 @@ const chrome = spawn(
     "--use-angle=swiftshader",
     "--enable-unsafe-swiftshader",
     "--ignore-gpu-blocklist",
-    "--window-size=1280,720",
+    // Small enough for SwiftShader to draw a few frames a second on a small box.
+    "--window-size=960,540",
     "--autoplay-policy=no-user-gesture-required",
     "--remote-debugging-pipe",
     `--user-data-dir=${profile}`,
@@ -112,7 +115,7 @@ listeners.push((msg) => {
   if (msg.method === "Runtime.consoleAPICalled") {
     const text = msg.params.args.map((a) => a.value ?? a.description ?? "").join(" ");
     if (text.startsWith("undercooked:")) {
-      lines.push({ t: secs(), text });
+      lines.push({ t: secs(), text, session: msg.sessionId });
       log(text);
     } else if (msg.params.type === "error") {
       log(`console error: ${text.slice(0, 300)}`);
@@ -124,10 +127,10 @@ listeners.push((msg) => {
   }
   for (const w of [...waiters]) w();
 });
-function waitLine(re, what, limitSecs = timeoutSecs) {
+function waitLine(re, what, limitSecs = timeoutSecs, session = mainSession) {
   return new Promise((resolve) => {
     const check = () => {
-      const hit = lines.find((l) => re.test(l.text));
+      const hit = lines.find((l) => l.session === session && re.test(l.text));
       if (hit) {
         waiters.splice(waiters.indexOf(check), 1);
         resolve(hit);
@@ -141,6 +144,7 @@ function waitLine(re, what, limitSecs = timeoutSecs) {
   });
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+let mainSession;
 
 // A PNG screenshot's pixels: how many distinct colours, and the share of the commonest one.
 function pngStats(buf) {
@@ -197,11 +201,19 @@ function finish(code) {
   if (finished) return;
   finished = true;
   console.log(JSON.stringify({ ok: code === 0, ...result }));
-  try {
-    chrome.kill("SIGKILL");
-  } catch {}
-  rmSync(profile, { recursive: true, force: true });
-  process.exit(code);
+  // The profile folder goes once Chromium has exited (it writes there until then).
+  const done = () => {
+    try {
+      rmSync(profile, { recursive: true, force: true });
+    } catch (e) {
+      log(`could not remove ${profile}: ${e}`);
+    }
+    process.exit(code);
+  };
+  if (chrome.exitCode !== null || chrome.signalCode !== null) return done();
+  chrome.once("exit", done);
+  chrome.kill("SIGKILL");
+  setTimeout(done, 5000);
 }
 setTimeout(() => fail(`overall timeout ${timeoutSecs}s`), timeoutSecs * 1000 + 30000);
 
@@ -218,6 +230,7 @@ try {
 
   const { targetId } = await send("Target.createTarget", { url: "about:blank" });
   const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
+  mainSession = sessionId;
   const s = (m, p) => send(m, p, sessionId);
   await s("Runtime.enable");
   await s("Page.enable");
@@ -247,12 +260,13 @@ try {
   const round = await waitLine(/^undercooked: lobby phase Round/, "the round to start", 60);
   result.round_s = +(round.t - navAt).toFixed(2);
 
-  // Focus the canvas (a click on it), then hold D, then S: the cook walks right, then down.
+  // Focus the canvas (a click on it), then hold D, then S: the cook walks right, then down
+  // (tutorial: seat 1 spawns at (5.5, 2.5) with floor to its right and below).
   await s("Input.dispatchMouseEvent", { type: "mousePressed", x: 640, y: 360, button: "left", clickCount: 1 });
   await s("Input.dispatchMouseEvent", { type: "mouseReleased", x: 640, y: 360, button: "left", clickCount: 1 });
   for (const [key, code, vk] of [["d", "KeyD", 68], ["s", "KeyS", 83]]) {
     await s("Input.dispatchKeyEvent", { type: "keyDown", key, code, windowsVirtualKeyCode: vk, text: key });
-    await sleep(1500);
+    await sleep(3000);
     await s("Input.dispatchKeyEvent", { type: "keyUp", key, code, windowsVirtualKeyCode: vk });
   }
   await sleep(500);
@@ -266,16 +280,16 @@ try {
   if (st.colours < 16 || st.commonest_share > 0.95) throw new Error("the screenshot is blank");
 
   // Browser-path bandwidth: two traffic reports inside the round, differenced.
-  const inRound = () => lines.filter((l) => l.t > round.t && l.text.startsWith("undercooked: traffic"));
+  const inRound = () => lines.filter((l) => l.session === mainSession && l.t > round.t && l.text.startsWith("undercooked: traffic"));
   while (inRound().length < 2 && secs() - round.t < 40) await sleep(250);
-  const reports = inRound().map((l) => l.text.match(/in=(\d+) out=(\d+) secs=([\d.]+) frames=(\d+)/).slice(1).map(Number));
+  const reports = inRound().map((l) => l.text.match(/in=(\d+) out=(\d+) secs=([\d.]+)(?: frames=(\d+))?/).slice(1).map(Number));
   if (reports.length >= 2) {
     const [a, b] = reports.slice(-2);
     const dt = b[2] - a[2];
     result.round_traffic = {
       down_bytes_per_s: Math.round((b[0] - a[0]) / dt),
       up_bytes_per_s: Math.round((b[1] - a[1]) / dt),
-      frames_per_s: +((b[3] - a[3]) / dt).toFixed(1),
+      frames_per_s: Number.isNaN(b[3]) ? null : +((b[3] - a[3]) / dt).toFixed(1),
       over_s: +dt.toFixed(1),
     };
   }
@@ -292,6 +306,33 @@ try {
   const idle = cooks.find((c) => c.seat !== result.seat);
   if (idle && idle.farthest_utiles !== 0) throw new Error(`the idle watcher's cook moved: ${JSON.stringify(idle)}`);
   log(`the watcher saw ${mine.name}'s cook (seat ${mine.seat}) get ${mine.farthest_utiles} µtiles from its spawn`);
+
+  // The menu: a page without a room opens on the online menu; Enter on its first line makes a
+  // room and seats this page in it.
+  await send("Target.closeTarget", { targetId });
+  const menuTarget = (await send("Target.createTarget", { url: "about:blank" })).targetId;
+  const menu = (await send("Target.attachToTarget", { targetId: menuTarget, flatten: true })).sessionId;
+  const m = (method, p) => send(method, p, menu);
+  await m("Runtime.enable");
+  await m("Emulation.setFocusEmulationEnabled", { enabled: true });
+  const menuAt = secs();
+  await m("Page.navigate", { url: `http://${web}/?name=Maker` });
+  await waitLine(/^undercooked: first frame/, "the menu page's first frame", timeoutSecs, menu);
+  await sleep(1000);
+  await m("Input.dispatchMouseEvent", { type: "mousePressed", x: 5, y: 5, button: "left", clickCount: 1 });
+  await m("Input.dispatchMouseEvent", { type: "mouseReleased", x: 5, y: 5, button: "left", clickCount: 1 });
+  const made = (async () => {
+    for (;;) {
+      await m("Input.dispatchKeyEvent", { type: "keyDown", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+      await sleep(300);
+      await m("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+      await sleep(2000);
+      if (lines.some((l) => l.session === menu && /^undercooked: joined room/.test(l.text))) return;
+    }
+  })();
+  const menuJoin = await waitLine(/^undercooked: joined room \S+ seat 0/, "the menu's new room", 60, menu);
+  await made;
+  result.menu_made_room_s = +(menuJoin.t - menuAt).toFixed(2);
   finish(0);
 } catch (e) {
   fail(String(e));
