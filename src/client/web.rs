@@ -17,8 +17,8 @@
 
 use super::online::{InviteLink, OnlinePlugin, OnlineSession, lobby_panel};
 use super::{AppState, Options, PlayArgs, hud::font, presentation};
-use crate::net::browser::{self, BrowserError, PageQuery};
-use crate::net::session::{JoinReply, add_client_plugins, insert_client};
+use crate::net::browser::{self, BrowserError};
+use crate::net::session::{BadRoomCode, JoinReply, add_client_plugins, insert_client};
 use crate::net::ws::{WsClientPlugin, WsClientTransport};
 use crate::protocol::{LobbyPhase, LobbyView, RoomClock};
 use bevy::asset::AssetMetaCheck;
@@ -88,7 +88,7 @@ pub fn run() {
     add_client_plugins(&mut app);
     app.add_plugins((WsClientPlugin, OnlinePlugin, lobby_panel));
     let mut joining = Joining::default();
-    match PageQuery::from_location() {
+    match browser::page_query() {
         Ok(query) => {
             joining.name = query.name;
             if let Some(room) = query.room {
@@ -292,7 +292,7 @@ fn steer_menu(
             match crate::net::tokens::parse_code(&text) {
                 Some(code) => Some(code),
                 None => {
-                    joining.status = Some(BrowserError::BadRoom(text).to_string());
+                    joining.status = Some(BadRoomCode(text).to_string());
                     return;
                 }
             }

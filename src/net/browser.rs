@@ -8,7 +8,7 @@
 //! frames. JavaScript objects are not `Send`, which a resource must be: [`SendWrapper`] holds
 //! them and would panic if another thread ever touched them, which in a page none can.
 
-use super::session::{JoinReply, parse_reply};
+use super::session::{BadRoomCode, JoinReply, PageQuery, parse_reply};
 use super::tokens::read_token;
 use super::ws::{NetcodeWs, PacketSocket, WS_PATH, WsClientTransport};
 use send_wrapper::SendWrapper;
@@ -38,8 +38,8 @@ pub enum BrowserError {
     /// The web port answered with an error, or with no seat.
     #[error("the server refused: {0}")]
     Refused(String),
-    #[error("not a room code: {0:?}")]
-    BadRoom(String),
+    #[error(transparent)]
+    BadRoom(#[from] BadRoomCode),
     #[error("bad connect token: {0}")]
     Token(String),
 }
@@ -64,26 +64,11 @@ pub fn unix_now() -> Duration {
     Duration::from_millis(js_sys::Date::now() as u64)
 }
 
-/// What the page's address asks for: `?room=CODE&name=NAME`, both optional.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PageQuery {
-    /// A well-formed room code (upper case).
-    pub room: Option<String>,
-    pub name: Option<String>,
-}
-
-impl PageQuery {
-    /// Reads `window.location`'s query; a `room` that is not a room code is an error.
-    pub fn from_location() -> Result<PageQuery, BrowserError> {
-        let search = window()?.location().search().map_err(js("location.search"))?;
-        let params = web_sys::UrlSearchParams::new_with_str(&search).map_err(js("query"))?;
-        let text = |k: &str| params.get(k).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
-        let room = match text("room") {
-            Some(r) => Some(super::tokens::parse_code(&r).ok_or(BrowserError::BadRoom(r))?),
-            None => None,
-        };
-        Ok(PageQuery { room, name: text("name") })
-    }
+/// Reads `window.location`'s query (`?room=CODE&name=NAME`).
+pub fn page_query() -> Result<PageQuery, BrowserError> {
+    let search = window()?.location().search().map_err(js("location.search"))?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).map_err(js("query"))?;
+    Ok(PageQuery::new(params.get("room").as_deref(), params.get("name").as_deref())?)
 }
 
 /// The page's origin (`http://HOST:PORT`): the web port that served it.

@@ -98,6 +98,33 @@ pub fn insert_client(world: &mut World, transport: impl Resource) {
     world.insert_resource(client);
 }
 
+/// What a page's address asks for (`?room=CODE&name=NAME`, both optional): the browser client
+/// reads it from `window.location` (`net::browser`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PageQuery {
+    /// A well-formed room code (upper case).
+    pub room: Option<String>,
+    pub name: Option<String>,
+}
+
+/// A `room` that is not a room code (`tokens::parse_code`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not a room code: {0:?}")]
+pub struct BadRoomCode(pub String);
+
+impl PageQuery {
+    /// From the query's `room` and `name` values (as a URL parser decoded them): blank values
+    /// count as absent, a room must be a room code.
+    pub fn new(room: Option<&str>, name: Option<&str>) -> Result<PageQuery, BadRoomCode> {
+        let text = |v: Option<&str>| v.map(str::trim).filter(|v| !v.is_empty()).map(str::to_string);
+        let room = match text(room) {
+            Some(r) => Some(super::tokens::parse_code(&r).ok_or(BadRoomCode(r))?),
+            None => None,
+        };
+        Ok(PageQuery { room, name: text(name) })
+    }
+}
+
 /// Should a seat (re)send `Ready(true)`: the lobby shows it not ready, and the last request
 /// (if any) is older than half a second, so a lost or slow answer is retried, not flooded.
 /// Shared by the headless and the windowed clients.
@@ -122,5 +149,16 @@ mod tests {
         assert_eq!(err, "HTTP 409: room is full");
         let err = parse_reply(200, json!({"code": "ACDEF", "seat": 0})).unwrap_err();
         assert_eq!(err, "answer lacks token");
+    }
+
+    #[test]
+    fn a_page_query_needs_a_real_room_code_and_ignores_blanks() {
+        let q = PageQuery::new(Some(" acdef "), Some("Ann")).unwrap();
+        assert_eq!(q, PageQuery { room: Some("ACDEF".into()), name: Some("Ann".into()) });
+        assert_eq!(PageQuery::new(Some(""), Some("  ")).unwrap(), PageQuery::default());
+        assert_eq!(PageQuery::new(None, None).unwrap(), PageQuery::default());
+        // O and 0 are not in the code alphabet; too short is not a code either.
+        assert_eq!(PageQuery::new(Some("OOPS0"), None), Err(BadRoomCode("OOPS0".into())));
+        assert_eq!(PageQuery::new(Some("AC"), None), Err(BadRoomCode("AC".into())));
     }
 }
