@@ -133,3 +133,28 @@ uc_need_wasm_bindgen() {
   fi
   command -v node >/dev/null 2>&1 || uc_need_apt nodejs
 }
+
+# The wasm-opt web/build.sh runs, printed (nothing when there is none). Debian 12's binaryen
+# (wasm-opt 108) writes modules Chromium refuses to compile (DESIGN.md, build notes), so only
+# binaryen >= UC_BINARYEN_VERSION is used: the one in PATH if it is that new, else npm's
+# `binaryen` package at that version, installed once into ~/.cache/undercooked-binaryen.
+UC_BINARYEN_VERSION=132
+uc_wasm_opt() {
+  local v dir="$HOME/.cache/undercooked-binaryen"
+  if command -v wasm-opt >/dev/null 2>&1; then
+    v=$(wasm-opt --version | grep -o 'version [0-9]*' | grep -o '[0-9]*$' || true)
+    if [ -n "$v" ] && [ "$v" -ge "$UC_BINARYEN_VERSION" ]; then
+      echo wasm-opt
+      return 0
+    fi
+  fi
+  if [ ! -x "$dir/node_modules/.bin/wasm-opt" ] && command -v npm >/dev/null 2>&1; then
+    uc_log "installing binaryen $UC_BINARYEN_VERSION from npm into $dir"
+    npm install --silent --no-audit --no-fund --prefix "$dir" "binaryen@$UC_BINARYEN_VERSION.0.0" >&2 ||
+      return 0
+  fi
+  if [ -x "$dir/node_modules/.bin/wasm-opt" ]; then
+    echo "$dir/node_modules/.bin/wasm-opt"
+  fi
+  return 0
+}

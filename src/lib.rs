@@ -6,7 +6,6 @@ pub mod bot;
 pub mod client;
 pub mod clock;
 pub mod level;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod net;
 pub mod project;
 pub mod protocol;

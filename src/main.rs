@@ -133,6 +133,10 @@ enum Command {
         /// Connect through the web port's WebSocket relay (the browser's transport), not UDP.
         #[arg(long)]
         ws: bool,
+        /// Take back a held seat of `--room` with its reconnect secret (the `reconnect` of the
+        /// create or join answer) instead of taking a new one.
+        #[arg(long, requires = "room")]
+        reconnect: Option<String>,
     },
     /// Bot cooks: `bot prove` plays levels with a bot team to show they can be won.
     Bot {
@@ -166,7 +170,23 @@ enum ReplayAction {
     },
 }
 
+/// In the browser there is no command line: the page's address says what to do
+/// (`client::web`). True when the browser client was started.
+#[cfg(all(target_arch = "wasm32", feature = "client"))]
+fn browser_start() -> bool {
+    undercooked::client::web::run();
+    true
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "client")))]
+fn browser_start() -> bool {
+    false
+}
+
 fn main() -> ExitCode {
+    if browser_start() {
+        return ExitCode::SUCCESS;
+    }
     let cli = Cli::parse();
     let Some(command) = cli.command else {
         #[cfg(not(target_arch = "wasm32"))]
@@ -199,6 +219,7 @@ fn main() -> ExitCode {
             level,
             frame_ms,
             ws,
+            reconnect,
         } => {
             let (web, room) = match (room, undercooked::net::client::parse_join_link(&web)) {
                 (None, Some((web, code))) if !create => (web, Some(code)),
@@ -234,6 +255,7 @@ fn main() -> ExitCode {
                 level,
                 frame_ms,
                 ws,
+                reconnect,
             };
             ExitCode::from(undercooked::net::client::run_join(&args))
         }

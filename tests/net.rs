@@ -186,6 +186,15 @@ fn two_clients_see_each_others_cooks_move_and_the_round_replays_offline() {
         all
     });
     assert!(moved, "each client saw both cooks move");
+    // `--stats` reports the same (web/e2e.sh reads it to see a browser's cook move).
+    for c in [&ca, &cb] {
+        let cooks = c.session().stats()["cooks"].clone();
+        let far: Vec<u64> = cooks
+            .as_array()
+            .map(|a| a.iter().filter_map(|v| v["farthest_utiles"].as_u64()).collect())
+            .unwrap_or_default();
+        assert!(far.len() == 2 && far.iter().all(|&d| d > 0), "both cooks moved: {cooks}");
+    }
     // Events come only when something happens (a pickup, a spawn): wait for one.
     assert!(
         pump(&mut [&mut ca, &mut cb], |c| c[0].session().ticks_received > 0
@@ -789,6 +798,7 @@ fn bot_args(web: &str, clients: usize) -> JoinArgs {
         level: Some("tutorial".into()),
         frame_ms: 5,
         ws: false,
+        reconnect: None,
     }
 }
 

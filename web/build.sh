@@ -2,30 +2,43 @@
 # web/build.sh — builds the browser client into web/dist/ (index.html, JS glue, .wasm, assets).
 #
 # The headless server serves that folder at http://HOST:WEB_PORT/ (`--web-root`, default
-# web/dist). Needs the wasm32 target and wasm-bindgen-cli at Cargo.lock's wasm-bindgen version
-# (.ci/lib.sh's uc_need_wasm_bindgen installs both); runs wasm-opt (apt: binaryen) when present.
-# The browser entry point of the client belongs to the client branch: until it lands, the
-# module this builds links but has nothing that starts the game in a page.
+# web/dist); `/?room=CODE&name=NAME` opens straight into that room (src/client/web.rs). Needs
+# the wasm32 target and wasm-bindgen-cli at Cargo.lock's wasm-bindgen version (.ci/lib.sh's
+# uc_need_wasm_bindgen installs both); runs wasm-opt when a good one is at hand (uc_wasm_opt:
+# binaryen >= 132 in PATH, else npm's `binaryen` package, fetched once into ~/.cache).
+#
+# The profile is `wasm-release` (Cargo.toml: opt-level z, fat LTO, one codegen unit, panic
+# abort). A cold build takes tens of minutes on 2 cores; CARGO_TARGET_DIR keeps it between runs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source .ci/lib.sh
 uc_need_target wasm32-unknown-unknown
 uc_need_wasm_bindgen
 
-cargo build --locked --release --target wasm32-unknown-unknown --no-default-features --features client \
-  --bin undercooked
+profile=wasm-release
+uc_need_rust
+cargo build --locked --profile "$profile" --target wasm32-unknown-unknown \
+  --no-default-features --features client --bin undercooked
 out=web/dist
 rm -rf "$out"
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name undercooked \
-  "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/undercooked.wasm"
-if command -v wasm-opt >/dev/null 2>&1; then
-  # -Oz: the download is the browser's load time; Bevy's wasm shrinks ~20 % with it.
-  wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-    -o "$out/undercooked_bg.opt.wasm" "$out/undercooked_bg.wasm"
-  mv "$out/undercooked_bg.opt.wasm" "$out/undercooked_bg.wasm"
+  "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/undercooked.wasm"
+opt=$(uc_wasm_opt)
+if [ -n "$opt" ]; then
+  # -Oz: the download is the page's load time. The features are the ones rustc's wasm32
+  # target enables by default; wasm-opt must accept them to read the module at all.
+  if "$opt" -Oz --enable-bulk-memory --enable-bulk-memory-opt --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    --enable-call-indirect-overlong \
+    -o "$out/undercooked_bg.opt.wasm" "$out/undercooked_bg.wasm"; then
+    mv "$out/undercooked_bg.opt.wasm" "$out/undercooked_bg.wasm"
+  else
+    rm -f "$out/undercooked_bg.opt.wasm"
+    uc_log "wasm-opt ($("$opt" --version)) failed: keeping the module as wasm-bindgen wrote it"
+  fi
 else
-  echo "wasm-opt not found (apt-get install binaryen): the .wasm is not size-optimised" >&2
+  uc_log "no usable wasm-opt (binaryen >= $UC_BINARYEN_VERSION, or npm to fetch it): the .wasm is not size-optimised"
 fi
 cp web/index.html "$out/"
 cp -r assets "$out/assets"

@@ -17,14 +17,14 @@ pub mod local;
 pub mod menu;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod netmenu;
+pub mod online;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod paste;
-// The windowed online client rides on `net` (sockets, HTTP), which a browser build has none of.
-#[cfg(not(target_arch = "wasm32"))]
-pub mod online;
 pub mod perf;
 pub mod save;
 pub mod shot;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
@@ -232,7 +232,7 @@ pub fn window_plugins(args: &PlayArgs) -> impl PluginGroup + use<> {
 
 /// Opens the game window and runs until it closes.
 pub fn run(args: PlayArgs) -> ExitCode {
-    let started = std::time::Instant::now();
+    let started = bevy::platform::time::Instant::now();
     let mut app = App::new();
     loading::register_content_sources(&mut app, &args.levels, &args.recipes);
     app.add_plugins(window_plugins(&args));

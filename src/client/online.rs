@@ -11,32 +11,46 @@
 //! countdown banner ([`RoundPhase`]), and the seat is marked ready whenever the lobby shows it
 //! is not. [`run`] adds the window, the presentation plugins and a small lobby panel.
 
+use super::AppState;
 use super::config::Bindings;
 use super::input::{LocalPlayer, Outbox};
 use super::local::RoundPhase;
-use super::{AppState, Online, Options, PlayArgs};
+#[cfg(not(target_arch = "wasm32"))]
+use super::{Online, Options, PlayArgs};
 use crate::clock::TickClockPlugin;
+#[cfg(not(target_arch = "wasm32"))]
 use crate::net::client::{
-    INPUT_LEAD, JoinReply, SendPace, Transport, add_client_plugins, add_connection, join_link,
-    open_connection, parse_join_link, request_seat,
+    Transport, add_client_plugins, add_connection, join_link, open_connection, parse_join_link,
+    request_seat,
 };
+#[cfg(not(target_arch = "wasm32"))]
 use crate::net::server::{HostConfig, ServerHandle, spawn_server};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::net::session::JoinReply;
+use crate::net::session::{INPUT_LEAD, SendPace, ready_due};
 use crate::project::RoomTick;
 use crate::protocol::{
     InputBatch, LobbyCommand, LobbyPhase, LobbyView, RoomClock, RoomView, TickEvents, Welcome,
 };
 use crate::sim::input::InputFrame;
 use crate::sim::units::TICK_HZ;
+use bevy::platform::time::Instant;
 use bevy::prelude::*;
+#[cfg(not(target_arch = "wasm32"))]
 use bevy_replicon::client::Remote;
 use bevy_replicon_renet::RenetClient;
+#[cfg(not(target_arch = "wasm32"))]
 use bevy_replicon_renet::netcode::NetcodeClientTransport;
+#[cfg(not(target_arch = "wasm32"))]
 use std::net::{IpAddr, SocketAddr, UdpSocket};
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::{Path, PathBuf};
+#[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::Mutex;
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::mpsc::Receiver;
-use std::time::Instant;
 
 /// The seat this client holds, and what it has sent.
 #[derive(Resource, Debug, Default)]
@@ -108,6 +122,7 @@ fn one_seat_many_devices(
 }
 
 /// Makes `app` an online client seated by `reply`: the shared connection plus [`OnlinePlugin`].
+#[cfg(not(target_arch = "wasm32"))]
 pub fn connect(app: &mut App, reply: &JoinReply) -> Result<(), String> {
     add_connection(app, reply, &crate::net::client::Transport::Udp)?;
     app.add_plugins(OnlinePlugin);
@@ -177,7 +192,7 @@ fn auto_ready(
 ) {
     let Some(seat) = s.welcome.as_ref().map(|w| w.seat) else { return };
     let Some(lobby) = lobbies.iter().next() else { return };
-    if crate::net::client::ready_due(lobby, seat, s.last_ready) {
+    if ready_due(lobby, seat, s.last_ready) {
         s.last_ready = Some(Instant::now());
         out.write(LobbyCommand::Ready(true));
     }
@@ -200,8 +215,12 @@ fn follow_lobby(lobbies: Query<&LobbyView>, mut phase: ResMut<RoundPhase>) {
 #[derive(Component)]
 struct LobbyText;
 
-/// The panel in the kitchen while connected.
-fn lobby_panel(app: &mut App) {
+/// A link that opens this room, shown under the lobby panel (the browser client sets it).
+#[derive(Resource, Clone, Debug)]
+pub struct InviteLink(pub String);
+
+/// The panel in the kitchen while connected (the windowed client and the browser client).
+pub fn lobby_panel(app: &mut App) {
     app.add_systems(
         OnEnter(AppState::Playing),
         spawn_lobby_panel.run_if(resource_exists::<RenetClient>),
@@ -254,12 +273,16 @@ fn update_lobby_panel(
     lobbies: Query<&LobbyView>,
     s: Res<OnlineSession>,
     client: Option<Res<RenetClient>>,
-    from_menu: Option<Res<Online>>,
-    hosting: Option<Res<Hosting>>,
+    #[cfg(not(target_arch = "wasm32"))] from_menu: Option<Res<Online>>,
+    #[cfg(not(target_arch = "wasm32"))] hosting: Option<Res<Hosting>>,
+    invite: Option<Res<InviteLink>>,
     mut panel: Query<&mut Text, With<LobbyText>>,
 ) {
     let Ok(mut t) = panel.single_mut() else { return };
+    #[cfg(not(target_arch = "wasm32"))]
     let leave = if from_menu.is_some() { "M for the menu" } else { "close the window" };
+    #[cfg(target_arch = "wasm32")]
+    let leave = "reload the page";
     let mut text = match (client.as_deref(), lobbies.iter().next()) {
         (Some(c), _) if c.is_disconnected() => {
             format!("disconnected from room {} ({leave})", s.code)
@@ -267,8 +290,14 @@ fn update_lobby_panel(
         (_, Some(lobby)) => lobby_lines(lobby, s.welcome.as_ref().map(|w| w.seat)),
         _ => format!("connecting to room {}...", s.code),
     };
+    #[cfg(not(target_arch = "wasm32"))]
     if let Some(h) = hosting {
         text = format!("Hosting on your network: {} room {}\n{text}", h.web, h.code);
+    }
+    if let Some(link) = invite
+        && lobbies.iter().next().is_none_or(|l| l.phase != LobbyPhase::Round)
+    {
+        text.push_str(&format!("\ninvite: {}", link.0));
     }
     if t.0 != text {
         t.0 = text;
@@ -277,6 +306,7 @@ fn update_lobby_panel(
 
 /// `undercooked join HOST:WEB_PORT (--room CODE | --create) --name NAME`: the game window on a
 /// hosted room. Returns the exit code (1 when no seat or connection could be had).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(web: &str, room: Option<&str>, name: &str, level: Option<&str>) -> ExitCode {
     let started = Instant::now();
     let reply = match request_seat(web, room, name, level) {
@@ -312,6 +342,7 @@ pub fn run(web: &str, room: Option<&str>, name: &str, level: Option<&str>) -> Ex
 
 /// A LAN game this window hosts: the embedded server (a hosted server on its own thread in this
 /// process, `net::server::spawn_server`) and where friends reach it.
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Resource)]
 pub struct Hosting {
     pub server: ServerHandle,
@@ -320,6 +351,7 @@ pub struct Hosting {
     pub code: String,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Hosting {
     /// The link a friend can paste into Join (the browser's room link too).
     pub fn link(&self) -> String {
@@ -329,6 +361,7 @@ impl Hosting {
 
 /// What the Join screen's fields mean: a join link in the address field carries its own room
 /// code; otherwise the address and the code as typed. Refused with the reason in words.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn join_target(address: &str, code: &str) -> Result<(String, String), String> {
     if let Some(target) = parse_join_link(address) {
         return Ok(target);
@@ -349,6 +382,7 @@ pub fn join_target(address: &str, code: &str) -> Result<(String, String), String
 
 /// This machine's address on the local network: the source address of a route to a public
 /// address (a UDP `connect` sends nothing), or `None` offline.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn lan_ip() -> Option<IpAddr> {
     let socket = UdpSocket::bind(("0.0.0.0", 0)).ok()?;
     socket.connect(("192.0.2.1", 9)).ok()?;
@@ -357,6 +391,7 @@ pub fn lan_ip() -> Option<IpAddr> {
 }
 
 /// `preferred` when it is free, else a free port from the OS (0 when even that fails).
+#[cfg(not(target_arch = "wasm32"))]
 fn free_port(preferred: u16, udp: bool) -> u16 {
     let probe = |port: u16| -> Option<u16> {
         if udp {
@@ -371,6 +406,7 @@ fn free_port(preferred: u16, udp: bool) -> u16 {
 /// Opens a hosted server to the LAN on this machine (UDP 7777 and web 7780 when free) and
 /// creates a room in it with this window's player seated: the server, the seat, and the
 /// web address friends join at. Connect tokens name the LAN address first, then loopback.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn host_lan(
     levels: &Path,
     level: Option<&str>,
@@ -407,6 +443,7 @@ pub fn host_lan(
 }
 
 /// Where a hosted game keeps its results and server key: beside the save file.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn host_data_dir() -> PathBuf {
     super::save::save_path()
         .and_then(|p| p.parent().map(|d| d.join("host")))
@@ -415,6 +452,7 @@ pub fn host_data_dir() -> PathBuf {
 
 /// Connects the window (built with [`windowed_plugin`]) to the room of `reply`: local hosting
 /// stands down ([`Online`]) and the views come from the server.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn go_online(world: &mut World, reply: &JoinReply) -> Result<(), String> {
     open_connection(world, reply, &Transport::Udp)?;
     world.insert_resource(OnlineSession { code: reply.code.clone(), ..default() });
@@ -425,6 +463,7 @@ pub fn go_online(world: &mut World, reply: &JoinReply) -> Result<(), String> {
 
 /// Disconnects, forgets the server's entities, stops hosting, and gives the window back to
 /// local play.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn leave_online(world: &mut World) {
     if let Some(mut transport) = world.remove_resource::<NetcodeClientTransport>() {
         transport.disconnect();
@@ -446,10 +485,12 @@ pub fn leave_online(world: &mut World) {
 
 /// A join in flight: the web port's answer arrives on another thread (a wrong address must not
 /// freeze the window for the request's timeout).
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Resource)]
 pub struct PendingJoin(pub Mutex<Receiver<Result<JoinReply, String>>>);
 
 /// Ask `web` for a seat in room `code` on a thread; poll the answer with [`PendingJoin`].
+#[cfg(not(target_arch = "wasm32"))]
 pub fn start_join(web: String, code: String, name: String) -> PendingJoin {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -460,6 +501,7 @@ pub fn start_join(web: String, code: String, name: String) -> PendingJoin {
 
 /// The game window's networking: the client plugins (inert until a Host or Join connects),
 /// the online systems, the lobby panel, and M to leave a room for the menu.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn windowed_plugin(app: &mut App) {
     add_client_plugins(app);
     add_online_systems(app);
@@ -471,6 +513,7 @@ pub fn windowed_plugin(app: &mut App) {
     app.add_systems(Last, stop_hosting_on_exit);
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn leave_on_m(world: &mut World) {
     if world.resource::<ButtonInput<KeyCode>>().just_pressed(KeyCode::KeyM) {
         leave_online(world);
@@ -479,6 +522,7 @@ fn leave_on_m(world: &mut World) {
 }
 
 /// Closing the window while hosting ends the hosted rounds cleanly (as SIGTERM would).
+#[cfg(not(target_arch = "wasm32"))]
 fn stop_hosting_on_exit(world: &mut World) {
     let exiting =
         world.resource::<Messages<AppExit>>().iter_current_update_messages().next().is_some();

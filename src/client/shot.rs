@@ -4,11 +4,12 @@
 
 use super::{AppState, Options, PresentSystems};
 use crate::protocol::RoomClock;
+use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy::render::render_resource::PipelineCache;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::render::{ExtractSchedule, MainWorld, RenderApp};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// When the process started (for the start-up measurement).
 #[derive(Resource, Clone, Copy, Debug)]

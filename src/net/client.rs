@@ -5,59 +5,25 @@
 use super::tokens::read_token;
 use crate::bot::remote::{RemoteBot, SharedClaims, Views};
 use crate::protocol::{
-    CookMotion, CookView, GridView, InRoom, InputBatch, ItemView, LobbyCommand, LobbyPhase,
-    LobbyView, ProtocolPlugin, RoomClock, RoomView, RoundSource, StationView, TickEvents, Welcome,
+    CookMotion, CookView, GridView, InRoom, InputBatch, ItemView, LobbyCommand, LobbyView,
+    RoomClock, RoomView, RoundSource, StationView, TickEvents, Welcome,
 };
 use crate::sim::events::SimEvent;
 use crate::sim::input::InputFrame;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use bevy_replicon::prelude::*;
+use bevy_replicon_renet::RenetClient;
 use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
-use bevy_replicon_renet::renet::ConnectionConfig;
-use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetSend, RepliconRenetPlugins};
 use serde_json::{Value, json};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 
-/// How many ticks ahead of the room's clock the client stamps its frames.
-pub const INPUT_LEAD: u32 = 1;
-/// With no input to send, packets (acks, lobby commands) still go out this often.
-pub const KEEPALIVE: Duration = Duration::from_millis(50);
-
-/// When the client last flushed its packets, and whether a frame is waiting.
-///
-/// renet sends an ack packet on every flush, and a client loop runs ~200 frames/s: flushing on
-/// every frame cost ~1.4 KB/s up for acks alone. Flushing when an input frame was written
-/// (once per room tick) or after [`KEEPALIVE`] keeps the input latency and bounds the rate.
-#[derive(Resource)]
-pub struct SendPace {
-    /// Set by whoever writes an input frame: flush this frame.
-    pub due: bool,
-    last: Instant,
-}
-
-fn send_due(pace: Res<SendPace>) -> bool {
-    pace.due || pace.last.elapsed() >= KEEPALIVE
-}
-
-fn mark_sent(mut pace: ResMut<SendPace>) {
-    if pace.due || pace.last.elapsed() >= KEEPALIVE {
-        pace.due = false;
-        pace.last = Instant::now();
-    }
-}
-
-/// What the web port answers to a create or a join.
-#[derive(Clone, Debug)]
-pub struct JoinReply {
-    pub code: String,
-    pub seat: u8,
-    pub token: String,
-    pub reconnect: String,
-}
+pub use super::session::{
+    INPUT_LEAD, JoinReply, KEEPALIVE, SendPace, add_client_plugins, insert_client, parse_reply,
+    ready_due,
+};
 
 fn post(url: &str, body: &Value) -> Result<(i32, Value), String> {
     let resp = minreq::post(url)
@@ -68,24 +34,6 @@ fn post(url: &str, body: &Value) -> Result<(i32, Value), String> {
         .map_err(|e| format!("{url}: {e}"))?;
     let value = serde_json::from_str(resp.as_str().unwrap_or("")).unwrap_or(Value::Null);
     Ok((resp.status_code, value))
-}
-
-fn reply(status: i32, v: Value) -> Result<JoinReply, String> {
-    if !(200..300).contains(&status) {
-        return Err(format!(
-            "HTTP {status}: {}",
-            v.get("error").and_then(Value::as_str).unwrap_or("?")
-        ));
-    }
-    let s = |k: &str| {
-        v.get(k).and_then(Value::as_str).map(str::to_string).ok_or(format!("answer lacks {k}"))
-    };
-    Ok(JoinReply {
-        code: s("code")?,
-        seat: v.get("seat").and_then(Value::as_u64).unwrap_or(0) as u8,
-        token: s("token")?,
-        reconnect: s("reconnect")?,
-    })
 }
 
 /// Asks the web port for a seat: a new room when `code` is `None` (with `level`, if given),
@@ -112,38 +60,20 @@ pub fn add_connection(
     transport: &Transport,
 ) -> Result<(), String> {
     add_client_plugins(app);
+    app.add_plugins(super::ws::WsClientPlugin);
     open_connection(app.world_mut(), reply, transport)
 }
 
-/// The client half of networking without a connection: replicon, renet, the protocol and the
-/// send pacing. Inert until [`open_connection`] inserts the client resources, so the game
-/// window adds it at start and connects when the menu's Host or Join says so.
-pub fn add_client_plugins(app: &mut App) {
-    app.add_plugins((
-        RepliconPlugins,
-        RepliconRenetPlugins,
-        ProtocolPlugin,
-        super::ws::WsClientPlugin,
-    ));
-    app.insert_resource(SendPace { due: false, last: Instant::now() });
-    app.configure_sets(PostUpdate, RenetSend.run_if(send_due));
-    app.add_systems(PostUpdate, mark_sent.after(RenetSend));
-}
-
-/// Connects a world that has [`add_client_plugins`]: the renet client and the netcode transport
-/// carrying `reply`'s connect token.
+/// Connects a world that has [`add_client_plugins`] (and, for the relay, `ws::WsClientPlugin`):
+/// the renet client and the netcode transport carrying `reply`'s connect token. Separate from
+/// [`add_connection`] so the game window adds the plugins at start and connects when the
+/// menu's Host or Join says so.
 pub fn open_connection(
     world: &mut World,
     reply: &JoinReply,
     transport: &Transport,
 ) -> Result<(), String> {
     let token = read_token(&reply.token)?;
-    let channels = world.resource::<RepliconChannels>();
-    let client = RenetClient::new(ConnectionConfig {
-        server_channels_config: channels.server_configs(),
-        client_channels_config: channels.client_configs(),
-        ..Default::default()
-    });
     match transport {
         Transport::Udp => {
             let socket = UdpSocket::bind(("0.0.0.0", 0)).map_err(|e| e.to_string())?;
@@ -153,14 +83,13 @@ pub fn open_connection(
                 socket,
             )
             .map_err(|e| e.to_string())?;
-            world.insert_resource(transport);
+            insert_client(world, transport);
         }
         Transport::WebSocket { web, origin } => {
             let transport = super::ws::WsClientTransport::connect(web, origin.as_deref(), token)?;
-            world.insert_resource(transport);
+            insert_client(world, transport);
         }
     }
-    world.insert_resource(client);
     Ok(())
 }
 
@@ -184,7 +113,7 @@ pub fn parse_join_link(text: &str) -> Option<(String, String)> {
 pub fn api_create(web: &str, name: &str, level: Option<&str>) -> Result<JoinReply, String> {
     let (status, v) =
         post(&format!("http://{web}/api/rooms"), &json!({"name": name, "level": level}))?;
-    reply(status, v)
+    parse_reply(status, v)
 }
 
 /// `POST /api/rooms/CODE/join`; `reconnect` resumes a held seat.
@@ -199,7 +128,7 @@ pub fn api_join(
         body["reconnect"] = json!(r);
     }
     let (status, v) = post(&format!("http://{web}/api/rooms/{code}/join"), &body)?;
-    reply(status, v)
+    parse_reply(status, v)
 }
 
 /// How a client's netcode packets travel.
@@ -244,6 +173,17 @@ pub struct ClientSession {
     rng: u64,
     stick: (i16, i16),
     last_ready: Option<Instant>,
+    /// Every cook seen, by seat: how far it got from where it was first seen.
+    pub cooks_seen: BTreeMap<u8, CookTrack>,
+}
+
+/// Where a cook was first seen and the farthest it has been from there (µtiles, Manhattan):
+/// what `--stats` shows an observer of other players' cooks (web/e2e.sh watches a browser's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CookTrack {
+    pub name: String,
+    pub first: (i32, i32),
+    pub farthest: u32,
 }
 
 impl ClientSession {
@@ -288,6 +228,12 @@ impl ClientSession {
             "down_bytes_per_s": Self::mean(&self.down).round(),
             "up_bytes_per_s": Self::mean(&self.up).round(),
             "echo_ticks_p99": self.echo_p99(),
+            "cooks": self.cooks_seen.iter().map(|(seat, c)| json!({
+                "seat": seat,
+                "name": c.name,
+                "first": [c.first.0, c.first.1],
+                "farthest_utiles": c.farthest,
+            })).collect::<Vec<Value>>(),
         })
     }
 }
@@ -313,7 +259,10 @@ impl HeadlessClient {
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, StatesPlugin));
         add_connection(&mut app, reply, transport)?;
-        app.add_systems(Update, (note_welcome, follow_room, auto_ready, sample_bandwidth));
+        app.add_systems(
+            Update,
+            (note_welcome, follow_room, auto_ready, sample_bandwidth, track_cooks),
+        );
         // The bot plans on views `INPUT_LEAD` ticks behind the tick its frame is stamped for,
         // and sees the frame's outcome one tick after that.
         let bot = (mode == InputMode::Bot).then(|| RemoteBot::new(reply.seat, INPUT_LEAD + 1));
@@ -333,6 +282,7 @@ impl HeadlessClient {
             rng: seed,
             stick: (0, 0),
             last_ready: None,
+            cooks_seen: BTreeMap::new(),
         });
         app.finish();
         app.cleanup();
@@ -554,14 +504,16 @@ fn auto_ready(
     }
 }
 
-/// Should a seat (re)send `Ready(true)`: the lobby shows it not ready, and the last request
-/// (if any) is older than half a second, so a lost or slow answer is retried, not flooded.
-/// Shared by the headless and the windowed client.
-pub fn ready_due(lobby: &LobbyView, seat: u8, last_ready: Option<Instant>) -> bool {
-    let mine = lobby.seats.iter().find(|v| v.seat == seat);
-    lobby.phase == LobbyPhase::Lobby
-        && mine.is_some_and(|v| !v.ready)
-        && last_ready.is_none_or(|t| t.elapsed() > Duration::from_millis(500))
+fn track_cooks(cooks: Query<(&CookView, &CookMotion)>, mut s: ResMut<ClientSession>) {
+    for (cook, motion) in &cooks {
+        let track = s.cooks_seen.entry(cook.seat).or_insert_with(|| CookTrack {
+            name: cook.name.clone(),
+            first: motion.pos,
+            farthest: 0,
+        });
+        let d = motion.pos.0.abs_diff(track.first.0) + motion.pos.1.abs_diff(track.first.1);
+        track.farthest = track.farthest.max(d);
+    }
 }
 
 fn sample_bandwidth(client: Option<Res<RenetClient>>, mut s: ResMut<ClientSession>) {
@@ -592,16 +544,21 @@ pub struct JoinArgs {
     pub frame_ms: u64,
     /// Connect through the web port's WebSocket relay instead of UDP.
     pub ws: bool,
+    /// Resume the held seat of `room` with this reconnect secret.
+    pub reconnect: Option<String>,
 }
 
-/// The seats `undercooked join` asks for: the created or named room's first, then
-/// `--clients` − 1 more in the same room (a refused extra seat is a warning, not an error).
+/// The seats `undercooked join` asks for: the created, named or resumed (`--reconnect`) room's
+/// first, then `--clients` − 1 more in the same room (a refused extra seat is a warning).
 pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, String> {
-    if !args.create && args.room.is_none() {
+    let first = if let (Some(code), Some(secret)) = (&args.room, &args.reconnect) {
+        api_join(&args.web, code, &args.name, Some(secret))?
+    } else if args.create || args.room.is_some() {
+        let code = if args.create { None } else { args.room.as_deref() };
+        request_seat(&args.web, code, &args.name, args.level.as_deref())?
+    } else {
         return Err("give --room CODE or --create".into());
-    }
-    let code = if args.create { None } else { args.room.as_deref() };
-    let first = request_seat(&args.web, code, &args.name, args.level.as_deref())?;
+    };
     let mut replies = vec![first.clone()];
     for i in 1..args.clients.max(1) {
         match api_join(&args.web, &first.code, &format!("{}-{i}", args.name), None) {

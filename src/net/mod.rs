@@ -3,17 +3,31 @@
 //! One plugin per module: [`server::ServerNetPlugin`] (seating, input gate, event fan-out,
 //! shutdown), [`rooms::RoomsPlugin`] (lifecycle, results log), [`http::HttpPlugin`] (web API,
 //! behind [`relay`]'s front door: the web port's WebSocket relay, static files via [`files`]),
-//! [`bots::ServerBotsPlugin`] (`--bots-fill`: planner bots in empty seats); [`ws`] is the native
-//! WebSocket flavour of the client transport.
+//! [`bots::ServerBotsPlugin`] (`--bots-fill`: planner bots in empty seats); [`ws`] is the
+//! WebSocket flavour of the client transport, [`session`] what every client shares.
 //! docs/NETWORK.md describes the protocol, the lifecycle, the token flow and the validation.
+//!
+//! A browser neither listens on ports nor opens UDP sockets: on wasm32 only the client side is
+//! built ([`session`], [`tokens`], [`ws`] with [`browser`]'s socket and fetch).
 
+#[cfg(not(target_arch = "wasm32"))]
 pub mod bots;
+#[cfg(target_arch = "wasm32")]
+pub mod browser;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod client;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod files;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod http;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod relay;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod rooms;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod server;
+pub mod session;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod ticktime;
 pub mod tokens;
 pub mod ws;

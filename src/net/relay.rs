@@ -30,8 +30,8 @@ use tungstenite::handshake::server::{ErrorResponse, Request, Response};
 use tungstenite::protocol::WebSocketConfig;
 use tungstenite::{Message, WebSocket};
 
-/// Where the browser transport's WebSocket is upgraded.
-pub const WS_PATH: &str = "/ws";
+/// Where the browser transport's WebSocket is upgraded (shared with the clients).
+pub use super::ws::WS_PATH;
 /// The largest message a relay forwards: one netcode packet.
 pub const MAX_MESSAGE: usize = renetcode::NETCODE_MAX_PACKET_BYTES;
 /// The most a request head may take before it is dispatched.

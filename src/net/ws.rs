@@ -1,8 +1,13 @@
 //! The WebSocket flavour of the client transport: renetcode's transport-agnostic
 //! `NetcodeClient` with a WebSocket to the web port's relay (`net::relay`) where
 //! renet_netcode's transport has a UDP socket. Same token, same encryption; one netcode packet
-//! per binary message. This is what the browser client does, in native code, so the relay is
-//! tested without a browser (`undercooked join HOST:WEB_PORT --ws`, tests/net.rs).
+//! per binary message.
+//!
+//! [`NetcodeWs`] drives netcode over any [`PacketSocket`]; the socket is the only part that
+//! differs per platform. Natively it is tungstenite on a nonblocking TcpStream
+//! ([`WsClientTransport`], `undercooked join HOST:WEB_PORT --ws`, tests/net.rs), which tests
+//! the relay without a browser; in the browser it is the page's `WebSocket`
+//! (`net::browser::BrowserSocket`).
 //!
 //! The systems mirror bevy_renet's `NetcodeClientPlugin`: receive and advance in `PreUpdate`
 //! (in `RenetReceive`, after renet's own update), send in `PostUpdate` (`RenetSend`).
@@ -10,89 +15,66 @@
 use bevy::prelude::*;
 use bevy_replicon_renet::{RenetClient, RenetClientPlugin, RenetReceive, RenetSend};
 use renetcode::{ClientAuthentication, ConnectToken, NetcodeClient};
-use std::io;
-use std::net::{TcpStream, ToSocketAddrs};
 use std::time::Duration;
-use tungstenite::client::IntoClientRequest;
-use tungstenite::{Message, WebSocket};
+#[cfg(not(target_arch = "wasm32"))]
+use {
+    std::io,
+    std::net::{TcpStream, ToSocketAddrs},
+    tungstenite::client::IntoClientRequest,
+    tungstenite::{Message, WebSocket},
+};
 
-/// How long the TCP connect and the WebSocket handshake may take.
-const CONNECT_WAIT: Duration = Duration::from_secs(10);
+/// Where the relay upgrades WebSockets (`net::relay`).
+pub const WS_PATH: &str = "/ws";
 
-/// The WebSocket transport: a resource in place of `NetcodeClientTransport`.
-#[derive(Resource)]
-pub struct WsClientTransport {
-    ws: WebSocket<TcpStream>,
-    netcode: NetcodeClient,
+/// A message socket carrying one netcode packet per message.
+pub trait PacketSocket: Send + Sync + 'static {
+    /// Queues `packet` as one binary message (dropped once the socket has closed).
+    fn send(&mut self, packet: &[u8]);
+    /// The next packet received, if one is waiting; `None` also once closed.
+    fn recv(&mut self) -> Option<Vec<u8>>;
+    /// Pushes queued messages out, as far as the socket takes them now.
+    fn flush(&mut self);
+    /// Closes the socket (after what was queued).
+    fn close(&mut self);
     /// Why the socket ended, once it has.
-    pub closed: Option<String>,
+    fn closed(&self) -> Option<String>;
 }
 
-impl WsClientTransport {
-    /// Opens `ws://WEB/ws` (sending `origin` when given, as a browser would) and starts a
-    /// netcode connection with `token`.
-    pub fn connect(
-        web: &str,
-        origin: Option<&str>,
-        token: ConnectToken,
-    ) -> Result<WsClientTransport, String> {
-        let addr = web
-            .to_socket_addrs()
-            .map_err(|e| format!("{web}: {e}"))?
-            .next()
-            .ok_or(format!("{web}: no address"))?;
-        let stream = TcpStream::connect_timeout(&addr, CONNECT_WAIT).map_err(|e| e.to_string())?;
-        stream.set_read_timeout(Some(CONNECT_WAIT)).map_err(|e| e.to_string())?;
-        let _ = stream.set_nodelay(true);
-        let url = format!("ws://{web}{}", super::relay::WS_PATH);
-        let mut request = url.as_str().into_client_request().map_err(|e| e.to_string())?;
-        if let Some(o) = origin {
-            request
-                .headers_mut()
-                .insert("Origin", o.parse().map_err(|_| format!("bad origin {o}"))?);
-        }
-        let (ws, _) = tungstenite::client(request, stream).map_err(|e| match e {
-            tungstenite::HandshakeError::Failure(tungstenite::Error::Http(r)) => {
-                format!("websocket refused: HTTP {}", r.status())
-            }
-            e => format!("websocket: {e}"),
-        })?;
-        // After the handshake the socket is polled once per frame, like the UDP one.
-        ws.get_ref().set_nonblocking(true).map_err(|e| e.to_string())?;
-        let netcode = NetcodeClient::new(
-            super::tokens::unix_now(),
-            ClientAuthentication::Secure { connect_token: token },
-        )
-        .map_err(|e| e.to_string())?;
-        Ok(WsClientTransport { ws, netcode, closed: None })
+/// netcode over a [`PacketSocket`]: a resource in place of renet_netcode's
+/// `NetcodeClientTransport`.
+#[derive(Resource)]
+pub struct NetcodeWs<S: PacketSocket> {
+    socket: S,
+    netcode: NetcodeClient,
+    /// Netcode packet bytes received and sent (without the WebSocket framing).
+    pub bytes_in: u64,
+    pub bytes_out: u64,
+}
+
+impl<S: PacketSocket> NetcodeWs<S> {
+    /// Starts a netcode connection with `token` over `socket`; `now` is the Unix time.
+    pub fn new(socket: S, token: ConnectToken, now: Duration) -> Result<NetcodeWs<S>, String> {
+        let netcode =
+            NetcodeClient::new(now, ClientAuthentication::Secure { connect_token: token })
+                .map_err(|e| e.to_string())?;
+        Ok(NetcodeWs { socket, netcode, bytes_in: 0, bytes_out: 0 })
     }
 
     fn send(&mut self, packet: &[u8]) {
-        if self.closed.is_some() {
-            return;
-        }
-        // Nonblocking: a frame that does not fit the socket now stays queued in tungstenite
-        // and goes out with the next flush.
-        match self.ws.write(Message::Binary(packet.to_vec().into())) {
-            Ok(()) => {}
-            Err(tungstenite::Error::Io(e)) if e.kind() == io::ErrorKind::WouldBlock => {}
-            Err(e) => self.closed = Some(e.to_string()),
-        }
+        self.bytes_out += packet.len() as u64;
+        self.socket.send(packet);
     }
 
-    fn flush(&mut self) {
-        match self.ws.flush() {
-            Ok(()) => {}
-            Err(tungstenite::Error::Io(e)) if e.kind() == io::ErrorKind::WouldBlock => {}
-            Err(e) if self.closed.is_none() => self.closed = Some(e.to_string()),
-            Err(_) => {}
-        }
+    /// Why the transport ended, once it has (the socket's reason, or netcode's).
+    pub fn closed(&self) -> Option<String> {
+        self.socket.closed().or_else(|| self.netcode.disconnect_reason().map(|r| r.to_string()))
     }
 
     /// Receives, advances netcode by `dt`, and keeps renet's connection state in step
     /// (renet_netcode's `NetcodeClientTransport::update`, over the WebSocket).
     pub fn update(&mut self, dt: Duration, client: &mut RenetClient) {
-        if self.netcode.disconnect_reason().is_some() || self.closed.is_some() {
+        if self.netcode.disconnect_reason().is_some() || self.socket.closed().is_some() {
             client.disconnect_due_to_transport();
             return;
         }
@@ -105,31 +87,17 @@ impl WsClientTransport {
         } else if self.netcode.is_connecting() {
             client.set_connecting();
         }
-        loop {
-            match self.ws.read() {
-                Ok(Message::Binary(b)) => {
-                    let mut packet = b.to_vec();
-                    if let Some(payload) = self.netcode.process_packet(&mut packet) {
-                        client.process_packet(payload);
-                    }
-                }
-                Ok(Message::Close(_)) => {
-                    self.closed = Some("closed by the relay".into());
-                    break;
-                }
-                Ok(_) => {}
-                Err(tungstenite::Error::Io(e)) if e.kind() == io::ErrorKind::WouldBlock => break,
-                Err(e) => {
-                    self.closed = Some(e.to_string());
-                    break;
-                }
+        while let Some(mut packet) = self.socket.recv() {
+            self.bytes_in += packet.len() as u64;
+            if let Some(payload) = self.netcode.process_packet(&mut packet) {
+                client.process_packet(payload);
             }
         }
         if let Some((packet, _)) = self.netcode.update(dt) {
             let packet = packet.to_vec();
             self.send(&packet);
         }
-        self.flush();
+        self.socket.flush();
     }
 
     /// Wraps and sends renet's packets.
@@ -144,11 +112,12 @@ impl WsClientTransport {
                     self.send(&wrapped);
                 }
                 Err(e) => {
-                    self.closed.get_or_insert(e.to_string());
+                    warn!("netcode: {e}");
+                    self.socket.close();
                 }
             }
         }
-        self.flush();
+        self.socket.flush();
     }
 
     /// Sends netcode's disconnect packet now and closes the WebSocket.
@@ -159,15 +128,21 @@ impl WsClientTransport {
             let packet = packet.to_vec();
             self.send(&packet);
         }
-        let _ = self.ws.close(None);
-        self.flush();
-        self.closed.get_or_insert("disconnected".into());
+        self.socket.flush();
+        self.socket.close();
     }
 
     pub fn is_connected(&self) -> bool {
-        self.netcode.is_connected() && self.closed.is_none()
+        self.netcode.is_connected() && self.socket.closed().is_none()
     }
 }
+
+/// The WebSocket transport of this platform: tungstenite natively, the page's WebSocket in the
+/// browser.
+#[cfg(not(target_arch = "wasm32"))]
+pub type WsClientTransport = NetcodeWs<TungsteniteSocket>;
+#[cfg(target_arch = "wasm32")]
+pub type WsClientTransport = NetcodeWs<super::browser::BrowserSocket>;
 
 /// Drives a [`WsClientTransport`] resource when one is present.
 pub struct WsClientPlugin;
@@ -202,4 +177,101 @@ fn ws_update(
 
 fn ws_send(mut transport: ResMut<WsClientTransport>, mut client: ResMut<RenetClient>) {
     transport.send_packets(&mut client);
+}
+
+/// How long the TCP connect and the WebSocket handshake may take.
+#[cfg(not(target_arch = "wasm32"))]
+const CONNECT_WAIT: Duration = Duration::from_secs(10);
+
+/// tungstenite on a nonblocking TcpStream: the native [`PacketSocket`].
+#[cfg(not(target_arch = "wasm32"))]
+pub struct TungsteniteSocket {
+    ws: WebSocket<TcpStream>,
+    closed: Option<String>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl NetcodeWs<TungsteniteSocket> {
+    /// Opens `ws://WEB/ws` (sending `origin` when given, as a browser would) and starts a
+    /// netcode connection with `token`.
+    pub fn connect(
+        web: &str,
+        origin: Option<&str>,
+        token: ConnectToken,
+    ) -> Result<WsClientTransport, String> {
+        let addr = web
+            .to_socket_addrs()
+            .map_err(|e| format!("{web}: {e}"))?
+            .next()
+            .ok_or(format!("{web}: no address"))?;
+        let stream = TcpStream::connect_timeout(&addr, CONNECT_WAIT).map_err(|e| e.to_string())?;
+        stream.set_read_timeout(Some(CONNECT_WAIT)).map_err(|e| e.to_string())?;
+        let _ = stream.set_nodelay(true);
+        let url = format!("ws://{web}{WS_PATH}");
+        let mut request = url.as_str().into_client_request().map_err(|e| e.to_string())?;
+        if let Some(o) = origin {
+            request
+                .headers_mut()
+                .insert("Origin", o.parse().map_err(|_| format!("bad origin {o}"))?);
+        }
+        let (ws, _) = tungstenite::client(request, stream).map_err(|e| match e {
+            tungstenite::HandshakeError::Failure(tungstenite::Error::Http(r)) => {
+                format!("websocket refused: HTTP {}", r.status())
+            }
+            e => format!("websocket: {e}"),
+        })?;
+        // After the handshake the socket is polled once per frame, like the UDP one.
+        ws.get_ref().set_nonblocking(true).map_err(|e| e.to_string())?;
+        NetcodeWs::new(TungsteniteSocket { ws, closed: None }, token, super::tokens::unix_now())
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl PacketSocket for TungsteniteSocket {
+    fn send(&mut self, packet: &[u8]) {
+        if self.closed.is_some() {
+            return;
+        }
+        // Nonblocking: a frame that does not fit the socket now stays queued in tungstenite
+        // and goes out with the next flush.
+        match self.ws.write(Message::Binary(packet.to_vec().into())) {
+            Ok(()) => {}
+            Err(tungstenite::Error::Io(e)) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(e) => self.closed = Some(e.to_string()),
+        }
+    }
+
+    fn recv(&mut self) -> Option<Vec<u8>> {
+        while self.closed.is_none() {
+            match self.ws.read() {
+                Ok(Message::Binary(b)) => return Some(b.to_vec()),
+                Ok(Message::Close(_)) => self.closed = Some("closed by the relay".into()),
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e)) if e.kind() == io::ErrorKind::WouldBlock => {
+                    return None;
+                }
+                Err(e) => self.closed = Some(e.to_string()),
+            }
+        }
+        None
+    }
+
+    fn flush(&mut self) {
+        match self.ws.flush() {
+            Ok(()) => {}
+            Err(tungstenite::Error::Io(e)) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(e) if self.closed.is_none() => self.closed = Some(e.to_string()),
+            Err(_) => {}
+        }
+    }
+
+    fn close(&mut self) {
+        let _ = self.ws.close(None);
+        self.flush();
+        self.closed.get_or_insert("disconnected".into());
+    }
+
+    fn closed(&self) -> Option<String> {
+        self.closed.clone()
+    }
 }

@@ -1,0 +1,334 @@
+//! The browser client (wasm32): the game in the page's canvas (`#undercooked`, WebGL2), joined
+//! to a room of the web port that served the page.
+//!
+//! `/?room=CODE&name=NAME` joins that room at once and opens on its lobby (web/index.html asks
+//! for the name when the link has none). Without a room the page opens on a small online menu:
+//! make a room, or join one by its code. Local and solo play are not offered: they need the
+//! embedded server and the level files, which only the desktop game has.
+//!
+//! The seat comes from the web port's API over `fetch` and the connection is the page's
+//! WebSocket to the relay (`net::browser`); from there on it is the native online client's app
+//! (`online::OnlinePlugin`, the presentation plugins), as `undercooked join` builds it.
+//!
+//! For the end-to-end test (web/e2e.sh) the page logs a few fixed lines to the console:
+//! `undercooked: first frame`, `undercooked: joined room CODE seat N`, `undercooked: lobby
+//! phase PHASE` on each change, and every 5 s `undercooked: traffic in=B out=B secs=S
+//! frames=F` (netcode bytes over the WebSocket and frames drawn since it opened).
+
+use super::online::{InviteLink, OnlinePlugin, OnlineSession, lobby_panel};
+use super::{AppState, Options, PlayArgs, hud::font, presentation};
+use crate::net::browser::{self, BrowserError};
+use crate::net::session::{BadRoomCode, JoinReply, add_client_plugins, insert_client};
+use crate::net::ws::{WsClientPlugin, WsClientTransport};
+use crate::protocol::{LobbyPhase, LobbyView, RoomClock};
+use bevy::asset::AssetMetaCheck;
+use bevy::platform::time::Instant;
+use bevy::prelude::*;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The canvas web/index.html gives the game.
+pub const CANVAS: &str = "#undercooked";
+/// How often the traffic line is logged.
+const TRAFFIC_EVERY_SECS: f32 = 5.0;
+
+/// A seat request in flight, and what the menu says about it.
+#[derive(Resource, Default)]
+struct Joining {
+    /// Filled by the fetch when it ends.
+    answer: Arc<Mutex<Option<Result<JoinReply, BrowserError>>>>,
+    busy: bool,
+    /// Shown on the menu: progress, or why the last try failed.
+    status: Option<String>,
+    /// The cook's name (from the link, or asked once).
+    name: Option<String>,
+}
+
+impl Joining {
+    /// Asks the web port for a seat in `code` (a new room when `None`).
+    fn start(&mut self, code: Option<String>, name: String) {
+        self.busy = true;
+        self.status = Some(match &code {
+            Some(c) => format!("joining room {c}..."),
+            None => "making a room...".to_string(),
+        });
+        let slot = self.answer.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let answer = browser::request_seat(code.as_deref(), &name).await;
+            *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
+        });
+    }
+}
+
+fn console(line: &str) {
+    web_sys::console::log_1(&line.into());
+}
+
+/// The browser's `main`: builds the app on the page's canvas and starts it (on the web Bevy's
+/// runner hands the loop to the browser and returns at once).
+pub fn run() {
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "Undercooked".into(),
+                    canvas: Some(CANVAS.into()),
+                    fit_canvas_to_parent: true,
+                    ..default()
+                }),
+                ..default()
+            })
+            // No asset has a .meta file: asking the server for each would be 404s.
+            .set(AssetPlugin { meta_check: AssetMetaCheck::Never, ..default() }),
+    );
+    app.insert_resource(super::shot::StartedAt(Instant::now()));
+    app.insert_resource(Options(PlayArgs::default()));
+    app.insert_state(AppState::Menu);
+    presentation(&mut app);
+    add_client_plugins(&mut app);
+    app.add_plugins((WsClientPlugin, OnlinePlugin, lobby_panel));
+    let mut joining = Joining::default();
+    match browser::page_query() {
+        Ok(query) => {
+            joining.name = query.name;
+            if let Some(room) = query.room {
+                let name = joining.name.clone().unwrap_or_else(|| "Cook".into());
+                joining.start(Some(room), name);
+            }
+        }
+        Err(e) => joining.status = Some(format!("{e}")),
+    }
+    app.insert_resource(joining);
+    app.init_resource::<Cursor>();
+    app.add_systems(OnEnter(AppState::Menu), spawn_menu);
+    app.add_systems(Update, (steer_menu, paint_menu).chain().run_if(in_state(AppState::Menu)));
+    app.add_systems(Update, finish_join);
+    app.add_systems(Last, (first_frame, first_tick, report_phase, report_traffic));
+    app.run();
+}
+
+/// When the seat answer has come: connect and go to the room, or say why not on the menu.
+fn finish_join(world: &mut World) {
+    let answer = {
+        let joining = world.resource::<Joining>();
+        joining.answer.lock().unwrap_or_else(PoisonError::into_inner).take()
+    };
+    let Some(answer) = answer else { return };
+    match answer.and_then(|reply| browser::connect(&reply).map(|t| (reply, t))) {
+        Ok((reply, transport)) => {
+            insert_client(world, transport);
+            world.resource_mut::<OnlineSession>().code = reply.code.clone();
+            if let Ok(origin) = browser::page_origin() {
+                world.insert_resource(InviteLink(format!("{origin}/?room={}", reply.code)));
+            }
+            let mut joining = world.resource_mut::<Joining>();
+            joining.busy = false;
+            joining.status = None;
+            console(&format!("undercooked: joined room {} seat {}", reply.code, reply.seat));
+            world.resource_mut::<NextState<AppState>>().set(AppState::Playing);
+        }
+        Err(e) => {
+            console(&format!("undercooked: could not join: {e}"));
+            let mut joining = world.resource_mut::<Joining>();
+            joining.busy = false;
+            joining.status = Some(format!("could not join: {e}"));
+        }
+    }
+}
+
+fn first_frame(mut done: Local<bool>) {
+    if !*done {
+        *done = true;
+        console("undercooked: first frame");
+    }
+}
+
+fn first_tick(clocks: Query<&RoomClock>, mut done: Local<bool>) {
+    if !*done && let Some(clock) = clocks.iter().next() {
+        *done = true;
+        console(&format!("undercooked: room clock at tick {}", clock.tick));
+    }
+}
+
+fn report_phase(lobbies: Query<&LobbyView>, mut last: Local<Option<LobbyPhase>>) {
+    let Some(lobby) = lobbies.iter().next() else { return };
+    if *last != Some(lobby.phase) {
+        *last = Some(lobby.phase);
+        console(&format!("undercooked: lobby phase {:?}", lobby.phase));
+    }
+}
+
+fn report_traffic(
+    transport: Option<Res<WsClientTransport>>,
+    time: Res<Time<Real>>,
+    mut since: Local<f32>,
+    mut total: Local<f32>,
+    mut frames: Local<u64>,
+) {
+    let Some(t) = transport else { return };
+    *since += time.delta_secs();
+    *total += time.delta_secs();
+    *frames += 1;
+    if *since >= TRAFFIC_EVERY_SECS {
+        *since = 0.0;
+        console(&format!(
+            "undercooked: traffic in={} out={} secs={:.1} frames={}",
+            t.bytes_in, t.bytes_out, *total, *frames
+        ));
+    }
+}
+
+/// What a line of the online menu does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WebAction {
+    Create,
+    Join,
+}
+
+#[derive(Component)]
+struct WebItem {
+    index: usize,
+    action: WebAction,
+}
+
+#[derive(Component)]
+struct StatusText;
+
+#[derive(Resource, Default)]
+struct Cursor(usize);
+
+const HIGHLIGHT: Color = Color::srgb(1.0, 0.8, 0.15);
+const PLAIN: Color = Color::srgb(0.85, 0.86, 0.9);
+
+fn spawn_menu(mut commands: Commands) {
+    commands
+        .spawn((
+            DespawnOnExit(AppState::Menu),
+            Node {
+                width: percent(100),
+                height: percent(100),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                justify_content: JustifyContent::Center,
+                row_gap: px(14),
+                ..default()
+            },
+            BackgroundColor(Color::srgb(0.07, 0.08, 0.13)),
+        ))
+        .with_children(|p| {
+            p.spawn((Text::new("UNDERCOOKED"), font(56.0), TextColor(HIGHLIGHT)));
+            let items =
+                [(WebAction::Create, "Make a room"), (WebAction::Join, "Join a room by code")];
+            for (index, (action, label)) in items.into_iter().enumerate() {
+                p.spawn((
+                    WebItem { index, action },
+                    Button,
+                    Node {
+                        width: px(420),
+                        padding: UiRect::axes(px(16), px(8)),
+                        justify_content: JustifyContent::Center,
+                        border_radius: BorderRadius::all(px(8)),
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgb(0.13, 0.14, 0.2)),
+                ))
+                .with_child((Text::new(label), font(26.0), TextColor(PLAIN)));
+            }
+            p.spawn((
+                Text::new(
+                    "Solo and local play need the desktop game: the browser has no embedded \
+                     server.\nFriends join your room from its link.\nKeys: WASD + Space/E, \
+                     Arrows + Enter, or a gamepad",
+                ),
+                font(16.0),
+                TextColor(PLAIN),
+                TextLayout::justify(Justify::Center),
+            ));
+            p.spawn((
+                StatusText,
+                Text::new(""),
+                font(18.0),
+                TextColor(Color::srgb(1.0, 0.55, 0.4)),
+            ));
+        });
+}
+
+fn steer_menu(
+    keys: Res<ButtonInput<KeyCode>>,
+    pads: Query<&Gamepad>,
+    items: Query<(&WebItem, &Interaction)>,
+    mut cursor: ResMut<Cursor>,
+    mut joining: ResMut<Joining>,
+) {
+    let count = items.iter().count().max(1);
+    let pad = |b: GamepadButton| pads.iter().any(|g| g.just_pressed(b));
+    if keys.any_just_pressed([KeyCode::KeyW, KeyCode::ArrowUp]) || pad(GamepadButton::DPadUp) {
+        cursor.0 = (cursor.0 + count - 1) % count;
+    }
+    if keys.any_just_pressed([KeyCode::KeyS, KeyCode::ArrowDown]) || pad(GamepadButton::DPadDown) {
+        cursor.0 = (cursor.0 + 1) % count;
+    }
+    let confirm = keys.any_just_pressed([KeyCode::Enter, KeyCode::Space, KeyCode::KeyE])
+        || pad(GamepadButton::South);
+    let mut chosen = None;
+    for (item, interaction) in &items {
+        match interaction {
+            Interaction::Pressed => chosen = Some(item.action),
+            Interaction::Hovered => cursor.0 = item.index,
+            Interaction::None => {}
+        }
+        if confirm && item.index == cursor.0 {
+            chosen = Some(item.action);
+        }
+    }
+    let Some(action) = chosen else { return };
+    if joining.busy {
+        return;
+    }
+    let code = match action {
+        WebAction::Create => None,
+        WebAction::Join => {
+            let Some(text) = browser::prompt("Room code?", "") else { return };
+            match crate::net::tokens::parse_code(&text) {
+                Some(code) => Some(code),
+                None => {
+                    joining.status = Some(BadRoomCode(text).to_string());
+                    return;
+                }
+            }
+        }
+    };
+    let name = match joining.name.clone() {
+        Some(n) => n,
+        None => {
+            let Some(n) = browser::prompt("Your cook's name?", "Cook") else { return };
+            joining.name = Some(n.clone());
+            n
+        }
+    };
+    joining.start(code, name);
+}
+
+fn paint_menu(
+    cursor: Res<Cursor>,
+    joining: Res<Joining>,
+    mut items: Query<(&WebItem, &Children, &mut BackgroundColor)>,
+    mut colors: Query<&mut TextColor, Without<StatusText>>,
+    mut status: Query<&mut Text, With<StatusText>>,
+) {
+    for (item, children, mut bg) in &mut items {
+        let on = item.index == cursor.0;
+        bg.0 = if on { Color::srgb(0.25, 0.22, 0.12) } else { Color::srgb(0.13, 0.14, 0.2) };
+        for c in children.iter() {
+            if let Ok(mut color) = colors.get_mut(c) {
+                color.0 = if on { HIGHLIGHT } else { PLAIN };
+            }
+        }
+    }
+    if let Ok(mut t) = status.single_mut() {
+        let text = joining.status.clone().unwrap_or_default();
+        if t.0 != text {
+            t.0 = text;
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! The client side of a hosted session that every client shares, native or browser: what the
+//! web port answers to a create or a join ([`JoinReply`]), the replicon/renet plugins and the
+//! send pacing of a connection, and when to (re)send `Ready`. The HTTP call and the socket
+//! differ per platform (`net::client` natively with minreq and UDP or `net::ws`; `net::browser`
+//! with fetch and the page's WebSocket) and come in through [`insert_client`].
+
+use crate::protocol::{LobbyPhase, LobbyView, ProtocolPlugin};
+use bevy::platform::time::Instant;
+use bevy::prelude::*;
+use bevy_replicon::prelude::*;
+use bevy_replicon_renet::renet::ConnectionConfig;
+use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetSend, RepliconRenetPlugins};
+use serde_json::Value;
+use std::time::Duration;
+
+/// How many ticks ahead of the room's clock the client stamps its frames.
+pub const INPUT_LEAD: u32 = 1;
+/// With no input to send, packets (acks, lobby commands) still go out this often.
+pub const KEEPALIVE: Duration = Duration::from_millis(50);
+
+/// When the client last flushed its packets, and whether a frame is waiting.
+///
+/// renet sends an ack packet on every flush, and a client loop runs ~200 frames/s: flushing on
+/// every frame cost ~1.4 KB/s up for acks alone. Flushing when an input frame was written
+/// (once per room tick) or after [`KEEPALIVE`] keeps the input latency and bounds the rate.
+#[derive(Resource)]
+pub struct SendPace {
+    /// Set by whoever writes an input frame: flush this frame.
+    pub due: bool,
+    last: Instant,
+}
+
+impl Default for SendPace {
+    fn default() -> Self {
+        SendPace { due: false, last: Instant::now() }
+    }
+}
+
+fn send_due(pace: Res<SendPace>) -> bool {
+    pace.due || pace.last.elapsed() >= KEEPALIVE
+}
+
+fn mark_sent(mut pace: ResMut<SendPace>) {
+    if pace.due || pace.last.elapsed() >= KEEPALIVE {
+        pace.due = false;
+        pace.last = Instant::now();
+    }
+}
+
+/// What the web port answers to a create or a join.
+#[derive(Clone, Debug)]
+pub struct JoinReply {
+    pub code: String,
+    pub seat: u8,
+    pub token: String,
+    pub reconnect: String,
+}
+
+/// Reads the web port's answer (`status`, JSON body) to a create or a join: the seat, or the
+/// server's error message.
+pub fn parse_reply(status: i32, v: Value) -> Result<JoinReply, String> {
+    if !(200..300).contains(&status) {
+        return Err(format!(
+            "HTTP {status}: {}",
+            v.get("error").and_then(Value::as_str).unwrap_or("?")
+        ));
+    }
+    let s = |k: &str| {
+        v.get(k).and_then(Value::as_str).map(str::to_string).ok_or(format!("answer lacks {k}"))
+    };
+    Ok(JoinReply {
+        code: s("code")?,
+        seat: v.get("seat").and_then(Value::as_u64).unwrap_or(0) as u8,
+        token: s("token")?,
+        reconnect: s("reconnect")?,
+    })
+}
+
+/// The plugins and systems of a network client, before it has a seat: replicon, renet, the
+/// protocol, and the send pacing ([`SendPace`]). The connection itself is [`insert_client`].
+pub fn add_client_plugins(app: &mut App) {
+    app.add_plugins((RepliconPlugins, RepliconRenetPlugins, ProtocolPlugin));
+    app.init_resource::<SendPace>();
+    app.configure_sets(PostUpdate, RenetSend.run_if(send_due));
+    app.add_systems(PostUpdate, mark_sent.after(RenetSend));
+}
+
+/// Starts the connection: renet's client with this protocol's channels, and `transport`, the
+/// resource that carries netcode's packets (UDP, or a WebSocket to the relay).
+pub fn insert_client(world: &mut World, transport: impl Resource) {
+    let channels = world.resource::<RepliconChannels>();
+    let client = RenetClient::new(ConnectionConfig {
+        server_channels_config: channels.server_configs(),
+        client_channels_config: channels.client_configs(),
+        ..Default::default()
+    });
+    world.insert_resource(transport);
+    world.insert_resource(client);
+}
+
+/// What a page's address asks for (`?room=CODE&name=NAME`, both optional): the browser client
+/// reads it from `window.location` (`net::browser`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PageQuery {
+    /// A well-formed room code (upper case).
+    pub room: Option<String>,
+    pub name: Option<String>,
+}
+
+/// A `room` that is not a room code (`tokens::parse_code`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not a room code: {0:?}")]
+pub struct BadRoomCode(pub String);
+
+impl PageQuery {
+    /// From the query's `room` and `name` values (as a URL parser decoded them): blank values
+    /// count as absent, a room must be a room code.
+    pub fn new(room: Option<&str>, name: Option<&str>) -> Result<PageQuery, BadRoomCode> {
+        let text = |v: Option<&str>| v.map(str::trim).filter(|v| !v.is_empty()).map(str::to_string);
+        let room = match text(room) {
+            Some(r) => Some(super::tokens::parse_code(&r).ok_or(BadRoomCode(r))?),
+            None => None,
+        };
+        Ok(PageQuery { room, name: text(name) })
+    }
+}
+
+/// Should a seat (re)send `Ready(true)`: the lobby shows it not ready, and the last request
+/// (if any) is older than half a second, so a lost or slow answer is retried, not flooded.
+/// Shared by the headless and the windowed clients.
+pub fn ready_due(lobby: &LobbyView, seat: u8, last_ready: Option<Instant>) -> bool {
+    let mine = lobby.seats.iter().find(|v| v.seat == seat);
+    lobby.phase == LobbyPhase::Lobby
+        && mine.is_some_and(|v| !v.ready)
+        && last_ready.is_none_or(|t| t.elapsed() > Duration::from_millis(500))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_reply_is_a_seat_or_the_servers_error() {
+        let ok = json!({"code": "ACDEF", "seat": 2, "token": "t", "reconnect": "r"});
+        let r = parse_reply(200, ok).unwrap();
+        assert_eq!((r.code.as_str(), r.seat, r.token.as_str()), ("ACDEF", 2, "t"));
+        let err = parse_reply(409, json!({"error": "room is full"})).unwrap_err();
+        assert_eq!(err, "HTTP 409: room is full");
+        let err = parse_reply(200, json!({"code": "ACDEF", "seat": 0})).unwrap_err();
+        assert_eq!(err, "answer lacks token");
+    }
+
+    #[test]
+    fn a_page_query_needs_a_real_room_code_and_ignores_blanks() {
+        let q = PageQuery::new(Some(" acdef "), Some("Ann")).unwrap();
+        assert_eq!(q, PageQuery { room: Some("ACDEF".into()), name: Some("Ann".into()) });
+        assert_eq!(PageQuery::new(Some(""), Some("  ")).unwrap(), PageQuery::default());
+        assert_eq!(PageQuery::new(None, None).unwrap(), PageQuery::default());
+        // O and 0 are not in the code alphabet; too short is not a code either.
+        assert_eq!(PageQuery::new(Some("OOPS0"), None), Err(BadRoomCode("OOPS0".into())));
+        assert_eq!(PageQuery::new(Some("AC"), None), Err(BadRoomCode("AC".into())));
+    }
+}
