@@ -787,11 +787,19 @@ fn paste_reads_the_clipboard_owners_text() {
     let atom = |n: &[u8]| owner.intern_atom(false, n).unwrap().reply().unwrap().atom;
     let (clipboard, utf8) = (atom(b"CLIPBOARD"), atom(b"UTF8_STRING"));
     owner.set_selection_owner(win, clipboard, x11rb::CURRENT_TIME).unwrap();
-    owner.flush().unwrap();
+    // A round trip, so the server has made `win` the owner before the paste asks: requests
+    // from two connections are not ordered otherwise, and under load the ask won the race.
+    let now_owner = owner.get_selection_owner(clipboard).unwrap().reply().unwrap().owner;
+    assert_eq!(now_owner, win, "the test window owns the clipboard");
+    // Answer every request until the paste is done (what a clipboard owner does): a request
+    // left over from the empty check above can reach the owner first on a slow display, and
+    // answering only the first one would leave the real paste unanswered.
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop = done.clone();
     let serve = std::thread::spawn(move || {
-        // Answer one request with the link (what a clipboard owner does), then stop.
-        let end = std::time::Instant::now() + Duration::from_secs(10);
-        while std::time::Instant::now() < end {
+        let mut answered = 0;
+        let end = std::time::Instant::now() + Duration::from_secs(30);
+        while std::time::Instant::now() < end && !stop.load(std::sync::atomic::Ordering::SeqCst) {
             let Some(Event::SelectionRequest(r)) = owner.poll_for_event().unwrap() else {
                 std::thread::sleep(Duration::from_millis(5));
                 continue;
@@ -811,11 +819,12 @@ fn paste_reads_the_clipboard_owners_text() {
             };
             owner.send_event(false, r.requestor, EventMask::NO_EVENT, notify).unwrap();
             owner.flush().unwrap();
-            return true;
+            answered += 1;
         }
-        false
+        answered > 0
     });
     let pasted = clipboard_text(Some(&display), Duration::from_secs(5));
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
     assert!(serve.join().unwrap(), "the owner was asked");
     let _ = server.kill();
     let _ = server.wait();
