@@ -4,6 +4,7 @@
 //! Wall-clock time is read here and only here: this module measures the simulation, it is not
 //! part of it, so `sim/`'s no-clock rule does not apply.
 
+use crate::bot::planner::BotTeam;
 use crate::clock::headless_app;
 use crate::level::cli::{DEFAULT_LEVELS_DIR, RECIPES_PATH};
 use crate::level::model::{Level, RecipeBook};
@@ -12,6 +13,7 @@ use crate::sim::input::InputFrame;
 use crate::sim::kinds::Dir4;
 use crate::sim::rng::SplitMix64;
 use crate::sim::room::{Room, SeatSpec};
+use crate::sim::step_room;
 use bevy::prelude::*;
 use clap::{Args, Subcommand};
 use std::path::Path;
@@ -43,6 +45,13 @@ pub struct SimBenchArgs {
     /// Seed of the rooms and of the random cooks.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also time N planner bots (1–4) playing one room through `sim::step_room`: their
+    /// planning cost per bot per tick, apart from the sim's.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
+    pub bots: u8,
+    /// Ticks of the bots run (rounds restart with the next seed when one ends).
+    #[arg(long, default_value_t = 20_000)]
+    pub bot_ticks: u32,
     /// End with one JSON object on the last line.
     #[arg(long)]
     pub json: bool,
@@ -200,6 +209,52 @@ pub fn run_rooms(
     Ok(Measured { rooms, ticks, elapsed })
 }
 
+/// What [`time_bots`] measured.
+#[derive(Clone, Copy, Debug)]
+pub struct BotTiming {
+    pub bots: u8,
+    pub ticks: u32,
+    /// Time inside `BotTeam::drive` (reading the room, planning, writing frames).
+    pub planning: Duration,
+    /// Time inside `sim::step_room`.
+    pub sim: Duration,
+}
+
+/// `bots` planner bots play `level` through `sim::step_room` for `ticks` ticks, a new round
+/// (next seed) whenever one is decided; the bots' `drive` and the sim's step are timed apart.
+pub fn time_bots(
+    level: &Arc<Level>,
+    book: &Arc<RecipeBook>,
+    seed: u64,
+    bots: u8,
+    ticks: u32,
+) -> BotTiming {
+    let seats: Vec<u8> = (0..bots).collect();
+    let new_round = |seed: u64| {
+        let room = Room::new(level.clone(), book.clone(), seed, &SeatSpec::numbered(bots));
+        let team = BotTeam::new(&room, &seats);
+        (room, team)
+    };
+    let mut round_seed = seed;
+    let (mut room, mut team) = new_round(round_seed);
+    let (mut planning, mut sim) = (Duration::ZERO, Duration::ZERO);
+    for _ in 0..ticks {
+        if room.result.is_some() {
+            round_seed += 1;
+            (room, team) = new_round(round_seed);
+        }
+        let t0 = Instant::now();
+        team.drive(&mut room);
+        let t1 = Instant::now();
+        step_room(&mut room);
+        let t2 = Instant::now();
+        planning += t1 - t0;
+        sim += t2 - t1;
+    }
+    std::hint::black_box(&room);
+    BotTiming { bots, ticks, planning, sim }
+}
+
 /// Time the input generator alone for `room_ticks` room-ticks (frames pushed into a queue that is
 /// cleared as the sim would drain it), so the report can say how much of a tick is input.
 pub fn time_inputs(level: &Arc<Level>, book: &Arc<RecipeBook>, room_ticks: u32) -> Duration {
@@ -290,8 +345,21 @@ fn run_sim(args: &SimBenchArgs) -> u8 {
         "inputs:     {input_ns:.1} ns per room-tick ({BENCH_COOKS} frames) = {:.1}% of a batch room-tick",
         100.0 * input_ns / batch_ns
     );
+    let bots = (args.bots > 0)
+        .then(|| time_bots(&level, &book, args.seed, args.bots, args.bot_ticks.max(1)));
+    let per_bot_tick_us =
+        |b: &BotTiming| b.planning.as_secs_f64() * 1e6 / (b.ticks as f64 * b.bots as f64);
+    if let Some(b) = &bots {
+        println!(
+            "bots:       {} planner bots × {} ticks: planning {:.2} µs per bot per tick, the sim {:.2} µs per tick",
+            b.bots,
+            b.ticks,
+            per_bot_tick_us(b),
+            b.sim.as_secs_f64() * 1e6 / b.ticks as f64
+        );
+    }
     if args.json {
-        let json = serde_json::json!({
+        let mut json = serde_json::json!({
             "bench": "sim",
             "level": level.id,
             "cooks_per_room": BENCH_COOKS,
@@ -305,6 +373,12 @@ fn run_sim(args: &SimBenchArgs) -> u8 {
             "batch_room_ticks_per_s": batch.room_ticks_per_s().round(),
             "input_ns_per_room_tick": (input_ns * 10.0).round() / 10.0,
         });
+        if let Some(b) = &bots {
+            json["bots"] = b.bots.into();
+            json["bot_ticks"] = b.ticks.into();
+            json["bot_plan_us_per_bot_tick"] =
+                ((per_bot_tick_us(b) * 100.0).round() / 100.0).into();
+        }
         println!("{json}");
     }
     0
