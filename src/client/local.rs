@@ -99,17 +99,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<RoomTick>();
     app.add_systems(FixedPostUpdate, project_rooms.run_if(local_play));
     // Connected to a server (the menu's Host or Join), no sim stage runs in this window.
-    for stage in [
-        SimSystems::ResolveInput,
-        SimSystems::ActionGate,
-        SimSystems::Movement,
-        SimSystems::Stations,
-        SimSystems::Freshness,
-        SimSystems::Orders,
-        SimSystems::Hazards,
-        SimSystems::Round,
-        SimSystems::Advance,
-    ] {
+    for stage in SimSystems::ALL {
         app.configure_sets(FixedUpdate, stage.run_if(local_play));
     }
     app.insert_resource(RoundPhase::Live).init_resource::<HostError>();

@@ -47,27 +47,32 @@ pub enum SimSystems {
     Advance,
 }
 
+impl SimSystems {
+    /// Every stage, in the chain's order (the one list the plugin chains and the windowed
+    /// client stands down when it is online).
+    pub const ALL: [SimSystems; 9] = [
+        SimSystems::ResolveInput,
+        SimSystems::ActionGate,
+        SimSystems::Movement,
+        SimSystems::Stations,
+        SimSystems::Freshness,
+        SimSystems::Orders,
+        SimSystems::Hazards,
+        SimSystems::Round,
+        SimSystems::Advance,
+    ];
+}
+
 /// Adds the simulation's stages to `FixedUpdate`. The tick rate itself is configured by whoever
 /// hosts the schedule (the clock plugin), so this folder stays free of time types.
 pub struct SimPlugin;
 
 impl Plugin for SimPlugin {
     fn build(&self, app: &mut App) {
-        app.configure_sets(
-            FixedUpdate,
-            (
-                SimSystems::ResolveInput,
-                SimSystems::ActionGate,
-                SimSystems::Movement,
-                SimSystems::Stations,
-                SimSystems::Freshness,
-                SimSystems::Orders,
-                SimSystems::Hazards,
-                SimSystems::Round,
-                SimSystems::Advance,
-            )
-                .chain(),
-        );
+        // Each stage runs after the one before it: the chain, one pair at a time.
+        for pair in SimSystems::ALL.windows(2) {
+            app.configure_sets(FixedUpdate, pair[1].after(pair[0]));
+        }
         app.add_systems(
             FixedUpdate,
             (
