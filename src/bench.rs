@@ -181,9 +181,9 @@ pub fn run_rooms(
     let mut feed = app.world_mut().query::<(&mut Room, &mut BenchCooks)>();
     // Each room's walk is its own seeded stream, so feeding the rooms in parallel gives every
     // room exactly the frames a serial loop would (the players' inputs arrive in parallel too).
-    // A lone room is fed on this thread: a task-pool scope costs more than its four frames.
+    // Few rooms are fed on this thread, as the stages step them: a task-pool scope costs more.
     let mut step = |app: &mut App| {
-        if rooms < 4 {
+        if (rooms as usize) < crate::sim::PAR_MIN_ROOMS {
             for (mut room, mut cooks) in feed.iter_mut(app.world_mut()) {
                 cooks.0.push_frames(&mut room);
             }

@@ -92,7 +92,7 @@ impl Plugin for SimPlugin {
 
 /// Below this many rooms a stage steps them on the calling thread: a task-pool scope costs more
 /// than a few room-ticks. Rooms never read each other, so the result is the same either way.
-const PAR_MIN_ROOMS: usize = 4;
+pub const PAR_MIN_ROOMS: usize = 4;
 
 /// Run one stage over every room, in parallel when there are enough rooms to pay for it.
 /// A faulted room is skipped; a panic inside one room's stage faults that room only.
