@@ -8,24 +8,41 @@
 # binaryen >= 132 in PATH, else npm's `binaryen` package, fetched once into ~/.cache).
 #
 # The profile is `wasm-release` (Cargo.toml: opt-level z, fat LTO, one codegen unit, panic
-# abort). A cold build takes tens of minutes on 2 cores; CARGO_TARGET_DIR keeps it between runs.
+# abort): what players download. A cold build takes tens of minutes on 2 cores; CARGO_TARGET_DIR
+# keeps it between runs.
+#
+#   web/build.sh [--dev]
+#
+# `--dev` builds the same client in the debug profile, without wasm-opt: a complete, playable
+# web/dist (~10x larger and slower) in a fraction of the build time. .ci/run uses it to prove on
+# every run that the browser client compiles, links and binds; the size is measured on the
+# release build (docs/PERFORMANCE.md, "Browser client").
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source .ci/lib.sh
-uc_need_target wasm32-unknown-unknown
-uc_need_wasm_bindgen
 
 profile=wasm-release
+dir=wasm-release
+if [ "${1:-}" = "--dev" ]; then
+  profile=dev
+  dir=debug
+fi
+out=web/dist
+
+uc_need_target wasm32-unknown-unknown
+uc_need_wasm_bindgen
 uc_need_rust
 cargo build --locked --profile "$profile" --target wasm32-unknown-unknown \
   --no-default-features --features client --bin undercooked
-out=web/dist
 rm -rf "$out"
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name undercooked \
-  "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/undercooked.wasm"
-opt=$(uc_wasm_opt)
-if [ -n "$opt" ]; then
+  "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$dir/undercooked.wasm"
+opt=
+[ "$profile" = dev ] || opt=$(uc_wasm_opt)
+if [ "$profile" = dev ]; then
+  uc_log "debug build: wasm-opt skipped"
+elif [ -n "$opt" ]; then
   # -Oz: the download is the page's load time. The features are the ones rustc's wasm32
   # target enables by default; wasm-opt must accept them to read the module at all.
   if "$opt" -Oz --enable-bulk-memory --enable-bulk-memory-opt --enable-nontrapping-float-to-int \
@@ -44,4 +61,4 @@ cp web/index.html "$out/"
 cp -r assets "$out/assets"
 raw=$(stat -c %s "$out/undercooked_bg.wasm")
 gz=$(gzip -9 -c "$out/undercooked_bg.wasm" | wc -c)
-echo "web/dist: undercooked_bg.wasm $raw bytes raw, $gz bytes gzip -9"
+echo "web/dist ($profile): undercooked_bg.wasm $raw bytes raw, $gz bytes gzip -9"

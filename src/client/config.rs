@@ -66,30 +66,25 @@ pub enum Press {
     Button(GamepadButton),
 }
 
-/// One keyboard half.
+/// One device's controls: the four directions and the action, plus an optional second action
+/// key. The same shape for a keyboard half ([`KeySet`]) and for the gamepads ([`PadSet`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct KeySet {
-    pub up: KeyCode,
-    pub down: KeyCode,
-    pub left: KeyCode,
-    pub right: KeyCode,
-    pub act: KeyCode,
-    pub alt_act: Option<KeyCode>,
+pub struct ControlSet<B> {
+    pub up: B,
+    pub down: B,
+    pub left: B,
+    pub right: B,
+    pub act: B,
+    pub alt_act: Option<B>,
 }
+
+/// One keyboard half.
+pub type KeySet = ControlSet<KeyCode>;
 
 /// Every gamepad (each joins as its own cook, all with the same buttons). The left stick
 /// always moves too; these are the d-pad directions and the action buttons.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PadSet {
-    pub up: GamepadButton,
-    pub down: GamepadButton,
-    pub left: GamepadButton,
-    pub right: GamepadButton,
-    pub act: GamepadButton,
-    pub alt_act: Option<GamepadButton>,
-}
+pub type PadSet = ControlSet<GamepadButton>;
 
 /// The whole config file.
 #[derive(Resource, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -201,8 +196,8 @@ fn spaced(s: &str) -> String {
     out
 }
 
-impl KeySet {
-    fn get(&self, c: Control) -> Option<KeyCode> {
+impl<B: Buttonlike + Copy> ControlSet<B> {
+    fn get(&self, c: Control) -> Option<B> {
         match c {
             Control::Up => Some(self.up),
             Control::Down => Some(self.down),
@@ -213,51 +208,8 @@ impl KeySet {
         }
     }
 
-    fn set(&mut self, c: Control, key: Option<KeyCode>) {
-        match (c, key) {
-            (Control::AltAct, k) => self.alt_act = k,
-            (_, None) => {}
-            (Control::Up, Some(k)) => self.up = k,
-            (Control::Down, Some(k)) => self.down = k,
-            (Control::Left, Some(k)) => self.left = k,
-            (Control::Right, Some(k)) => self.right = k,
-            (Control::Act, Some(k)) => self.act = k,
-        }
-    }
-
-    /// The action keys (for the menu's join and confirm).
-    pub fn act_keys(&self) -> Vec<KeyCode> {
-        std::iter::once(self.act).chain(self.alt_act).collect()
-    }
-
-    fn map(&self) -> InputMap<CookAction> {
-        let mut map = InputMap::default()
-            .with_dual_axis(
-                CookAction::Move,
-                VirtualDPad::new(self.up, self.down, self.left, self.right),
-            )
-            .with(CookAction::Act, self.act);
-        if let Some(k) = self.alt_act {
-            map.insert(CookAction::Act, k);
-        }
-        map
-    }
-}
-
-impl PadSet {
-    fn get(&self, c: Control) -> Option<GamepadButton> {
-        match c {
-            Control::Up => Some(self.up),
-            Control::Down => Some(self.down),
-            Control::Left => Some(self.left),
-            Control::Right => Some(self.right),
-            Control::Act => Some(self.act),
-            Control::AltAct => self.alt_act,
-        }
-    }
-
-    fn set(&mut self, c: Control, button: Option<GamepadButton>) {
-        match (c, button) {
+    fn set(&mut self, c: Control, input: Option<B>) {
+        match (c, input) {
             (Control::AltAct, b) => self.alt_act = b,
             (_, None) => {}
             (Control::Up, Some(b)) => self.up = b,
@@ -268,14 +220,14 @@ impl PadSet {
         }
     }
 
-    pub fn act_buttons(&self) -> Vec<GamepadButton> {
+    /// The action inputs (for the menu's join and confirm).
+    pub fn act_inputs(&self) -> Vec<B> {
         std::iter::once(self.act).chain(self.alt_act).collect()
     }
 
-    /// The stick always moves; the d-pad directions are the bound buttons.
-    fn map(&self) -> InputMap<CookAction> {
-        let mut map = InputMap::default()
-            .with_dual_axis(CookAction::Move, GamepadStick::LEFT)
+    /// The bound directions as a d-pad and the action inputs, added to `map`.
+    fn bind_into(&self, map: InputMap<CookAction>) -> InputMap<CookAction> {
+        let mut map = map
             .with_dual_axis(
                 CookAction::Move,
                 VirtualDPad::new(self.up, self.down, self.left, self.right),
@@ -285,6 +237,19 @@ impl PadSet {
             map.insert(CookAction::Act, b);
         }
         map
+    }
+}
+
+impl KeySet {
+    fn map(&self) -> InputMap<CookAction> {
+        self.bind_into(InputMap::default())
+    }
+}
+
+impl PadSet {
+    /// The stick always moves; the d-pad directions are the bound buttons.
+    fn map(&self) -> InputMap<CookAction> {
+        self.bind_into(InputMap::default().with_dual_axis(CookAction::Move, GamepadStick::LEFT))
     }
 }
 

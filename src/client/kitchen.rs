@@ -12,6 +12,7 @@ use crate::protocol::{
 };
 use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Tile, Vessel};
 use crate::sim::room::StationState;
+use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 
@@ -216,6 +217,10 @@ pub(super) fn plugin(app: &mut App) {
 fn spawn_camera(mut commands: Commands) {
     commands.spawn((
         Camera3d::default(),
+        // Bevy's default curve (TonyMcMapface) reads a lookup table the client does not ship
+        // (Cargo.toml: no `tonemapping_luts`, ~1 MB of the browser download); this one is
+        // computed in the shader and looks close to it.
+        Tonemapping::SomewhatBoringDisplayTransform,
         KitchenCamera,
         Transform::from_xyz(4.5, 9.0, 9.0).looking_at(Vec3::new(4.5, 0.0, 2.5), Vec3::Y),
     ));

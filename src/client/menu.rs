@@ -469,8 +469,8 @@ fn read_presses(
         back: keys.just_pressed(KeyCode::Escape),
         ..default()
     };
-    let left_act = keys.any_just_pressed(k1.act_keys());
-    let right_act = keys.any_just_pressed(k2.act_keys());
+    let left_act = keys.any_just_pressed(k1.act_inputs());
+    let right_act = keys.any_just_pressed(k2.act_inputs());
     p.confirm |= left_act && !lineup.join(Device::KeyboardLeft);
     p.confirm |= right_act && !lineup.join(Device::KeyboardRight);
     for (e, pad) in pads {
@@ -479,7 +479,7 @@ fn read_presses(
         p.left |= pad.just_pressed(pad_set.left);
         p.right |= pad.just_pressed(pad_set.right);
         p.back |= pad.just_pressed(GamepadButton::East);
-        if pad.any_just_pressed(pad_set.act_buttons()) {
+        if pad.any_just_pressed(pad_set.act_inputs()) {
             p.confirm |= !lineup.join(Device::Gamepad(e));
         }
     }
