@@ -63,5 +63,5 @@ hz=$(getconf CLK_TCK)
   echo "server CPU (cores, from 5 s after the last join to 5 s before the end):" \
     "$(echo "($c1 - $c0) / $hz / ($t1 - $t0)" | bc -l | cut -c1-5)"
   echo "server RSS: idle $rss_idle, live $rss_live"
-  echo "generator: $(tail -n 1 "$out/gen.out" | sed 's/,"per_room":.*}$/}/')"
+  echo "generator: $(tail -n 1 "$out/gen.out" | sed 's/"per_room":\[[^]]*\],\{0,1\}//')"
 } | tee "$out/summary.txt"
