@@ -121,13 +121,18 @@ enum Command {
         /// End with one JSON line of measurements.
         #[arg(long)]
         stats: bool,
-        /// Connections opened by this process (all in the same room).
+        /// Connections opened by this process (all in the same room; with --rooms, per room).
         #[arg(long, default_value_t = 1)]
         clients: usize,
+        /// Create this many rooms, each with --clients connections, all driven by this one
+        /// process on one thread: the load generator (needs --create).
+        #[arg(long, default_value_t = 1, requires = "create")]
+        rooms: usize,
         /// Level id for a room made with --create.
         #[arg(long)]
         level: Option<String>,
-        /// Milliseconds per client loop (each connection is stepped once per loop).
+        /// The longest a connection goes unstepped, in ms: a UDP connection is stepped when a
+        /// packet arrives and otherwise after this long; a --ws connection on this period.
         #[arg(long, default_value_t = 5)]
         frame_ms: u64,
         /// Connect through the web port's WebSocket relay (the browser's transport), not UDP.
@@ -216,6 +221,7 @@ fn main() -> ExitCode {
             seconds,
             stats,
             clients,
+            rooms,
             level,
             frame_ms,
             ws,
@@ -252,6 +258,7 @@ fn main() -> ExitCode {
                 seconds,
                 stats,
                 clients,
+                rooms,
                 level,
                 frame_ms,
                 ws,

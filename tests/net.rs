@@ -795,6 +795,7 @@ fn bot_args(web: &str, clients: usize) -> JoinArgs {
         seconds: 0.0,
         stats: false,
         clients,
+        rooms: 1,
         level: Some("tutorial".into()),
         frame_ms: 5,
         ws: false,

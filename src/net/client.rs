@@ -21,8 +21,8 @@ use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 
 pub use super::session::{
-    INPUT_LEAD, JoinReply, KEEPALIVE, SendPace, add_client_plugins, insert_client, parse_reply,
-    ready_due,
+    INPUT_LEAD, JoinReply, KEEPALIVE, SendPace, add_client_plugins, add_send_pacing, insert_client,
+    parse_reply, ready_due,
 };
 
 fn post(url: &str, body: &Value) -> Result<(i32, Value), String> {
@@ -73,10 +73,21 @@ pub fn open_connection(
     reply: &JoinReply,
     transport: &Transport,
 ) -> Result<(), String> {
+    open_probed_connection(world, reply, transport).map(drop)
+}
+
+/// [`open_connection`], also answering a second handle on the UDP socket (none for the relay):
+/// the load generator polls it to step a connection only when a packet is waiting.
+fn open_probed_connection(
+    world: &mut World,
+    reply: &JoinReply,
+    transport: &Transport,
+) -> Result<Option<UdpSocket>, String> {
     let token = read_token(&reply.token)?;
     match transport {
         Transport::Udp => {
             let socket = UdpSocket::bind(("0.0.0.0", 0)).map_err(|e| e.to_string())?;
+            let probe = socket.try_clone().map_err(|e| e.to_string())?;
             let transport = NetcodeClientTransport::new(
                 super::tokens::unix_now(),
                 ClientAuthentication::Secure { connect_token: token },
@@ -84,13 +95,14 @@ pub fn open_connection(
             )
             .map_err(|e| e.to_string())?;
             insert_client(world, transport);
+            Ok(Some(probe))
         }
         Transport::WebSocket { web, origin } => {
             let transport = super::ws::WsClientTransport::connect(web, origin.as_deref(), token)?;
             insert_client(world, transport);
+            Ok(None)
         }
     }
-    Ok(())
 }
 
 /// `http://HOST:PORT/?room=CODE`, the form the web port serves rooms at.
@@ -238,9 +250,67 @@ impl ClientSession {
     }
 }
 
+/// The plugins of one headless connection: what a client needs and nothing a load generator
+/// would pay for hundreds of times over on every step.
+///
+/// `MinimalPlugins` less the frame counter and the runner (the owner steps the app); replicon
+/// and renet without their server halves, whose systems (gated on a server that never runs
+/// here) were still evaluated every step; and no fixed timestep, since nothing of a client runs
+/// in `FixedUpdate` while `FixedMain`'s five empty schedules ran on every tick-sized step.
+fn add_headless_client_plugins(app: &mut App) {
+    use bevy::time::TimePlugin;
+    use bevy_replicon::prelude::{RepliconPlugins, ServerMessagePlugin, ServerPlugin};
+    use bevy_replicon_renet::{RepliconRenetPlugins, RepliconRenetServerPlugin};
+    app.add_plugins((TaskPoolPlugin::default(), TimePlugin, StatesPlugin));
+    app.insert_resource(Time::<Fixed>::from_duration(Duration::from_secs(24 * 3600)));
+    app.add_plugins((
+        RepliconPlugins.build().disable::<ServerPlugin>().disable::<ServerMessagePlugin>(),
+        RepliconRenetPlugins.build().disable::<RepliconRenetServerPlugin>(),
+        crate::protocol::ProtocolPlugin,
+    ));
+    add_send_pacing(app);
+    step_only_what_a_client_uses(app);
+}
+
+/// Runs the state machinery only on steps that queued a state change.
+#[derive(bevy::ecs::schedule::ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+struct QueuedTransitions;
+
+/// Trims the main schedule of a headless connection: no `RunFixedMainLoop` (no fixed
+/// timestep here), and `StateTransition` (26 systems, every step) only when replicon's backend
+/// queued a client or server state change (connecting, disconnecting), which is rare.
+fn step_only_what_a_client_uses(app: &mut App) {
+    use bevy::app::MainScheduleOrder;
+    use bevy::ecs::schedule::ScheduleLabel;
+    use bevy::state::state::StateTransition;
+    app.init_schedule(QueuedTransitions);
+    app.add_systems(QueuedTransitions, run_queued_transitions);
+    let mut order = app.world_mut().resource_mut::<MainScheduleOrder>();
+    order.labels.retain(|l| *l != RunFixedMainLoop.intern());
+    for label in &mut order.labels {
+        if *label == StateTransition.intern() {
+            *label = QueuedTransitions.intern();
+        }
+    }
+}
+
+fn run_queued_transitions(world: &mut World) {
+    use bevy::state::state::{FreelyMutableState, StateTransition};
+    use bevy_replicon::prelude::{ClientState, ServerState};
+    fn queued<S: FreelyMutableState>(world: &World) -> bool {
+        world.get_resource::<NextState<S>>().is_some_and(|n| !matches!(n, NextState::Unchanged))
+    }
+    if queued::<ClientState>(world) || queued::<ServerState>(world) {
+        world.run_schedule(StateTransition);
+    }
+}
+
 /// One connection, as an app stepped by its owner.
 pub struct HeadlessClient {
     pub app: App,
+    /// The connection's UDP socket (a second handle), polled for waiting packets; `None` over
+    /// the relay, whose connections are stepped on a timer.
+    probe: Option<UdpSocket>,
 }
 
 impl HeadlessClient {
@@ -257,8 +327,9 @@ impl HeadlessClient {
         transport: &Transport,
     ) -> Result<HeadlessClient, String> {
         let mut app = App::new();
-        app.add_plugins((MinimalPlugins, StatesPlugin));
-        add_connection(&mut app, reply, transport)?;
+        add_headless_client_plugins(&mut app);
+        app.add_plugins(super::ws::WsClientPlugin);
+        let probe = open_probed_connection(app.world_mut(), reply, transport)?;
         app.add_systems(
             Update,
             (note_welcome, follow_room, auto_ready, sample_bandwidth, track_cooks),
@@ -286,7 +357,11 @@ impl HeadlessClient {
         });
         app.finish();
         app.cleanup();
-        Ok(HeadlessClient { app })
+        // One connection's systems are a short chain of cheap bookkeeping: the multi-threaded
+        // executor's wake-ups per system were ~90 % of a load generator's CPU (perf, 4
+        // connections), so every schedule runs on the stepping thread.
+        crate::clock::run_schedules_single_threaded(&mut app);
+        Ok(HeadlessClient { app, probe })
     }
 
     /// One frame of the client (real time).
@@ -538,9 +613,12 @@ pub struct JoinArgs {
     pub seconds: f64,
     pub stats: bool,
     pub clients: usize,
+    /// Rooms to create (with `create`), each with `clients` connections: the load generator.
+    pub rooms: usize,
     pub level: Option<String>,
-    /// The loop period: every connection is stepped once per period (5 ms measures the echo
-    /// finely; a load run of hundreds of connections on a small host uses 20).
+    /// The longest a connection goes unstepped: a UDP connection is stepped when a packet
+    /// waits for it and otherwise after this long (its keepalive); a relay connection on this
+    /// period. 5 ms measures the echo finely over the relay; a load run uses 50.
     pub frame_ms: u64,
     /// Connect through the web port's WebSocket relay instead of UDP.
     pub ws: bool,
@@ -549,8 +627,27 @@ pub struct JoinArgs {
 }
 
 /// The seats `undercooked join` asks for: the created, named or resumed (`--reconnect`) room's
-/// first, then `--clients` − 1 more in the same room (a refused extra seat is a warning).
+/// first, then `--clients` − 1 more in the same room (a refused extra seat is a warning); with
+/// `--rooms N`, that for each of N new rooms (a refused room is a warning, and ends the
+/// creating).
 pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, String> {
+    if args.rooms > 1 {
+        if !args.create {
+            return Err("--rooms needs --create".into());
+        }
+        let mut replies = Vec::new();
+        for r in 0..args.rooms {
+            let one = JoinArgs { rooms: 1, name: format!("{}{r}", args.name), ..args.clone() };
+            match open_seats(&one) {
+                Ok(seats) => replies.extend(seats),
+                Err(e) => {
+                    eprintln!("warning: room {r}: {e}");
+                    break;
+                }
+            }
+        }
+        return if replies.is_empty() { Err("no room was created".into()) } else { Ok(replies) };
+    }
     let first = if let (Some(code), Some(secret)) = (&args.room, &args.reconnect) {
         api_join(&args.web, code, &args.name, Some(secret))?
     } else if args.create || args.room.is_some() {
@@ -569,8 +666,8 @@ pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, String> {
     Ok(replies)
 }
 
-/// One headless connection per seat, with `args.inputs`; `--inputs bot` connections share one
-/// claim table, so the process's bots split the kitchen like a server team.
+/// One headless connection per seat, with `args.inputs`; `--inputs bot` connections of a room
+/// share one claim table, so the process's bots split each kitchen like a server team.
 pub fn connect_seats(
     args: &JoinArgs,
     replies: &[JoinReply],
@@ -586,12 +683,79 @@ pub fn connect_seats(
         .collect::<Result<Vec<_>, String>>()
         .map_err(|e| format!("connect: {e}"))?;
     if args.inputs == InputMode::Bot {
-        let claims = SharedClaims::default();
-        for c in &mut clients {
-            c.share_claims(claims.clone());
+        let mut claims: BTreeMap<&str, SharedClaims> = BTreeMap::new();
+        for (c, r) in clients.iter_mut().zip(replies) {
+            c.share_claims(claims.entry(r.code.as_str()).or_default().clone());
         }
     }
     Ok(clients)
+}
+
+/// How long the load generator lets packets gather after the first arrives (see [`drive`]).
+const COALESCE: Duration = Duration::from_micros(1000);
+
+/// Steps `clients` until `end`: each when a packet is waiting on its socket, or when `idle`
+/// has passed since its last step (relay connections: on that period only).
+///
+/// Stepping every connection every few milliseconds made an idle step most of a load
+/// generator's work; a connection has something to do ~20 times a second (the room's tick
+/// arrives, its frame goes out) plus its keepalive, so one `poll` over every socket decides.
+///
+/// Answers how many steps it took.
+pub fn drive(clients: &mut [HeadlessClient], idle: Duration, end: Instant) -> u64 {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let mut last = vec![Instant::now(); clients.len()];
+    let mut ready = vec![false; clients.len()];
+    let mut steps = 0;
+    loop {
+        let now = Instant::now();
+        if now >= end {
+            return steps;
+        }
+        let next = last.iter().map(|t| *t + idle).min().unwrap_or(end).min(end);
+        let wait = next.saturating_duration_since(now);
+        {
+            // Relay connections have no socket here and wait for their timer.
+            let (mut fds, owners): (Vec<PollFd>, Vec<usize>) = clients
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| Some((PollFd::new(c.probe.as_ref()?, PollFlags::IN), i)))
+                .unzip();
+            let timeout =
+                Timespec { tv_sec: wait.as_secs() as _, tv_nsec: wait.subsec_nanos() as _ };
+            match poll(&mut fds, Some(&timeout)) {
+                // A server flushes a tick to every client of a world in one go, often as two
+                // or three packets per client: waiting a moment lets one step take them all.
+                Ok(n) if n > 0 => {
+                    std::thread::sleep(COALESCE);
+                    let _ = poll(&mut fds, Some(&Timespec { tv_sec: 0, tv_nsec: 0 }));
+                }
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(e) => {
+                    eprintln!("warning: poll: {e}");
+                    std::thread::sleep(idle);
+                }
+            }
+            ready.fill(false);
+            for (f, &i) in fds.iter().zip(&owners) {
+                ready[i] = !f.revents().is_empty();
+            }
+        }
+        let now = Instant::now();
+        for ((c, t), r) in clients.iter_mut().zip(&mut last).zip(&ready) {
+            if *r || now >= *t + idle {
+                c.step();
+                *t = now;
+                steps += 1;
+            }
+        }
+    }
+}
+
+/// CPU seconds this process has used (user + system), so `--stats` says what the load cost.
+fn cpu_seconds() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    t.tv_sec as f64 + t.tv_nsec as f64 / 1e9
 }
 
 /// Runs `undercooked join … --headless`; returns the exit code.
@@ -604,8 +768,13 @@ pub fn run_join(args: &JoinArgs) -> u8 {
         }
     };
     let Some(first) = replies.first().cloned() else { return 1 };
+    let codes: Vec<&str> = replies.iter().map(|r| r.code.as_str()).collect();
+    let mut rooms = codes.clone();
+    rooms.dedup();
     if args.create {
-        println!("room: {}", first.code);
+        for code in &rooms {
+            println!("room: {code}");
+        }
     }
     let mut clients = match connect_seats(args, &replies) {
         Ok(c) => c,
@@ -615,21 +784,20 @@ pub fn run_join(args: &JoinArgs) -> u8 {
         }
     };
     eprintln!(
-        "joined room {} with {} connection(s) over {}",
-        first.code,
+        "joined {} with {} connection(s) over {}",
+        if rooms.len() == 1 {
+            format!("room {}", first.code)
+        } else {
+            format!("{} rooms", rooms.len())
+        },
         clients.len(),
         if args.ws { "the WebSocket relay" } else { "UDP" }
     );
-    let end = Instant::now() + Duration::from_secs_f64(args.seconds.max(0.0));
-    while Instant::now() < end {
-        let t0 = Instant::now();
-        for c in &mut clients {
-            c.step();
-        }
-        if let Some(rest) = Duration::from_millis(args.frame_ms.max(1)).checked_sub(t0.elapsed()) {
-            std::thread::sleep(rest);
-        }
-    }
+    let (start, cpu_start) = (Instant::now(), cpu_seconds());
+    let end = start + Duration::from_secs_f64(args.seconds.max(0.0));
+    let steps = drive(&mut clients, Duration::from_millis(args.frame_ms.max(1)), end);
+    let cpu_s = cpu_seconds() - cpu_start;
+    let cpu = cpu_s / start.elapsed().as_secs_f64().max(1e-3);
     for c in &mut clients {
         c.disconnect();
     }
@@ -645,18 +813,49 @@ pub fn run_join(args: &JoinArgs) -> u8 {
                 v
             })
             .collect();
-        let num = |k: &'static str| per.iter().filter_map(move |v| v[k].as_f64());
-        let n = per.len().max(1) as f64;
-        let line = json!({
-            "room": first.code,
-            "clients": per.len(),
-            "ticks_received": num("ticks_received").fold(f64::INFINITY, f64::min) as u64,
-            "down_bytes_per_s": (num("down_bytes_per_s").sum::<f64>() / n).round(),
-            "up_bytes_per_s": (num("up_bytes_per_s").sum::<f64>() / n).round(),
-            "echo_ticks_p99": num("echo_ticks_p99").fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v)))),
-            "per_client": per,
-        });
+        let mut line = summarize(&per);
+        // The generator's own CPU while it drove the connections (1.0 = one core busy).
+        line["cpu_cores"] = json!((cpu * 1000.0).round() / 1000.0);
+        line["steps_per_s"] = json!((steps as f64 / args.seconds.max(1e-3)).round());
+        line["cpu_us_per_step"] = json!((cpu_s * 1e6 / steps.max(1) as f64).round());
+        if rooms.len() == 1 {
+            line["room"] = json!(first.code);
+            line["per_client"] = json!(per);
+        } else {
+            line["rooms"] = json!(rooms.len());
+            line["per_room"] = rooms
+                .iter()
+                .map(|code| {
+                    let mine: Vec<Value> = per
+                        .iter()
+                        .zip(&codes)
+                        .filter(|(_, c)| *c == code)
+                        .map(|(v, _)| v.clone())
+                        .collect();
+                    let mut s = summarize(&mine);
+                    s["room"] = json!(code);
+                    s
+                })
+                .collect();
+        }
         println!("{line}");
     }
     0
+}
+
+/// The `--stats` figures over some connections: how many, the fewest ticks any followed, the
+/// median of that, mean bandwidth, and the worst echo p99.
+fn summarize(per: &[Value]) -> Value {
+    let num = |k: &'static str| per.iter().filter_map(move |v| v[k].as_f64());
+    let n = per.len().max(1) as f64;
+    let mut ticks: Vec<f64> = num("ticks_received").collect();
+    ticks.sort_by(f64::total_cmp);
+    json!({
+        "clients": per.len(),
+        "ticks_received": ticks.first().copied().unwrap_or(0.0) as u64,
+        "ticks_received_median": ticks.get(ticks.len() / 2).copied().unwrap_or(0.0) as u64,
+        "down_bytes_per_s": (num("down_bytes_per_s").sum::<f64>() / n).round(),
+        "up_bytes_per_s": (num("up_bytes_per_s").sum::<f64>() / n).round(),
+        "echo_ticks_p99": num("echo_ticks_p99").fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v)))),
+    })
 }

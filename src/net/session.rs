@@ -80,6 +80,11 @@ pub fn parse_reply(status: i32, v: Value) -> Result<JoinReply, String> {
 /// protocol, and the send pacing ([`SendPace`]). The connection itself is [`insert_client`].
 pub fn add_client_plugins(app: &mut App) {
     app.add_plugins((RepliconPlugins, RepliconRenetPlugins, ProtocolPlugin));
+    add_send_pacing(app);
+}
+
+/// The send pacing ([`SendPace`]) of a client app whose replicon/renet plugins are added.
+pub fn add_send_pacing(app: &mut App) {
     app.init_resource::<SendPace>();
     app.configure_sets(PostUpdate, RenetSend.run_if(send_due));
     app.add_systems(PostUpdate, mark_sent.after(RenetSend));

@@ -7,7 +7,8 @@
 //! replicon receive, seating, the input gate); `tick` = RunFixedMainLoop (the sim stages,
 //! projection, lifecycle, event fan-out); `send` = PostUpdate and Last (replicon's
 //! `collect_changes` and messages, renet/netcode send). `total` is the whole frame, HTTP and
-//! the rest included.
+//! the rest included; `cpu` is the CPU time the world's thread spent in it, so that a frame
+//! longer than its CPU time says it waited for a core (other shards, other processes).
 
 use super::rooms::HostedRoom;
 use super::server::Peer;
@@ -33,13 +34,15 @@ const LOG_EVERY: Duration = Duration::from_secs(10);
 /// Samples kept for the exit summary (~14 h at 20 Hz): bounded memory on a long-lived host.
 const KEEP: usize = 1_000_000;
 
-/// One frame that ran at least one tick, in µs: total, receive, tick, send.
-type Sample = [u32; 4];
+/// One frame that ran at least one tick, in µs: total, receive, tick, send, thread CPU.
+type Sample = [u32; 5];
 
 /// The measurements (a resource of the server app).
 #[derive(Resource)]
 pub struct TickTimes {
     marks: [Option<Instant>; 4],
+    /// The thread's CPU clock at the frame's start.
+    cpu_start: Duration,
     ticked: bool,
     window: Vec<Sample>,
     window_start: Instant,
@@ -51,6 +54,7 @@ impl Default for TickTimes {
     fn default() -> Self {
         TickTimes {
             marks: [None; 4],
+            cpu_start: Duration::ZERO,
             ticked: false,
             window: Vec::new(),
             window_start: Instant::now(),
@@ -80,7 +84,14 @@ pub fn summary(samples: &[Sample]) -> Value {
         "receive_ms": column(samples, 1),
         "tick_ms": column(samples, 2),
         "send_ms": column(samples, 3),
+        "cpu_ms": column(samples, 4),
     })
+}
+
+/// CPU time the calling thread has used (a vDSO read, ~tens of ns).
+fn thread_cpu() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// Resident memory of this process in MB (Linux; 0 elsewhere).
@@ -110,6 +121,7 @@ impl Plugin for TickTimePlugin {
         order.insert_after(Last, FrameEnd);
         app.add_systems(FrameStart, |mut t: ResMut<TickTimes>| {
             t.marks = [Some(Instant::now()), None, None, None];
+            t.cpu_start = thread_cpu();
             t.ticked = false;
         });
         app.add_systems(ReceiveDone, |mut t: ResMut<TickTimes>| t.marks[1] = Some(Instant::now()));
@@ -129,6 +141,7 @@ fn end_frame(mut t: ResMut<TickTimes>, rooms: Query<&HostedRoom>, peers: Query<&
             micros(start, received.unwrap_or(now)),
             micros(received, ticked.unwrap_or(now)),
             micros(send, now),
+            (thread_cpu().saturating_sub(t.cpu_start).as_micros()).min(u32::MAX as u128) as u32,
         ];
         t.window.push(sample);
         if t.all.len() < KEEP {
