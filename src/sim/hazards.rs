@@ -578,11 +578,14 @@ pub fn walk_hazards<S: super::hash::FieldSink + ?Sized>(room: &Room, sink: &mut 
         };
         sink.field(&|| format!("hazards.shifts[{g}]"), code);
     }
-    let dense = if h.fire { room.stations.len() } else { 0 };
-    for (s, f) in (0..dense).map(|s| (s, h.fires.get(s))) {
-        sink.field(&|| format!("hazards.fires[{s}].burning"), f.burning as i64);
-        sink.field(&|| format!("hazards.fires[{s}].smoulder"), f.smoulder as i64);
-        sink.field(&|| format!("hazards.fires[{s}].next_spread"), f.next_spread as i64);
+    // Only the map's entries, one packed word each after the station: a kitchen with no fire
+    // hashes one value here instead of three per station (docs/SIMULATION.md §8).
+    if h.fire {
+        sink.field(&|| "hazards.fires.len".into(), h.fires.len() as i64);
+        for (s, f) in h.fires.iter() {
+            sink.field(&|| format!("hazards.fires[{s}].station"), s as i64);
+            sink.field(&|| format!("hazards.fires[{s}].state"), f.packed());
+        }
     }
     for (c, spray) in h.spray.iter().enumerate() {
         sink.field(&|| format!("hazards.spray[{c}].station"), spray.station as i64);
