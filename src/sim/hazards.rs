@@ -49,14 +49,17 @@ impl Default for Spray {
     }
 }
 
-/// Stage 6's per-room state. Everything here except `pristine` is hashed (when `active`).
+/// Stage 6's per-room state. Everything here except `pristine` and `stoves` is hashed (when
+/// `active`). The per-tick lists live inline (`SmallVec`, sized for the levels we ship): stage 6
+/// and the hash read them every tick, and a heap vector each cost a cache miss per room per
+/// stage in a 1,024-room batch (docs/PERFORMANCE.md).
 #[derive(Clone, Debug, Default)]
 pub struct HazardState {
     /// The level has hazards or an extinguisher stand: only then does stage 6 run and hash.
     pub active: bool,
     /// Is each spill/ice patch on the floor now (level patch order)?
-    pub patches: Vec<bool>,
-    pub carts: Vec<CartState>,
+    pub patches: SmallVec<[bool; 8]>,
+    pub carts: SmallVec<[CartState; 2]>,
     /// The level has a Fire hazard (only then are fires walked by the hash).
     pub fire: bool,
     /// The stations burning or smouldering (always empty when the level has no Fire).
@@ -64,7 +67,7 @@ pub struct HazardState {
     /// The stoves' station indices, in index order: the only stations that can smoulder.
     pub stoves: SmallVec<[u16; 4]>,
     /// Each shift group's phase (level order).
-    pub shifts: Vec<ShiftPhase>,
+    pub shifts: SmallVec<[ShiftPhase; 4]>,
     /// Per cook, in seat order (inline: read every tick, and four cooks at most).
     pub spray: SmallVec<[Spray; 4]>,
     /// Every flammable fixture is ablaze: stage 7 ends the round LOST.
@@ -85,8 +88,8 @@ pub fn init_room(room: &mut Room) {
     }
     let h = &mut room.hazards;
     h.active = true;
-    h.patches = vec![false; spec.patches.len()];
-    h.carts = vec![CartState::default(); spec.carts.len()];
+    h.patches = smallvec::smallvec![false; spec.patches.len()];
+    h.carts = smallvec::smallvec![CartState::default(); spec.carts.len()];
     h.fire = spec.fire.is_some();
     if h.fire {
         h.stoves = (0..room.stations.len())
@@ -94,7 +97,7 @@ pub fn init_room(room: &mut Room) {
             .map(|s| s as u16)
             .collect();
     }
-    h.shifts = vec![ShiftPhase::Present; spec.shifts.len()];
+    h.shifts = smallvec::smallvec![ShiftPhase::Present; spec.shifts.len()];
     h.spray = smallvec::smallvec![Spray::default(); room.cooks.len()];
     if !spec.shifts.is_empty() {
         h.pristine = Some(room.level.clone());
@@ -561,6 +564,8 @@ fn step_traction(room: &mut Room) {
 }
 
 /// The hazard section of the hash walk (called by `hash::walk` only for an active room).
+/// Inlined into the walk so the hasher's lanes stay in registers across it.
+#[inline(always)]
 pub fn walk_hazards<S: super::hash::FieldSink + ?Sized>(room: &Room, sink: &mut S) {
     let h = &room.hazards;
     for (p, on) in h.patches.iter().enumerate() {
