@@ -177,27 +177,25 @@ impl PatchSpec {
     /// Is the patch on the floor during tick `t`? A pure function of the tick, so the client
     /// and the sim agree without sending a timetable.
     pub fn active_at(&self, t: u32) -> bool {
+        self.state_at(t).0
+    }
+
+    /// Does the patch appear on tick `t` (the tick its SPILLED event is emitted)?
+    pub fn appears_at(&self, t: u32) -> bool {
+        self.state_at(t).1
+    }
+
+    /// `(active_at(t), appears_at(t))` from one division: stage 6 asks both every tick.
+    pub fn state_at(&self, t: u32) -> (bool, bool) {
         if t < self.from {
-            return false;
+            return (false, false);
         }
         let since = t - self.from;
         let phase = match self.every {
             Some(every) => since % every.max(1),
             None => since,
         };
-        self.lasts.is_none_or(|lasts| phase < lasts)
-    }
-
-    /// Does the patch appear on tick `t` (the tick its SPILLED event is emitted)?
-    pub fn appears_at(&self, t: u32) -> bool {
-        if t < self.from {
-            return false;
-        }
-        let since = t - self.from;
-        match self.every {
-            Some(every) => since.is_multiple_of(every.max(1)),
-            None => since == 0,
-        }
+        (self.lasts.is_none_or(|lasts| phase < lasts), phase == 0)
     }
 }
 

@@ -489,9 +489,11 @@ fn put_out(room: &mut Room, c: usize, s: usize) {
 fn step_ignition_and_spread(room: &mut Room, delay: u32, spread_min: u32, spread_max: u32) {
     let t = room.tick;
     let mut visit: SmallVec<[u16; 8]> = SmallVec::from_slice(&room.hazards.stoves);
-    visit.extend(room.hazards.fires.burning_stations().map(|s| s as u16));
-    visit.sort_unstable();
-    visit.dedup();
+    if room.hazards.fires.any_burning() {
+        visit.extend(room.hazards.fires.burning_stations().map(|s| s as u16));
+        visit.sort_unstable();
+        visit.dedup();
+    }
     for s in visit.into_iter().map(usize::from) {
         let fire = room.hazards.fires.get(s);
         if fire.burning {
@@ -538,8 +540,9 @@ fn step_traction(room: &mut Room) {
     let t = room.tick;
     for p in 0..room.hazards.patches.len() {
         let spec = &room.level.hazards.patches[p];
-        room.hazards.patches[p] = spec.active_at(t);
-        if spec.appears_at(t) {
+        let (active, appears) = spec.state_at(t);
+        room.hazards.patches[p] = active;
+        if appears {
             let ice = spec.traction == Traction::Ice;
             room.events.push(SimEvent::Spilled { patch: p as u16, ice });
         }
