@@ -114,10 +114,13 @@ impl Level {
     ///
     /// The list is in row-major order (both builders scan the grid row by row), so the index
     /// is a binary search by (row, column): targeting calls this for every press and hold.
+    /// The tile is asked first: most cells a cook faces are floor, and one tile read answers
+    /// them without the search.
     pub fn station_at(&self, cell: Cell) -> Option<usize> {
-        let i =
-            self.stations.binary_search_by_key(&(cell.1, cell.0), |s| (s.cell.1, s.cell.0)).ok()?;
-        matches!(self.tile(cell), Tile::Station(_)).then_some(i)
+        if !matches!(self.tile(cell), Tile::Station(_)) {
+            return None;
+        }
+        self.stations.binary_search_by_key(&(cell.1, cell.0), |s| (s.cell.1, s.cell.0)).ok()
     }
 }
 
