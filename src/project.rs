@@ -117,13 +117,7 @@ pub fn hazard_view(room: &Room) -> HazardView {
                 ticks_until_gone: s.ticks_until_gone(room.tick),
             })
             .collect(),
-        burning: h
-            .fires
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.burning)
-            .map(|(i, _)| i as u16)
-            .collect(),
+        burning: h.fires.burning_stations().map(|s| s as u16).collect(),
         sprays: h
             .spray
             .iter()

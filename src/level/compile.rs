@@ -8,7 +8,8 @@ use std::collections::{BTreeSet, VecDeque};
 
 use super::error::{ErrorCode, LevelError, Pos};
 use super::model::{
-    Cell, HazardSpec, Level, OrdersSpec, PropLimits, RecipeBook, StationDef, seconds_to_ticks,
+    Cell, HazardSpec, Level, LevelFixed, OrdersSpec, PropLimits, RecipeBook, StationDef,
+    seconds_to_ticks,
 };
 use super::schema::{LevelFile, TileSpec};
 use super::source_map::{SourceMap, StrLoc};
@@ -581,15 +582,12 @@ fn build(raw: &LevelFile, grid: Grid, hazards: HazardSpec) -> Level {
     let mut spawns = grid.spawns.clone();
     spawns.sort_by_key(|s| s.0);
     let (lo, hi) = raw.orders.interval;
-    Level {
+    let fixed = LevelFixed {
         id: raw.id.clone(),
         name: raw.name.clone(),
         hint: raw.hint.clone(),
-        width: grid.width,
-        height: grid.height,
         spawns: spawns.into_iter().map(|s| s.1).collect(),
         stations: grid.stations.iter().map(|&(kind, cell, _)| StationDef { kind, cell }).collect(),
-        tiles: grid.tiles,
         props: PropLimits { plates: to_u32(raw.props.plates), pots: to_u32(raw.props.pots) },
         orders: OrdersSpec {
             pool: raw.orders.pool.clone(),
@@ -602,7 +600,8 @@ fn build(raw: &LevelFile, grid: Grid, hazards: HazardSpec) -> Level {
         time_limit: ticks(raw.time_limit),
         target_score: to_i32(raw.target_score),
         hazards,
-    }
+    };
+    Level::new(grid.width, grid.height, grid.tiles, fixed)
 }
 
 /// Validates a parsed level file and compiles it; `map` locates problems in its text.

@@ -2,7 +2,7 @@
 //! benchmarks and tools that need odd layouts a campaign level would never pass.
 
 use super::compile::{Glyph, builtin_glyph};
-use super::model::{Level, OrdersSpec, PropLimits, StationDef};
+use super::model::{Level, LevelFixed, OrdersSpec, PropLimits, StationDef};
 use crate::sim::kinds::Tile;
 
 /// Build an unvalidated level from rows in the built-in legend (unknown characters are walls,
@@ -31,13 +31,10 @@ pub fn sketch_level(id: &str, rows: &[&str]) -> Level {
         }
     }
     spawns.sort_by_key(|(n, _)| *n);
-    Level {
+    let fixed = LevelFixed {
         id: id.into(),
         name: id.into(),
         hint: String::new(),
-        width,
-        height,
-        tiles,
         spawns: spawns.into_iter().map(|(_, c)| c).collect(),
         stations,
         props: PropLimits { plates: 4, pots: 2 },
@@ -52,5 +49,6 @@ pub fn sketch_level(id: &str, rows: &[&str]) -> Level {
         time_limit: 20 * 180,
         target_score: 1,
         hazards: Default::default(),
-    }
+    };
+    Level::new(width, height, tiles, fixed)
 }

@@ -11,7 +11,7 @@
 //! lanes, so the CPU overlaps them (docs/ARCHITECTURE.md, docs/PERFORMANCE.md).
 
 use super::kinds::{Dir4, Form};
-use super::room::{CookState, ItemKind, Place, Room, StationState};
+use super::room::{CookState, ItemKind, Place, Room, Station, StationState};
 
 /// Receives the canonical field walk. `name` is only called by sinks that keep names.
 pub trait FieldSink {
@@ -64,11 +64,20 @@ impl LaneHasher {
     }
 
     fn finish(&self) -> u64 {
-        // Undo the rotation so lane k is the lane that took values n ≡ k (mod 4).
-        let r = (self.count % 4) as usize;
+        // Undo the rotation so lane k is the lane that took values n ≡ k (mod 4). Constant
+        // indices only: a computed index would keep the lanes in memory for the whole walk
+        // (LLVM cannot split an array indexed by a variable into registers), and storing four
+        // lanes per value made the walk store-bound at ~2.4 cycles a value.
+        let [a, b, c, d] = self.lanes;
+        let in_order = match self.count % 4 {
+            0 => [a, b, c, d],
+            1 => [d, a, b, c],
+            2 => [c, d, a, b],
+            _ => [b, c, d, a],
+        };
         let mut h = 0u64;
-        for k in 0..4 {
-            h = avalanche(h ^ self.lanes[(k + 4 - r) % 4]);
+        for lane in in_order {
+            h = avalanche(h ^ lane);
         }
         avalanche(h ^ self.count)
     }
@@ -118,6 +127,19 @@ fn station_state_code(s: StationState) -> i64 {
         StationState::Dirty => 3,
         StationState::Blocked => 4,
     }
+}
+
+/// One station as one hashed word: `state | (worker + 1) << 8 | cooldown << 24 | progress << 32`
+/// (worker 0 = none). A station has dozens of siblings and most sit idle, so four values each
+/// were a third of a hazard level's walk (docs/SIMULATION.md §8). Every part fits its bits: the
+/// state code is < 5, a seat + 1 ≤ 256, the release grace never passes `RELEASE_TICKS` (4),
+/// progress is a `u32`.
+fn station_word(st: &Station) -> i64 {
+    let worker = st.worker.map_or(0, |w| w as u64 + 1);
+    (station_state_code(st.state) as u64
+        | worker << 8
+        | (st.cooldown as u64 & 0xff) << 24
+        | (st.progress as u64) << 32) as i64
 }
 
 fn place_code(p: Place) -> i64 {
@@ -180,10 +202,7 @@ pub fn walk<S: FieldSink + ?Sized>(room: &Room, sink: &mut S) {
     }
     sink.field(&|| "stations.len".into(), room.stations.len() as i64);
     for (i, st) in room.stations.iter().enumerate() {
-        sink.field(&|| format!("stations[{i}].state"), station_state_code(st.state));
-        sink.field(&|| format!("stations[{i}].progress"), st.progress as i64);
-        sink.field(&|| format!("stations[{i}].worker"), st.worker.map_or(-1, |w| w as i64));
-        sink.field(&|| format!("stations[{i}].cooldown"), st.cooldown as i64);
+        sink.field(&|| format!("stations[{i}]"), station_word(st));
     }
     sink.field(&|| "items.len".into(), room.items.len() as i64);
     for item in &room.items {
@@ -312,6 +331,29 @@ mod tests {
         }
         // Mean within 30..34 of 64, in integers (no floats anywhere under sim/).
         assert!((30 * flips..34 * flips).contains(&total), "mean flipped bits {total}/{flips}");
+    }
+
+    #[test]
+    fn a_station_is_one_word_with_each_part_in_its_bits() {
+        use crate::sim::kinds::StationKind;
+        let mut st = Station {
+            kind: StationKind::ChopBoard,
+            cell: (1, 2),
+            state: StationState::Idle,
+            progress: 0,
+            worker: None,
+            cooldown: 0,
+        };
+        assert_eq!(station_word(&st), 0, "an idle, unworked station is zero");
+        st.state = StationState::Working;
+        st.worker = Some(2);
+        st.cooldown = 3;
+        st.progress = 17;
+        assert_eq!(station_word(&st), 1 | 3 << 8 | 3 << 24 | 17 << 32);
+        st.worker = Some(255);
+        st.progress = u32::MAX;
+        assert_eq!(station_word(&st) as u64 >> 8 & 0xffff, 256, "seat 255 + 1 fits");
+        assert_eq!(station_word(&st) as u64 >> 32, u32::MAX as u64);
     }
 
     #[test]

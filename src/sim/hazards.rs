@@ -8,6 +8,8 @@
 
 use super::action::reach::select_target;
 use super::events::SimEvent;
+pub use super::fires::FireState;
+use super::fires::Fires;
 use super::kinds::{Form, StationKind, Tile, Vessel};
 use super::movement::{Axis, stun, sweep_axis};
 use super::room::{CookState, ItemId, ItemKind, MoveModifiers, Place, Room, StationState, V2};
@@ -34,16 +36,6 @@ pub struct CartState {
     pub along: i32,
 }
 
-/// One station's fire bookkeeping.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FireState {
-    pub burning: bool,
-    /// Ticks a burnt dish has sat on this stove (ignites past the level's delay).
-    pub smoulder: u32,
-    /// The tick on which a burning station next tries to spread.
-    pub next_spread: u32,
-}
-
 /// One cook's continuous spray: at which burning station, for how many ticks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spray {
@@ -57,20 +49,27 @@ impl Default for Spray {
     }
 }
 
-/// Stage 6's per-room state. Everything here except `pristine` is hashed (when `active`).
+/// Stage 6's per-room state. Everything here except `pristine` and `stoves` is hashed (when
+/// `active`). The per-tick lists live inline (`SmallVec`, sized for the levels we ship): stage 6
+/// and the hash read them every tick, and a heap vector each cost a cache miss per room per
+/// stage in a 1,024-room batch (docs/PERFORMANCE.md).
 #[derive(Clone, Debug, Default)]
 pub struct HazardState {
     /// The level has hazards or an extinguisher stand: only then does stage 6 run and hash.
     pub active: bool,
     /// Is each spill/ice patch on the floor now (level patch order)?
-    pub patches: Vec<bool>,
-    pub carts: Vec<CartState>,
-    /// Per station (empty when the level has no Fire).
-    pub fires: Vec<FireState>,
+    pub patches: SmallVec<[bool; 8]>,
+    pub carts: SmallVec<[CartState; 2]>,
+    /// The level has a Fire hazard (only then are fires walked by the hash).
+    pub fire: bool,
+    /// The stations burning or smouldering (always empty when the level has no Fire).
+    pub fires: Fires,
+    /// The stoves' station indices, in index order: the only stations that can smoulder.
+    pub stoves: SmallVec<[u16; 4]>,
     /// Each shift group's phase (level order).
-    pub shifts: Vec<ShiftPhase>,
-    /// Per cook, in seat order.
-    pub spray: Vec<Spray>,
+    pub shifts: SmallVec<[ShiftPhase; 4]>,
+    /// Per cook, in seat order (inline: read every tick, and four cooks at most).
+    pub spray: SmallVec<[Spray; 4]>,
     /// Every flammable fixture is ablaze: stage 7 ends the round LOST.
     pub burnt_down: bool,
     /// The level as drawn, kept while shifting floors may rewrite `Room::level` (which is
@@ -89,12 +88,17 @@ pub fn init_room(room: &mut Room) {
     }
     let h = &mut room.hazards;
     h.active = true;
-    h.patches = vec![false; spec.patches.len()];
-    h.carts = vec![CartState::default(); spec.carts.len()];
-    h.fires =
-        if spec.fire.is_some() { vec![FireState::default(); room.stations.len()] } else { vec![] };
-    h.shifts = vec![ShiftPhase::Present; spec.shifts.len()];
-    h.spray = vec![Spray::default(); room.cooks.len()];
+    h.patches = smallvec::smallvec![false; spec.patches.len()];
+    h.carts = smallvec::smallvec![CartState::default(); spec.carts.len()];
+    h.fire = spec.fire.is_some();
+    if h.fire {
+        h.stoves = (0..room.stations.len())
+            .filter(|&s| matches!(room.stations[s].kind, StationKind::Stove(_)))
+            .map(|s| s as u16)
+            .collect();
+    }
+    h.shifts = smallvec::smallvec![ShiftPhase::Present; spec.shifts.len()];
+    h.spray = smallvec::smallvec![Spray::default(); room.cooks.len()];
     if !spec.shifts.is_empty() {
         h.pristine = Some(room.level.clone());
     }
@@ -264,9 +268,7 @@ fn go(room: &mut Room, g: usize) {
             st.worker = None;
             st.progress = 0;
             st.cooldown = 0;
-            if let Some(f) = room.hazards.fires.get_mut(s) {
-                *f = FireState::default();
-            }
+            room.hazards.fires.set(s, FireState::default());
         }
     }
     let level = Arc::make_mut(&mut room.level);
@@ -394,7 +396,7 @@ fn ignite(room: &mut Room, s: usize, t: u32) {
     st.progress = 0;
     st.cooldown = 0;
     let gap = room.rng.range_inclusive(spec.spread_min, spec.spread_max).max(1);
-    room.hazards.fires[s] = FireState { burning: true, smoulder: 0, next_spread: t + gap };
+    room.hazards.fires.set(s, FireState { burning: true, smoulder: 0, next_spread: t + gap });
 }
 
 /// Is station `s` still standing (its cell not shifted away)? Every station has a cell of its
@@ -413,7 +415,7 @@ fn spread_targets(room: &Room, s: usize) -> SmallVec<[usize; 4]> {
             let (nx, ny) = room.stations[n].cell;
             (nx - x).abs() + (ny - y).abs() == 1
                 && room.stations[n].kind.flammable()
-                && !room.hazards.fires[n].burning
+                && !room.hazards.fires.burning(n)
                 && standing(room, n)
         })
         .collect()
@@ -421,18 +423,24 @@ fn spread_targets(room: &Room, s: usize) -> SmallVec<[usize; 4]> {
 
 fn step_fire(room: &mut Room) {
     let Some(spec) = room.level.hazards.fire else { return };
-    let t = room.tick;
     // Sprays first: a fire put out this tick does not also spread this tick.
+    step_sprays(room, spec.extinguish);
+    step_ignition_and_spread(room, spec.delay, spec.spread_min, spec.spread_max);
+    // Nothing burning is never burnt down, so the pass over every station runs only in a
+    // kitchen on fire.
+    room.hazards.burnt_down = room.hazards.fires.any_burning() && all_flammable_burning(room);
+}
+
+/// Each cook holding the extinguisher with the button down counts spray ticks at the burning
+/// station it targets; at `extinguish` ticks that fire is out.
+fn step_sprays(room: &mut Room, extinguish: u32) {
+    if !room.hazards.fires.any_burning() {
+        // No target for anyone: every spray stops, which is what the check below finds.
+        room.hazards.spray.fill(Spray::default());
+        return;
+    }
     for c in 0..room.cooks.len() {
-        let cook = &room.cooks[c];
-        let aimed = cook
-            .held
-            .and_then(|id| room.item(id))
-            .filter(|i| i.kind == ItemKind::Extinguisher)
-            .filter(|_| cook.action_ticks > 0 && cook.stun == 0)
-            .and_then(|_| select_target(room, cook).ok())
-            .filter(|&s| room.hazards.fires[s].burning);
-        let Some(s) = aimed else {
+        let Some(s) = spray_target(room, c) else {
             room.hazards.spray[c] = Spray::default();
             continue;
         };
@@ -442,22 +450,54 @@ fn step_fire(room: &mut Room) {
         } else {
             *spray = Spray { station: s as u16, ticks: 1 };
         }
-        if spray.ticks >= spec.extinguish {
-            room.hazards.fires[s] = FireState::default();
-            let st = &mut room.stations[s];
-            st.state = StationState::Idle;
-            st.progress = 0;
-            for other in room.hazards.spray.iter_mut().filter(|p| p.station == s as u16) {
-                *other = Spray::default();
-            }
-            let seat = room.cooks[c].seat;
-            room.events.push(SimEvent::Extinguished { seat, station: s as u16 });
+        if spray.ticks >= extinguish {
+            put_out(room, c, s);
         }
     }
-    // Ignition and spread, in station index order.
-    for s in 0..room.stations.len() {
-        if room.hazards.fires[s].burning {
-            if t < room.hazards.fires[s].next_spread {
+}
+
+/// The burning station cook `c` sprays this tick, if any: the button held (cheap checks
+/// first), the extinguisher in hand, a burning target.
+fn spray_target(room: &Room, c: usize) -> Option<usize> {
+    let cook = &room.cooks[c];
+    if cook.action_ticks == 0 || cook.stun != 0 {
+        return None;
+    }
+    room.item(cook.held?)
+        .filter(|i| i.kind == ItemKind::Extinguisher)
+        .and_then(|_| select_target(room, cook).ok())
+        .filter(|&s| room.hazards.fires.burning(s))
+}
+
+/// Cook `c`'s spray has put out station `s`: it stands idle again, and every spray at it stops.
+fn put_out(room: &mut Room, c: usize, s: usize) {
+    room.hazards.fires.set(s, FireState::default());
+    let st = &mut room.stations[s];
+    st.state = StationState::Idle;
+    st.progress = 0;
+    for other in room.hazards.spray.iter_mut().filter(|p| p.station == s as u16) {
+        *other = Spray::default();
+    }
+    let seat = room.cooks[c].seat;
+    room.events.push(SimEvent::Extinguished { seat, station: s as u16 });
+}
+
+/// Ignition and spread, in station index order. Only stoves (which may smoulder) and stations
+/// already burning have anything to do; every other station's fire state is calm and stays
+/// so, so visiting just those, in the same order, draws the same numbers in the same order.
+/// A station lit during this pass needs no visit: its first spread is at least a tick away.
+fn step_ignition_and_spread(room: &mut Room, delay: u32, spread_min: u32, spread_max: u32) {
+    let t = room.tick;
+    let mut visit: SmallVec<[u16; 8]> = SmallVec::from_slice(&room.hazards.stoves);
+    if room.hazards.fires.any_burning() {
+        visit.extend(room.hazards.fires.burning_stations().map(|s| s as u16));
+        visit.sort_unstable();
+        visit.dedup();
+    }
+    for s in visit.into_iter().map(usize::from) {
+        let fire = room.hazards.fires.get(s);
+        if fire.burning {
+            if t < fire.next_spread {
                 continue;
             }
             let targets = spread_targets(room, s);
@@ -466,26 +506,30 @@ fn step_fire(room: &mut Room) {
                 ignite(room, to, t);
                 room.events.push(SimEvent::Spread { from: s as u16, to: to as u16 });
             }
-            let gap = room.rng.range_inclusive(spec.spread_min, spec.spread_max).max(1);
-            room.hazards.fires[s].next_spread = t + gap;
+            let gap = room.rng.range_inclusive(spread_min, spread_max).max(1);
+            room.hazards.fires.set(s, FireState { next_spread: t + gap, ..fire });
         } else if smouldering(room, s) {
-            room.hazards.fires[s].smoulder += 1;
-            if room.hazards.fires[s].smoulder > spec.delay {
+            let smoulder = fire.smoulder + 1;
+            room.hazards.fires.set(s, FireState { smoulder, ..fire });
+            if smoulder > delay {
                 ignite(room, s, t);
                 room.events.push(SimEvent::Ignited { station: s as u16 });
             }
-        } else {
-            room.hazards.fires[s].smoulder = 0;
+        } else if fire.smoulder != 0 {
+            room.hazards.fires.set(s, FireState { smoulder: 0, ..fire });
         }
     }
+}
+
+/// Every flammable fixture still standing is ablaze (and there is at least one).
+fn all_flammable_burning(room: &Room) -> bool {
     let mut flammable = room
         .stations
         .iter()
         .enumerate()
         .filter(|&(s, st)| st.kind.flammable() && standing(room, s))
         .peekable();
-    room.hazards.burnt_down =
-        flammable.peek().is_some() && flammable.all(|(s, _)| room.hazards.fires[s].burning);
+    flammable.peek().is_some() && flammable.all(|(s, _)| room.hazards.fires.burning(s))
 }
 
 // ------------------------------------------------------------------------------ traction
@@ -496,8 +540,9 @@ fn step_traction(room: &mut Room) {
     let t = room.tick;
     for p in 0..room.hazards.patches.len() {
         let spec = &room.level.hazards.patches[p];
-        room.hazards.patches[p] = spec.active_at(t);
-        if spec.appears_at(t) {
+        let (active, appears) = spec.state_at(t);
+        room.hazards.patches[p] = active;
+        if appears {
             let ice = spec.traction == Traction::Ice;
             room.events.push(SimEvent::Spilled { patch: p as u16, ice });
         }
@@ -522,6 +567,8 @@ fn step_traction(room: &mut Room) {
 }
 
 /// The hazard section of the hash walk (called by `hash::walk` only for an active room).
+/// Inlined into the walk so the hasher's lanes stay in registers across it.
+#[inline(always)]
 pub fn walk_hazards<S: super::hash::FieldSink + ?Sized>(room: &Room, sink: &mut S) {
     let h = &room.hazards;
     for (p, on) in h.patches.iter().enumerate() {
@@ -539,10 +586,14 @@ pub fn walk_hazards<S: super::hash::FieldSink + ?Sized>(room: &Room, sink: &mut 
         };
         sink.field(&|| format!("hazards.shifts[{g}]"), code);
     }
-    for (s, f) in h.fires.iter().enumerate() {
-        sink.field(&|| format!("hazards.fires[{s}].burning"), f.burning as i64);
-        sink.field(&|| format!("hazards.fires[{s}].smoulder"), f.smoulder as i64);
-        sink.field(&|| format!("hazards.fires[{s}].next_spread"), f.next_spread as i64);
+    // Only the map's entries, one packed word each after the station: a kitchen with no fire
+    // hashes one value here instead of three per station (docs/SIMULATION.md §8).
+    if h.fire {
+        sink.field(&|| "hazards.fires.len".into(), h.fires.len() as i64);
+        for (s, f) in h.fires.iter() {
+            sink.field(&|| format!("hazards.fires[{s}].station"), s as i64);
+            sink.field(&|| format!("hazards.fires[{s}].state"), f.packed());
+        }
     }
     for (c, spray) in h.spray.iter().enumerate() {
         sink.field(&|| format!("hazards.spray[{c}].station"), spray.station as i64);

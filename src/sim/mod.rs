@@ -6,6 +6,7 @@
 pub mod action;
 pub mod dishes;
 pub mod events;
+pub mod fires;
 pub mod freshness;
 pub mod hash;
 pub mod hazards;
