@@ -124,7 +124,9 @@ uc_need_wasm_bindgen() {
   local want have
   want=$(uc_wasm_bindgen_version)
   [ -n "$want" ] || { uc_log "no wasm-bindgen in Cargo.lock"; return 1; }
-  have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')
+  # `|| true`: with no wasm-bindgen the pipeline fails (pipefail), and under `set -e` that
+  # would end the caller silently with 127 instead of installing it.
+  have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
   if [ "$have" != "$want" ]; then
     uc_log "installing wasm-bindgen-cli $want (have: ${have:-none})"
     # Its own target dir: the install must not evict the game's artifacts, and is kept for reuse.
