@@ -78,7 +78,7 @@ pub fn watched_level(level: &str, levels: &Path, recipes: &Path) -> (PathBuf, St
     let id = load_recipes_file(recipes)
         .ok()
         .and_then(|book| load_level_file(path, &book).ok())
-        .map(|l| l.id)
+        .map(|l| l.id.clone())
         .or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .unwrap_or_else(|| level.to_string());
     (dir.to_path_buf(), id)
