@@ -85,7 +85,7 @@ uc_need_component() {
   rustup component list --installed | grep -q "^$component" || rustup component add "$component"
 }
 
-# Adds a rustup target when it is missing (the wasm32 check needs its std).
+# Adds a rustup target when it is missing (the browser build and the wasm32 golden check need its std).
 uc_need_target() {
   local target=$1
   command -v rustup >/dev/null 2>&1 || return 0
