@@ -205,6 +205,29 @@ struct Seen {
     items: Vec<undercooked::protocol::ItemView>,
 }
 
+/// What a remote bot would plan from `s`: the views borrowed the way the client's queries
+/// hand them over, then [`snapshot`](undercooked::bot::remote::snapshot).
+fn snapshot_seen(
+    level: &Arc<Level>,
+    book: &Arc<RecipeBook>,
+    s: &Seen,
+    events: &[SimEvent],
+) -> Result<Room, undercooked::bot::remote::RemoteBotError> {
+    let cooks: Vec<_> = s.cooks.iter().map(|(c, m)| (c, m)).collect();
+    let stations: Vec<_> = s.stations.iter().collect();
+    let items: Vec<_> = s.items.iter().collect();
+    let views = undercooked::bot::remote::Views {
+        clock: s.clock,
+        room: &s.view,
+        grid: &s.grid,
+        cooks: &cooks,
+        stations: &stations,
+        items: &items,
+        events,
+    };
+    undercooked::bot::remote::snapshot(level, book, &views)
+}
+
 fn seen(room: &Room) -> Seen {
     use undercooked::project;
     Seen {
@@ -233,7 +256,6 @@ fn a_bot_planning_on_the_views_sends_the_frames_it_would_send_from_the_room() {
     // snapshots rebuilt from the projected views (and the room's events) emits, tick for tick,
     // the frames of a team reading the room itself — on every level in the folder, hazards
     // (fires, carts, a shifting floor) included.
-    use undercooked::bot::remote::{Views, snapshot};
     let book = Arc::new(builtin_recipes().expect("book"));
     let files = undercooked::level::files::level_files(&root().join("levels")).expect("levels");
     let mut levels = 0;
@@ -247,20 +269,8 @@ fn a_bot_planning_on_the_views_sends_the_frames_it_would_send_from_the_room() {
         let mut remote = BotTeam::new(&room, &[0, 1]);
         let mut serves = 0;
         while room.result.is_none() {
-            let s = seen(&room);
-            let cooks: Vec<_> = s.cooks.iter().map(|(c, m)| (c, m)).collect();
-            let stations: Vec<_> = s.stations.iter().collect();
-            let items: Vec<_> = s.items.iter().collect();
-            let views = Views {
-                clock: s.clock,
-                room: &s.view,
-                grid: &s.grid,
-                cooks: &cooks,
-                stations: &stations,
-                items: &items,
-                events: &room.events,
-            };
-            let planned = snapshot(&level, &book, &views).expect("the views fit the level");
+            let planned = snapshot_seen(&level, &book, &seen(&room), &room.events)
+                .expect("the views fit the level");
             let want = real.frames(&room);
             assert_eq!(remote.frames(&planned), want, "{} tick {}", level.id, room.tick);
             for (seat, frame) in want {
@@ -313,7 +323,7 @@ fn bots_past_the_kitchens_cook_count_help_instead_of_crowding() {
 fn views_that_do_not_fit_the_level_are_named_errors() {
     // A remote bot trusts nothing it is sent: views that disagree with the compiled level
     // (or a ticket for a recipe the book lacks) are refused by name, never a panic.
-    use undercooked::bot::remote::{RemoteBotError, Views, snapshot};
+    use undercooked::bot::remote::RemoteBotError;
     use undercooked::protocol::ItemPlace;
     let (level, book) = level("tutorial");
     let mut room = Room::new(level.clone(), book.clone(), 1, &SeatSpec::numbered(2));
@@ -323,21 +333,7 @@ fn views_that_do_not_fit_the_level_are_named_errors() {
         step_room(&mut room);
     }
     let s = seen(&room);
-    let plan = |s: &Seen| {
-        let cooks: Vec<_> = s.cooks.iter().map(|(c, m)| (c, m)).collect();
-        let stations: Vec<_> = s.stations.iter().collect();
-        let items: Vec<_> = s.items.iter().collect();
-        let views = Views {
-            clock: s.clock,
-            room: &s.view,
-            grid: &s.grid,
-            cooks: &cooks,
-            stations: &stations,
-            items: &items,
-            events: &[],
-        };
-        snapshot(&level, &book, &views).map(|_| ())
-    };
+    let plan = |s: &Seen| snapshot_seen(&level, &book, s, &[]).map(|_| ());
     assert_eq!(plan(&s), Ok(()));
     let mismatch = |r: Result<(), RemoteBotError>| matches!(r, Err(RemoteBotError::Mismatch(_)));
     let mut bad = seen(&room);
