@@ -261,19 +261,13 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     assert!(done, "views, RoomTicks and admitted frames within the patience");
     // The F3 overlay's network lines read the live connection.
     {
-        use bevy::ecs::system::SystemState;
-        use bevy::ecs::system::lifetimeless::SRes;
-        use bevy_perf_ui::entry::PerfUiEntry;
         use bevy_replicon_renet::RenetClient;
-        use undercooked::client::perf::{BandwidthEntry, PingEntry};
-        let w = app.world_mut();
-        let mut state = SystemState::<Option<SRes<RenetClient>>>::new(w);
-        let mut client = state.get(w).expect("the param");
-        let (up, down) = BandwidthEntry.update_value(&mut client).expect("connected: bandwidth");
+        use undercooked::client::perf::{NetReadings, net_readings};
+        let client = app.world().get_resource::<RenetClient>();
+        let NetReadings { rtt_ms, loss_pct, up, down } =
+            net_readings(client).expect("connected: the overlay has network lines");
         assert!(up > 0.0 && down > 0.0, "frames go up and views come down: {up} / {down}");
-        let (rtt, loss) = PingEntry.update_value(&mut client).expect("connected: ping");
-        assert!((0.0..1000.0).contains(&rtt) && (0.0..=100.0).contains(&loss), "{rtt} {loss}");
-        assert!(BandwidthEntry.format_value(&(up, down)).starts_with("up "));
+        assert!((0.0..1000.0).contains(&rtt_ms) && (0.0..=100.0).contains(&loss_pct));
     }
     let w = app.world_mut();
     let s = w.resource::<OnlineSession>();
@@ -829,4 +823,42 @@ fn paste_reads_the_clipboard_owners_text() {
     let _ = server.kill();
     let _ = server.wait();
     assert_eq!(first_line(&pasted.expect("pasted")), link);
+}
+
+/// F3 shows the performance overlay, whose text fills in from the diagnostics within a refresh,
+/// and F3 again hides it.
+#[test]
+fn f3_toggles_the_perf_overlay_with_live_numbers() {
+    use bevy::diagnostic::DiagnosticsPlugin;
+    use undercooked::client::perf::{self, PerfOverlay};
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, InputPlugin, DiagnosticsPlugin, perf::plugin));
+    let press = |app: &mut App| {
+        KeyCode::F3.press(app.world_mut());
+        app.update();
+        KeyCode::F3.release(app.world_mut());
+        app.update();
+    };
+    let overlay = |app: &mut App| {
+        let w = app.world_mut();
+        w.query_filtered::<&Text, With<PerfOverlay>>()
+            .iter(w)
+            .map(|t| t.0.clone())
+            .collect::<Vec<_>>()
+    };
+    app.update();
+    assert!(overlay(&mut app).is_empty(), "hidden until F3");
+    press(&mut app);
+    let shown = overlay(&mut app);
+    assert_eq!(shown.len(), 1, "one panel");
+    assert!(shown[0].starts_with("FPS"), "{}", shown[0]);
+    assert!(!shown[0].contains("Ping"), "no network lines offline: {}", shown[0]);
+    // The refresh is a few times a second: wait one out, then the entity count is a number.
+    std::thread::sleep(Duration::from_millis(300));
+    app.update();
+    let text = overlay(&mut app).remove(0);
+    let entities = text.lines().find(|l| l.starts_with("Entities")).expect("an Entities line");
+    assert!(entities.split_whitespace().nth(1).is_some_and(|n| n.parse::<u32>().is_ok()), "{text}");
+    press(&mut app);
+    assert!(overlay(&mut app).is_empty(), "F3 again hides it");
 }

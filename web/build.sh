@@ -32,6 +32,17 @@ out=web/dist
 uc_need_target wasm32-unknown-unknown
 uc_need_wasm_bindgen
 uc_need_rust
+if [ "$profile" != dev ]; then
+  # Panic locations name their source files: Cargo's registry path (~60 bytes) led ~1,500 of
+  # them. Remapped, the module keeps "bevy_ecs-0.19.1/src/..." and drops ~90 KB. v0 symbol
+  # names carry generic arguments, so web/size.py can say which system or type a function
+  # serves (the names never reach players: wasm-opt drops the name section).
+  flags="-C symbol-mangling-version=v0"
+  for src in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+    flags+=" --remap-path-prefix=$src="
+  done
+  export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }$flags"
+fi
 cargo build --locked --profile "$profile" --target wasm32-unknown-unknown \
   --no-default-features --features client --bin undercooked
 rm -rf "$out"

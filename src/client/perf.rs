@@ -1,119 +1,92 @@
-//! The F3 performance overlay (bevy_perf_ui): FPS, frame time, render CPU time, entities, the
-//! room's sim tick, and — when connected to a server — ping, packet loss and bandwidth up and
-//! down from renet's connection statistics (`RenetClient::network_info`).
+//! The F3 performance overlay: FPS, frame time, entities, the room's sim tick, and — when
+//! connected to a server — ping, packet loss and bandwidth up and down from renet's connection
+//! statistics (`RenetClient::network_info`). One text panel refreshed by one system: a generic
+//! overlay crate's per-entry systems cost the browser download ~420 KB (docs/ARCHITECTURE.md).
 
+use super::hud::font;
 use crate::protocol::RoomClock;
-use bevy::diagnostic::{EntityCountDiagnosticsPlugin, FrameTimeDiagnosticsPlugin};
-use bevy::ecs::system::SystemParam;
-use bevy::ecs::system::lifetimeless::{Read, SRes};
+use bevy::diagnostic::{
+    DiagnosticsStore, EntityCountDiagnosticsPlugin, FrameTimeDiagnosticsPlugin,
+};
 use bevy::prelude::*;
-use bevy_perf_ui::entry::PerfUiEntry;
-use bevy_perf_ui::prelude::*;
 use bevy_replicon_renet::RenetClient;
-use bevy_replicon_renet::renet::NetworkInfo;
+use std::time::Duration;
 
-pub(super) fn plugin(app: &mut App) {
+/// How often the panel's text is rebuilt: often enough to read, rarely enough that the text
+/// layout it causes stays out of the frame times it shows.
+const REFRESH: Duration = Duration::from_millis(250);
+
+pub fn plugin(app: &mut App) {
     if !app.is_plugin_added::<FrameTimeDiagnosticsPlugin>() {
         app.add_plugins(FrameTimeDiagnosticsPlugin::default());
     }
     if !app.is_plugin_added::<EntityCountDiagnosticsPlugin>() {
         app.add_plugins(EntityCountDiagnosticsPlugin::default());
     }
-    app.add_plugins(PerfUiPlugin);
-    app.add_perf_ui_simple_entry::<SimTickEntry>();
-    app.add_perf_ui_simple_entry::<PingEntry>();
-    app.add_perf_ui_simple_entry::<BandwidthEntry>();
-    app.add_systems(Update, toggle_overlay.before(bevy_perf_ui::PerfUiSet::Setup));
+    app.add_systems(
+        Update,
+        (toggle_overlay, refresh_overlay.run_if(any_with_component::<PerfOverlay>)).chain(),
+    );
 }
 
-/// The room's current sim tick (local or replicated).
-#[derive(Component, Debug, Clone, Default)]
-#[require(PerfUiRoot)]
-pub struct SimTickEntry;
+/// The overlay's text panel (bottom right, above the HUD); present while it is shown.
+#[derive(Component, Debug)]
+pub struct PerfOverlay;
 
-impl PerfUiEntry for SimTickEntry {
-    type Value = u32;
-    type SystemParam = Query<'static, 'static, Read<RoomClock>>;
-
-    fn label(&self) -> &str {
-        "Sim Tick"
-    }
-    // After bevy_perf_ui's own entries, whose keys count up from 0.
-    fn sort_key(&self) -> i32 {
-        10_000
-    }
-    fn update_value(
-        &self,
-        clocks: &mut <Self::SystemParam as SystemParam>::Item<'_, '_>,
-    ) -> Option<u32> {
-        clocks.iter().next().map(|c| c.tick)
-    }
-    fn format_value(&self, tick: &u32) -> String {
-        tick.to_string()
-    }
+/// One look at the numbers the overlay shows; `None` where there is nothing to show yet.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PerfReadings {
+    /// Frames per second, smoothed.
+    pub fps: Option<f64>,
+    /// Frame time in ms: the smoothed value and the worst in the diagnostic's history.
+    pub frame_ms: Option<(f64, f64)>,
+    pub entities: Option<f64>,
+    /// The room's current sim tick (local or replicated).
+    pub tick: Option<u32>,
+    pub net: Option<NetReadings>,
 }
 
-/// Round-trip time and packet loss of the server connection (only on an online client).
-#[derive(Component, Debug, Clone, Default)]
-#[require(PerfUiRoot)]
-pub struct PingEntry;
-
-impl PerfUiEntry for PingEntry {
-    /// (rtt in ms, loss in %)
-    type Value = (f64, f64);
-    type SystemParam = Option<SRes<RenetClient>>;
-
-    fn label(&self) -> &str {
-        "Ping"
-    }
-    fn sort_key(&self) -> i32 {
-        10_001
-    }
-    fn update_value(
-        &self,
-        client: &mut <Self::SystemParam as SystemParam>::Item<'_, '_>,
-    ) -> Option<(f64, f64)> {
-        let info = connected(client.as_deref())?;
-        Some((info.rtt * 1000.0, info.packet_loss * 100.0))
-    }
-    fn format_value(&self, &(rtt, loss): &(f64, f64)) -> String {
-        format_ping(rtt, loss)
-    }
+/// The server connection's statistics, in display units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NetReadings {
+    pub rtt_ms: f64,
+    pub loss_pct: f64,
+    /// Bytes per second sent and received.
+    pub up: f64,
+    pub down: f64,
 }
 
-/// Bytes per second up and down the server connection (only on an online client).
-#[derive(Component, Debug, Clone, Default)]
-#[require(PerfUiRoot)]
-pub struct BandwidthEntry;
-
-impl PerfUiEntry for BandwidthEntry {
-    /// (sent, received) bytes per second
-    type Value = (f64, f64);
-    type SystemParam = Option<SRes<RenetClient>>;
-
-    fn label(&self) -> &str {
-        "Bandwidth"
-    }
-    fn sort_key(&self) -> i32 {
-        10_002
-    }
-    fn update_value(
-        &self,
-        client: &mut <Self::SystemParam as SystemParam>::Item<'_, '_>,
-    ) -> Option<(f64, f64)> {
-        let info = connected(client.as_deref())?;
-        Some((info.bytes_sent_per_second, info.bytes_received_per_second))
-    }
-    fn format_value(&self, &(up, down): &(f64, f64)) -> String {
-        format_bandwidth(up, down)
-    }
+/// The connection's statistics while it is connected (an online client); `None` otherwise.
+pub fn net_readings(client: Option<&RenetClient>) -> Option<NetReadings> {
+    let info = client.filter(|c| c.is_connected())?.network_info();
+    Some(NetReadings {
+        rtt_ms: info.rtt * 1000.0,
+        loss_pct: info.packet_loss * 100.0,
+        up: info.bytes_sent_per_second,
+        down: info.bytes_received_per_second,
+    })
 }
 
-fn connected(client: Option<&RenetClient>) -> Option<NetworkInfo> {
-    client.filter(|c| c.is_connected()).map(|c| c.network_info())
+/// The panel's lines: a label column and a value column, "-" for what is not known yet.
+pub fn overlay_text(r: &PerfReadings) -> String {
+    let or_dash = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+    let mut lines = vec![
+        ("FPS", or_dash(r.fps.map(|f| format!("{f:.1}")))),
+        (
+            "Frame time",
+            or_dash(r.frame_ms.map(|(avg, worst)| format!("{avg:.1} ms (worst {worst:.1})"))),
+        ),
+        ("Entities", or_dash(r.entities.map(|n| format!("{n:.0}")))),
+        ("Sim tick", or_dash(r.tick.map(|t| t.to_string()))),
+    ];
+    if let Some(n) = r.net {
+        lines.push(("Ping", format_ping(n.rtt_ms, n.loss_pct)));
+        lines.push(("Bandwidth", format_bandwidth(n.up, n.down)));
+    }
+    lines.iter().map(|(label, value)| format!("{label:<11}{value}")).collect::<Vec<_>>().join("\n")
 }
 
-/// "23 ms, 0.0 % loss" (renet's rtt is in seconds; the caller converts).
+/// "23 ms, 0.0 % loss".
 pub fn format_ping(rtt_ms: f64, loss_pct: f64) -> String {
     format!("{rtt_ms:.0} ms, {loss_pct:.1} % loss")
 }
@@ -123,29 +96,99 @@ pub fn format_bandwidth(up: f64, down: f64) -> String {
     format!("up {:.1} KB/s, down {:.1} KB/s", up / 1000.0, down / 1000.0)
 }
 
-/// F3 shows or hides the overlay; its network lines are there when a connection is.
+/// F3 shows or hides the overlay.
 fn toggle_overlay(
     mut commands: Commands,
     keys: Res<ButtonInput<KeyCode>>,
-    roots: Query<Entity, With<PerfUiRoot>>,
-    client: Option<Res<RenetClient>>,
+    shown: Query<Entity, With<PerfOverlay>>,
 ) {
     if !keys.just_pressed(KeyCode::F3) {
         return;
     }
-    match roots.single() {
+    match shown.single() {
         Ok(e) => {
             commands.entity(e).despawn();
         }
         Err(_) => {
-            let mut root = commands.spawn((
-                PerfUiDefaultEntries::default(),
-                SimTickEntry,
-                PerfUiRoot { position: PerfUiPosition::BottomRight, ..default() },
+            commands.spawn((
+                PerfOverlay,
+                Node {
+                    position_type: PositionType::Absolute,
+                    right: Val::Px(8.0),
+                    bottom: Val::Px(8.0),
+                    padding: UiRect::axes(Val::Px(8.0), Val::Px(6.0)),
+                    ..default()
+                },
+                BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.7)),
+                GlobalZIndex(90),
+                Text::new(overlay_text(&PerfReadings::default())),
+                font(14.0),
+                TextColor(Color::srgb(0.85, 0.95, 0.85)),
             ));
-            if client.is_some() {
-                root.insert((PingEntry, BandwidthEntry));
-            }
         }
+    }
+}
+
+/// Rebuilds the panel's text from the diagnostics, the room clock and the connection, a few
+/// times a second (and at once when it has just been shown).
+fn refresh_overlay(
+    time: Res<Time<Real>>,
+    mut next: Local<Duration>,
+    added: Query<(), Added<PerfOverlay>>,
+    diagnostics: Res<DiagnosticsStore>,
+    clocks: Query<&RoomClock>,
+    client: Option<Res<RenetClient>>,
+    mut panels: Query<&mut Text, With<PerfOverlay>>,
+) {
+    let now = time.elapsed();
+    if now < *next && added.is_empty() {
+        return;
+    }
+    *next = now + REFRESH;
+    let frame = diagnostics.get(&FrameTimeDiagnosticsPlugin::FRAME_TIME);
+    let readings = PerfReadings {
+        fps: diagnostics.get(&FrameTimeDiagnosticsPlugin::FPS).and_then(|d| d.smoothed()),
+        frame_ms: frame.and_then(|d| {
+            let worst =
+                d.values().copied().fold(None, |w: Option<f64>, v| Some(w.map_or(v, |w| w.max(v))));
+            Some((d.smoothed()?, worst?))
+        }),
+        entities: diagnostics
+            .get(&EntityCountDiagnosticsPlugin::ENTITY_COUNT)
+            .and_then(|d| d.value()),
+        tick: clocks.iter().next().map(|c| c.tick),
+        net: net_readings(client.as_deref()),
+    };
+    let text = overlay_text(&readings);
+    for mut panel in &mut panels {
+        if panel.0 != text {
+            panel.0.clone_from(&text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlay_text_dashes_what_is_unknown_and_adds_network_lines_when_connected() {
+        let empty = overlay_text(&PerfReadings::default());
+        assert_eq!(empty.lines().count(), 4);
+        assert!(empty.lines().all(|l| l.ends_with('-')), "{empty}");
+        let full = overlay_text(&PerfReadings {
+            fps: Some(59.94),
+            frame_ms: Some((16.68, 33.3)),
+            entities: Some(412.0),
+            tick: Some(1234),
+            net: Some(NetReadings { rtt_ms: 23.4, loss_pct: 0.0, up: 900.0, down: 2200.0 }),
+        });
+        let lines: Vec<&str> = full.lines().collect();
+        assert_eq!(lines[0], "FPS        59.9");
+        assert_eq!(lines[1], "Frame time 16.7 ms (worst 33.3)");
+        assert_eq!(lines[2], "Entities   412");
+        assert_eq!(lines[3], "Sim tick   1234");
+        assert_eq!(lines[4], "Ping       23 ms, 0.0 % loss");
+        assert_eq!(lines[5], "Bandwidth  up 0.9 KB/s, down 2.2 KB/s");
     }
 }

@@ -68,7 +68,7 @@ fn console(line: &str) {
 pub fn run() {
     let mut app = App::new();
     app.add_plugins(
-        DefaultPlugins
+        super::GamePlugins
             .set(WindowPlugin {
                 primary_window: Some(Window {
                     title: "Undercooked".into(),
