@@ -78,6 +78,9 @@ pub struct PlayArgs {
     /// Print start-up time and the client systems' CPU time per frame when the app exits.
     #[arg(long)]
     pub measure: bool,
+    /// Open with the F3 performance overlay shown (FPS, frame time, sim tick, network).
+    #[arg(long)]
+    pub perf: bool,
     /// Exit after this many sim ticks (with `--measure`: a timed run without a screenshot).
     #[arg(long)]
     pub exit_after_ticks: Option<u32>,
@@ -105,6 +108,7 @@ impl Default for PlayArgs {
             round_seconds: None,
             seed: 1,
             measure: false,
+            perf: false,
             exit_after_ticks: None,
             levels: PathBuf::from("levels"),
             recipes: PathBuf::from("assets/recipes.ron"),

@@ -23,10 +23,18 @@ pub fn plugin(app: &mut App) {
     if !app.is_plugin_added::<EntityCountDiagnosticsPlugin>() {
         app.add_plugins(EntityCountDiagnosticsPlugin::default());
     }
+    app.add_systems(Startup, show_overlay_when_asked);
     app.add_systems(
         Update,
         (toggle_overlay, refresh_overlay.run_if(any_with_component::<PerfOverlay>)).chain(),
     );
+}
+
+/// `--perf`: the overlay is up from the first frame.
+fn show_overlay_when_asked(commands: Commands, options: Option<Res<super::Options>>) {
+    if options.is_some_and(|o| o.0.perf) {
+        spawn_overlay(commands);
+    }
 }
 
 /// The overlay's text panel (bottom right, above the HUD); present while it is shown.
@@ -109,24 +117,26 @@ fn toggle_overlay(
         Ok(e) => {
             commands.entity(e).despawn();
         }
-        Err(_) => {
-            commands.spawn((
-                PerfOverlay,
-                Node {
-                    position_type: PositionType::Absolute,
-                    right: Val::Px(8.0),
-                    bottom: Val::Px(8.0),
-                    padding: UiRect::axes(Val::Px(8.0), Val::Px(6.0)),
-                    ..default()
-                },
-                BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.7)),
-                GlobalZIndex(90),
-                Text::new(overlay_text(&PerfReadings::default())),
-                font(14.0),
-                TextColor(Color::srgb(0.85, 0.95, 0.85)),
-            ));
-        }
+        Err(_) => spawn_overlay(commands),
     }
+}
+
+fn spawn_overlay(mut commands: Commands) {
+    commands.spawn((
+        PerfOverlay,
+        Node {
+            position_type: PositionType::Absolute,
+            right: Val::Px(8.0),
+            bottom: Val::Px(8.0),
+            padding: UiRect::axes(Val::Px(8.0), Val::Px(6.0)),
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.7)),
+        GlobalZIndex(90),
+        Text::new(overlay_text(&PerfReadings::default())),
+        font(14.0),
+        TextColor(Color::srgb(0.85, 0.95, 0.85)),
+    ));
 }
 
 /// Rebuilds the panel's text from the diagnostics, the room clock and the connection, a few
