@@ -118,15 +118,20 @@ uc_wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock
 }
 
+# The installed wasm-bindgen-cli's version, empty when there is none. `|| true`: with no
+# wasm-bindgen the pipeline fails (pipefail), and under `set -e` that would end the caller
+# silently with 127 instead of letting it install or name what is missing.
+uc_wasm_bindgen_installed() {
+  wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true
+}
+
 # wasm-bindgen-cli at Cargo.lock's version (web/check-goldens.sh, web/build.sh), from crates.io
 # with cargo install when missing or another version; plus node, which runs the golden check.
 uc_need_wasm_bindgen() {
   local want have
   want=$(uc_wasm_bindgen_version)
   [ -n "$want" ] || { uc_log "no wasm-bindgen in Cargo.lock"; return 1; }
-  # `|| true`: with no wasm-bindgen the pipeline fails (pipefail), and under `set -e` that
-  # would end the caller silently with 127 instead of installing it.
-  have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+  have=$(uc_wasm_bindgen_installed)
   if [ "$have" != "$want" ]; then
     uc_log "installing wasm-bindgen-cli $want (have: ${have:-none})"
     # Its own target dir: the install must not evict the game's artifacts, and is kept for reuse.

@@ -49,11 +49,9 @@ rm -rf "$out"
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name undercooked \
   "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$dir/undercooked.wasm"
-opt=
-[ "$profile" = dev ] || opt=$(uc_wasm_opt)
 if [ "$profile" = dev ]; then
   uc_log "debug build: wasm-opt skipped"
-elif [ -n "$opt" ]; then
+elif opt=$(uc_wasm_opt) && [ -n "$opt" ]; then
   # -Oz: the download is the page's load time. The features are the ones rustc's wasm32
   # target enables by default; wasm-opt must accept them to read the module at all.
   if "$opt" -Oz --enable-bulk-memory --enable-bulk-memory-opt --enable-nontrapping-float-to-int \

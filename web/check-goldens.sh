@@ -15,7 +15,7 @@ export CARGO_TARGET_DIR="${UC_WASM_TARGET_DIR:-$HOME/.cache/undercooked-wasm-tar
 # Release: the debug wasm of a Bevy app replays ~10x slower and the check runs on every CI.
 cargo build --locked --release --target wasm32-unknown-unknown -p undercooked-golden-check
 want=$(uc_wasm_bindgen_version)
-have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+have=$(uc_wasm_bindgen_installed)
 if [ "$have" != "$want" ]; then
   echo "wasm-bindgen-cli is ${have:-missing}, Cargo.lock has $want: run .ci/lib.sh's uc_need_wasm_bindgen" >&2
   exit 2

@@ -224,7 +224,7 @@ pub fn presentation(app: &mut App) {
 /// Bevy's default plugins as the game uses them, in `DefaultPlugins`' order (bevy_internal's
 /// `default_plugins.rs` for the features the `client` set turns on), minus the 2D renderer:
 /// sprites, 2D meshes and their ColorMaterial, tilemaps (`SpriteRenderPlugin`), which nothing
-/// here draws with and which cost the browser download ~370 KB. The group is spelled out
+/// here draws with and which cost the browser download 0.7 MB. The group is spelled out
 /// because `DefaultPlugins.build().disable::<…>()` still constructs (and so links) what it
 /// disables. [`UiImageEventsPlugin`] keeps the one thing of the 2D renderer that Bevy's UI
 /// renderer reads. Left out too: `DefaultPlugins`' private plugin that only silences the

@@ -155,14 +155,11 @@ fn refresh_overlay(
         return;
     }
     *next = now + REFRESH;
-    let frame = diagnostics.get(&FrameTimeDiagnosticsPlugin::FRAME_TIME);
     let readings = PerfReadings {
         fps: diagnostics.get(&FrameTimeDiagnosticsPlugin::FPS).and_then(|d| d.smoothed()),
-        frame_ms: frame.and_then(|d| {
-            let worst =
-                d.values().copied().fold(None, |w: Option<f64>, v| Some(w.map_or(v, |w| w.max(v))));
-            Some((d.smoothed()?, worst?))
-        }),
+        frame_ms: diagnostics
+            .get(&FrameTimeDiagnosticsPlugin::FRAME_TIME)
+            .and_then(|d| Some((d.smoothed()?, d.values().copied().reduce(f64::max)?))),
         entities: diagnostics
             .get(&EntityCountDiagnosticsPlugin::ENTITY_COUNT)
             .and_then(|d| d.value()),

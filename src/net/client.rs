@@ -856,6 +856,6 @@ fn summarize(per: &[Value]) -> Value {
         "ticks_received_median": ticks.get(ticks.len() / 2).copied().unwrap_or(0.0) as u64,
         "down_bytes_per_s": (num("down_bytes_per_s").sum::<f64>() / n).round(),
         "up_bytes_per_s": (num("up_bytes_per_s").sum::<f64>() / n).round(),
-        "echo_ticks_p99": num("echo_ticks_p99").fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v)))),
+        "echo_ticks_p99": num("echo_ticks_p99").reduce(f64::max),
     })
 }
