@@ -24,7 +24,7 @@ use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use bevy_replicon::prelude::*;
 use bevy_replicon::shared::backend::connected_client::NetworkId;
-use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
+use bevy_replicon_renet::netcode::{ServerAuthentication, ServerConfig};
 use bevy_replicon_renet::renet::ConnectionConfig;
 use bevy_replicon_renet::{RenetChannelsExt, RenetSend, RenetServer, RepliconRenetPlugins};
 use std::net::{IpAddr, SocketAddr, UdpSocket};
@@ -194,6 +194,8 @@ pub fn build_server_with(
         HttpPlugin,
         ServerBotsPlugin,
         super::ticktime::TickTimePlugin,
+        super::udp::HostTransportPlugin,
+        super::gate::AuthDeadlinePlugin,
     ));
     // Hot reload: rounds start from the watcher's library, so an edit reaches a room at its
     // next round and never touches a live one.
@@ -225,10 +227,10 @@ pub fn build_server_with(
         client_channels_config: channels.client_configs(),
         ..Default::default()
     });
-    let transport = NetcodeServerTransport::new(
+    let transport = super::udp::HostTransport::new(
         ServerConfig {
             current_time: super::tokens::unix_now(),
-            max_clients: (cfg.max_rooms * 4).clamp(4, 1024),
+            max_clients: client_cap(cfg.max_rooms),
             protocol_id: PROTOCOL_ID,
             public_addresses: public.clone(),
             authentication: ServerAuthentication::Secure { private_key: key },
@@ -261,6 +263,17 @@ pub fn build_server_with(
     crate::clock::run_schedules_single_threaded(&mut app);
     Ok(app)
 }
+
+/// Netcode's client slots: every seat of every room, plus one per room for a seat's new
+/// connection arriving before its old one is dropped (a reconnect takes the seat over), within
+/// netcode's own maximum. A session that never passes replicon's protocol check is dropped
+/// after [`super::gate::AUTH_DEADLINE`], so a slot cannot be held by one.
+pub fn client_cap(max_rooms: usize) -> usize {
+    (max_rooms.max(1) * (super::rooms::MAX_SEATS + 1)).min(NETCODE_MAX_CLIENTS)
+}
+
+/// renetcode's own client-slot maximum (private to that crate).
+const NETCODE_MAX_CLIENTS: usize = 1024;
 
 /// The source text of every offered level (bundles carry it, so `replay check` rebuilds the
 /// exact level even after the folder changed): each file of the folder whose compiled level
@@ -388,7 +401,7 @@ fn run_sharded(cfg: &HostConfig) -> u8 {
 /// Seats every newly authorised connection from its token's user data, or refuses it.
 fn seat_clients(
     mut commands: Commands,
-    transport: Res<NetcodeServerTransport>,
+    transport: Res<super::udp::HostTransport>,
     new: Query<(Entity, &NetworkId), (With<AuthorizedClient>, Without<Peer>, Without<Refused>)>,
     mut lobbies: Query<&mut HostedRoom>,
     index: Res<super::rooms::RoomIndex>,

@@ -265,6 +265,15 @@ impl<'a> Packet<'a> {
         let prefix_byte = buffer[0];
         let (packet_type, sequence_len) = decode_prefix(prefix_byte);
         let packet_type = PacketType::from_u8(packet_type)?;
+        // Patched (undercooked, patches/README.md): the prefix's high nibble is read from the
+        // wire, so it can claim up to 15 sequence bytes; `read_sequence` has room for 8, and the
+        // ciphertext after the sequence must hold at least the MAC. Both were panics.
+        if sequence_len > 8 {
+            return Err(NetcodeError::InvalidPacketType);
+        }
+        if !matches!(packet_type, PacketType::ConnectionRequest) && buffer.len() < 1 + sequence_len + NETCODE_MAC_BYTES {
+            return Err(NetcodeError::PacketTooSmall);
+        }
 
         if matches!(packet_type, PacketType::ConnectionRequest) {
             Ok((0, Packet::read(PacketType::ConnectionRequest, &buffer[1..])?))

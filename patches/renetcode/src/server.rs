@@ -386,7 +386,10 @@ impl NetcodeServer {
         }
     }
 
-    fn process_packet_internal<'a, 's>(&'s mut self, addr: SocketAddr, buffer: &'a mut [u8]) -> Result<ServerResult<'a, 's>, NetcodeError> {
+    // Patched (undercooked, patches/README.md): public, so a transport can count and
+    // rate-limit the log of refused datagrams by error kind (`process_packet` logs one ERROR
+    // line per refused datagram, unbounded under a flood).
+    pub fn process_packet_internal<'a, 's>(&'s mut self, addr: SocketAddr, buffer: &'a mut [u8]) -> Result<ServerResult<'a, 's>, NetcodeError> {
         if buffer.len() < 2 + NETCODE_MAC_BYTES {
             return Err(NetcodeError::PacketTooSmall);
         }

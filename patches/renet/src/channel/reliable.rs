@@ -336,6 +336,18 @@ impl ReceiveChannelReliable {
             .slices
             .entry(slice.message_id)
             .or_insert_with(|| SliceConstructor::new(slice.message_id, slice.num_slices));
+        // Patched (undercooked, patches/README.md): a later slice of the same message may claim
+        // another num_slices; the memory accounting below subtracts the claimed size, which
+        // then underflowed (a panic in debug builds, a corrupted budget in release).
+        if slice_constructor.num_slices != slice.num_slices {
+            log::error!(
+                "Invalid num_slices for SliceMessage {}, got {}, expected {}.",
+                slice.message_id,
+                slice.num_slices,
+                slice_constructor.num_slices
+            );
+            return Err(ChannelError::InvalidSliceMessage);
+        }
 
         if let Some(message) = slice_constructor.process_slice(slice.slice_index, &slice.payload)? {
             // Memory usage is re-added with the exactly message size

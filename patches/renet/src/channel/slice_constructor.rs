@@ -23,6 +23,12 @@ impl SliceConstructor {
     }
 
     pub fn process_slice(&mut self, slice_index: usize, bytes: &[u8]) -> Result<Option<Bytes>, ChannelError> {
+        // Patched (undercooked, patches/README.md): slice_index comes from the wire and indexed
+        // `received` unchecked, a panic for any index >= num_slices.
+        if slice_index >= self.num_slices {
+            log::error!("Invalid slice_index for SliceMessage, got {}, expected less than {}.", slice_index, self.num_slices);
+            return Err(ChannelError::InvalidSliceMessage);
+        }
         let is_last_slice = slice_index == self.num_slices - 1;
         if is_last_slice {
             if bytes.len() > SLICE_SIZE {
