@@ -232,6 +232,7 @@ fn answer_api(
     policy: Res<RoomPolicy>,
     key: Res<ServerKey>,
     addrs: Res<HostAddrs>,
+    metrics: Res<super::metrics::HostMetrics>,
 ) {
     let Ok(rx) = inbox.0.lock() else { return };
     while let Ok(call) = rx.try_recv() {
@@ -239,6 +240,7 @@ fn answer_api(
         let name = sanitise_name(call.body.get("name").and_then(Value::as_str).unwrap_or(""));
         let answer = match (call.method.as_str(), parts.as_slice()) {
             _ if call.body.is_null() => (400, json!({"error": "body must be JSON"})),
+            ("GET", ["metrics"]) => (200, Value::String(metrics.encode())),
             ("GET", ["api", "health"]) => {
                 (200, json!({"rooms": index.by_code.len(), "udp": addrs.public}))
             }

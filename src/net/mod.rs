@@ -25,6 +25,10 @@ pub mod http;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod limiter;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod logs;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod metrics;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod relay;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod rooms;

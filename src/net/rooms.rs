@@ -76,6 +76,15 @@ pub struct RoomPolicy {
     pub empty_timeout: Duration,
 }
 
+/// Rounds aborted for a fault, since the server started (metrics).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoundFaults {
+    /// A sim stage panicked on the room (caught per room in `sim::for_each_room`).
+    pub panics: u64,
+    /// The per-tick check found a broken invariant.
+    pub invariants: u64,
+}
+
 /// Code → lobby entity.
 #[derive(Resource, Default)]
 pub struct RoomIndex {
@@ -498,7 +507,7 @@ pub struct RoomsPlugin;
 
 impl Plugin for RoomsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<RoomIndex>();
+        app.init_resource::<RoomIndex>().init_resource::<RoundFaults>();
         app.add_observer(tag_views);
         app.add_systems(FixedPostUpdate, run_lifecycle.after(project_rooms));
     }
@@ -531,6 +540,7 @@ fn run_lifecycle(
     fill: Option<Res<BotsFillPolicy>>,
     bundles: Res<BundleWriter>,
     library: Option<Res<LevelLibrary>>,
+    mut faults: ResMut<RoundFaults>,
 ) {
     let fill = fill.map(|f| f.0);
     let now = Instant::now();
@@ -609,6 +619,7 @@ fn run_lifecycle(
                 if let Some(fault) = room.fault.clone() {
                     // A stage panicked on this room (caught per room in src/sim/mod.rs).
                     error!(room = %hosted.code, tick = room.tick, %fault, "sim panicked: round aborted");
+                    faults.panics += 1;
                     end_round(
                         &mut commands,
                         hosted,
@@ -620,6 +631,7 @@ fn run_lifecycle(
                     );
                 } else if let Some(reason) = broken_invariant(&room) {
                     error!(room = %hosted.code, tick = room.tick, %reason, "invariant broken: round aborted");
+                    faults.invariants += 1;
                     end_round(
                         &mut commands,
                         hosted,

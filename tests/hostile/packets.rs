@@ -184,6 +184,47 @@ fn an_overlong_sequence_after_a_connection_request_is_refused_and_the_server_pla
     }
     assert_eq!(refused(&h, Refusal::BadPrefix), 4, "each crafted datagram refused by name");
     play_round(&h);
+    // The metric says what the transport counted: the four crafted datagrams, no more.
+    let text = metrics(&h);
+    let line = r#"undercooked_udp_refused_total{shard="0",reason="bad_prefix"} 4"#;
+    assert!(text.lines().any(|l| l == line), "{line} in:\n{text}");
+    h.stop();
+}
+
+fn metrics(h: &ServerHandle) -> String {
+    h.with_world(|w| w.resource::<undercooked::net::metrics::HostMetrics>().encode())
+}
+
+/// The value of one exposition line whose name and labels start with `prefix`.
+fn metric(text: &str, prefix: &str) -> Option<u64> {
+    text.lines().find(|l| l.starts_with(prefix))?.rsplit(' ').next()?.parse().ok()
+}
+
+#[test]
+fn metrics_count_what_they_claim_to_measure() {
+    let h = host("metrics");
+    play_round(&h);
+    // Stop the clients' traffic reaching the gate before comparing: give the last batches a
+    // few frames to land, then read both sides between the same two frames.
+    std::thread::sleep(Duration::from_millis(300));
+    let (admitted, text) = h.with_world(|w| {
+        let mut q = w.query::<&undercooked::net::rooms::HostedRoom>();
+        let admitted: usize = q.iter(w).map(|r| r.admitted.len()).sum();
+        (admitted, w.resource::<undercooked::net::metrics::HostMetrics>().encode())
+    });
+    // Published in `Last` of the frame before this job ran: nothing was admitted in between.
+    let said = metric(&text, r#"undercooked_input_frames_total{shard="0",outcome="admitted"}"#);
+    assert_eq!(said, Some(admitted as u64), "admitted frames as the rooms logged them:\n{text}");
+    assert!(admitted > 0);
+    let stats = h.with_world(|w| w.resource::<HostTransport>().stats.clone());
+    let bytes_in = metric(&text, r#"undercooked_udp_bytes_total{shard="0",direction="received"}"#);
+    assert!(
+        bytes_in.is_some_and(|b| b > 0 && b <= stats.bytes_in),
+        "{bytes_in:?} vs {stats:?}:\n{text}"
+    );
+    assert_eq!(metric(&text, r#"undercooked_clients{shard="0"}"#), Some(2));
+    assert_eq!(metric(&text, r#"undercooked_rounds_live{shard="0"}"#), Some(1));
+    assert!(text.contains("undercooked_tick_seconds_bucket"), "the tick histogram is exposed");
     h.stop();
 }
 
@@ -308,4 +349,64 @@ fn one_seat_secret_mints_a_bounded_number_of_tokens() {
     let refusal = refusal.expect("the limit was met");
     assert!(refusal.contains("seat_token_limit"), "named: {refusal}");
     h.stop();
+}
+
+#[test]
+fn the_binary_survives_the_crafted_datagram_and_logs_json() {
+    use std::io::BufRead;
+    let dir = std::env::temp_dir().join(format!("uc-hostile-json-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["--headless", "--port", "0", "--web-port", "0", "--bind", "127.0.0.1"])
+        .args(["--levels", "levels", "--log-format", "json", "--data-dir"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut banner = String::new();
+    out.read_line(&mut banner).unwrap();
+    std::thread::spawn(move || out.lines().for_each(drop));
+    let field = |after: &str, until: char| -> String {
+        let rest = banner.split(after).nth(1).expect("the banner names it");
+        rest.split(until).next().unwrap().trim().to_string()
+    };
+    let udp: SocketAddr = field("udp ", ' ').parse().unwrap();
+    let web = field("web http://", '\n');
+    let stderr = child.stderr.take().unwrap();
+    let lines = std::thread::spawn(move || {
+        std::io::BufReader::new(stderr).lines().map_while(Result::ok).collect::<Vec<_>>()
+    });
+    // The packet that used to end the process, from a fresh address and after a request.
+    let reply = api_create(&web, "Mallory", None).unwrap();
+    let mut peer = RawPeer::new(&reply);
+    peer.tick();
+    peer.send_raw(&overlong_sequence());
+    UdpSocket::bind("127.0.0.1:0").unwrap().send_to(&overlong_sequence(), udp).unwrap();
+    // Still serving: a new room is created after it.
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(api_create(&web, "After", None).is_ok(), "the process still answers");
+    assert!(child.try_wait().unwrap().is_none(), "the process is alive");
+    let pid = child.id().to_string();
+    let killed = std::process::Command::new("kill").args(["-TERM", &pid]).status();
+    assert!(killed.is_ok_and(|s| s.success()));
+    let end = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < end, "exits on SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "exit 0: {status:?}");
+    let lines = lines.join().unwrap();
+    assert!(!lines.is_empty());
+    for line in &lines {
+        let v: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+        assert!(v["level"].is_string() && v["fields"]["message"].is_string(), "{line}");
+    }
+    let summary = lines.iter().find(|l| l.contains("udp datagrams refused")).expect("summary");
+    assert!(summary.contains("bad_prefix="), "the refusal named: {summary}");
 }
