@@ -81,6 +81,13 @@ pub fn start_http(
 }
 
 /// A shard's end of the web port (the router holds the other end).
+impl ApiInbox {
+    /// The channel's end back, to hand to a rebuilt world (`server::supervise_shard`).
+    pub fn into_receiver(self) -> Receiver<ApiCall> {
+        self.0.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
 pub fn attach_inbox(app: &mut App, inbox: Receiver<ApiCall>) {
     app.insert_resource(ApiInbox(Mutex::new(inbox)));
 }

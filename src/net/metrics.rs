@@ -88,6 +88,8 @@ enum Caught {
     datagram,
     /// In a room's sim stage (that round was aborted and recorded).
     sim,
+    /// Anywhere else in a server frame (the shard's rounds were recorded, its world rebuilt).
+    shard,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -174,6 +176,11 @@ impl Default for HostMetrics {
 }
 
 impl HostMetrics {
+    /// A shard's frame panicked (counted by the supervisor, outside any world).
+    pub fn count_shard_panic(&self, shard: u32) {
+        self.0.panics.get_or_create(&Panics { shard, at: Caught::shard }).inc();
+    }
+
     /// The exposition text (`GET /metrics`).
     pub fn encode(&self) -> String {
         let mut out = String::new();

@@ -335,43 +335,17 @@ fn level_sources(
     }
 }
 
-/// `undercooked --headless`: build, announce, run until a signal. Returns the exit code.
+/// `undercooked --headless`: build, announce, run until a signal. Returns the exit code. One
+/// world or N (`--shards`), each on a supervised thread (a panicking frame rebuilds its world
+/// instead of ending the process) behind one web port.
 pub fn run_headless(cfg: &HostConfig, log: super::logs::LogFormat) -> u8 {
-    if cfg.shards > 1 {
-        return run_sharded(cfg, log);
-    }
-    let mut app = match build_server(cfg) {
-        Ok(app) => app,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
-    // Structured logs (key=value fields) on stderr; only the binary installs the subscriber,
-    // so tests with several servers in one process do not fight over it.
-    app.add_plugins(super::logs::log_plugin(log));
-    let shutdown = app.world().resource::<Shutdown>().0.clone();
-    if let Err(e) = ctrlc::set_handler(move || shutdown.store(true, Ordering::SeqCst)) {
-        eprintln!("error: signal handler: {e}");
-        return 2;
-    }
-    let addrs = app.world().resource::<HostAddrs>().clone();
-    println!(
-        "undercooked server: udp {} (tokens name {:?}), web http://{}",
-        addrs.udp, addrs.public, addrs.web
-    );
-    println!("players: undercooked join {} --create --name NAME --headless", addrs.web);
-    println!("results: {}", app.world().resource::<ResultsLog>().path.display());
-    match app.run() {
-        AppExit::Success => 0,
-        AppExit::Error(_) => 1,
-    }
+    run_sharded(cfg, log)
 }
 
 /// `--shards N`: N server worlds on their own threads (UDP `port + i`, rooms split evenly)
 /// behind one web port whose router sends each API call to the right world.
 fn run_sharded(cfg: &HostConfig, log: super::logs::LogFormat) -> u8 {
-    let n = cfg.shards;
+    let n = cfg.shards.max(1);
     let (senders, inboxes): (Vec<_>, Vec<_>) = (0..n).map(|_| std::sync::mpsc::channel()).unzip();
     let (web, http) = match super::http::start_router(
         SocketAddr::new(cfg.bind, cfg.web_port),
@@ -403,7 +377,10 @@ fn run_sharded(cfg: &HostConfig, log: super::logs::LogFormat) -> u8 {
         // One frame per tick, not one per LOOP_PERIOD: the four frames between ticks only
         // received (inputs wait for their tick anyway), yet they were ~40 % of a 100-room
         // host's CPU and, on 13 shards' 10 ms grids, landed on other shards' tick frames.
-        let frames = Frames { grid: epoch + TICK * i as u32 / n as u32, period: TICK };
+        // A lone world keeps the 10 ms loop: nothing else queues for its core, and a frame
+        // every LOOP_PERIOD reads inputs sooner.
+        let period = if n == 1 { LOOP_PERIOD } else { TICK };
+        let frames = Frames { grid: epoch + TICK * i as u32 / n as u32, period };
         // The log subscriber is global: install it once, with the first shard.
         let metered = Metered { shard: i as u32, metrics: metrics.clone() };
         match spawn_shard(shard, Some((inbox, web)), (i == 0).then_some(log), frames, metered) {
@@ -425,7 +402,14 @@ fn run_sharded(cfg: &HostConfig, log: super::logs::LogFormat) -> u8 {
     // The front door's relays lead to every shard; each settles on the one its token names.
     http.1.set_udp(&udp);
     let public: Vec<SocketAddr> = shards.iter().flat_map(|h| h.addrs.public.clone()).collect();
-    println!("undercooked server: udp {udp:?} (tokens name {public:?}), web http://{web}");
+    match udp.as_slice() {
+        [one] => {
+            println!("undercooked server: udp {one} (tokens name {public:?}), web http://{web}")
+        }
+        all => {
+            println!("undercooked server: udp {all:?} (tokens name {public:?}), web http://{web}")
+        }
+    }
     println!("players: undercooked join {web} --create --name NAME --headless");
     println!("results: {}", cfg.data_dir.join("results.jsonl").display());
     for h in shards {
@@ -680,12 +664,21 @@ impl ServerHandle {
         &self,
         f: impl FnOnce(&mut World) -> R + Send + 'static,
     ) -> R {
+        self.try_with_world(f).expect("server thread answered")
+    }
+
+    /// [`ServerHandle::with_world`], or `None` when no answer came: the thread has ended, or
+    /// `f` panicked (and the shard was rebuilt).
+    pub fn try_with_world<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut World) -> R + Send + 'static,
+    ) -> Option<R> {
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
         let job: WorldJob = Box::new(move |w| {
             let _ = tx.send(f(w));
         });
-        self.jobs.send(job).expect("server thread is running");
-        rx.recv().expect("server thread answered")
+        self.jobs.send(job).ok()?;
+        rx.recv().ok()
     }
 
     /// Waits for the thread to end (after a signal set [`ServerHandle::shutdown`]).
@@ -710,6 +703,136 @@ pub fn spawn_server(cfg: HostConfig) -> Result<ServerHandle, String> {
     spawn_shard(cfg, None, None, frames, Metered::default())
 }
 
+/// What a shard thread reports once its first world is built: its addresses and stop switch.
+type Ready = Result<(HostAddrs, Arc<AtomicBool>), String>;
+
+/// A shard thread: builds the world and runs its frames; when a frame panics (a bug anywhere
+/// in the world's systems, networking included), the shard's live rounds are aborted and
+/// recorded, the world is dropped and built again on the same ports, and the process goes on.
+/// Only a rebuild that fails ends the thread (logged).
+fn supervise_shard(
+    mut cfg: HostConfig,
+    mut web: Option<(std::sync::mpsc::Receiver<super::http::ApiCall>, SocketAddr)>,
+    mut log: Option<super::logs::LogFormat>,
+    frames: Frames,
+    metered: Metered,
+    ready: std::sync::mpsc::SyncSender<Ready>,
+    jobs: std::sync::mpsc::Receiver<WorldJob>,
+) {
+    let web_addr = web.as_ref().map(|(_, a)| *a);
+    let mut ready = Some(ready);
+    let mut shutdown: Option<Arc<AtomicBool>> = None;
+    loop {
+        let mut app = match build_shard(&cfg, web.take(), &metered) {
+            Ok(app) => app,
+            Err(e) => {
+                match ready.take() {
+                    Some(tx) => drop(tx.send(Err(e))),
+                    None => {
+                        error!(shard = metered.shard, error = %e, "shard not rebuilt after a panic: it stays down")
+                    }
+                }
+                return;
+            }
+        };
+        // The log subscriber is global: installed with the first world only.
+        if let Some(format) = log.take() {
+            app.add_plugins(super::logs::log_plugin(format));
+        }
+        // A rebuilt world keeps the first one's stop switch and ports (tokens name the UDP
+        // port; clients and the router know the web port).
+        match &shutdown {
+            Some(flag) => drop(app.insert_resource(Shutdown(flag.clone()))),
+            None => shutdown = Some(app.world().resource::<Shutdown>().0.clone()),
+        }
+        let addrs = app.world().resource::<HostAddrs>().clone();
+        cfg.port = addrs.udp.port();
+        if web_addr.is_none() {
+            cfg.web_port = addrs.web.port();
+        }
+        if let Some(tx) = ready.take() {
+            let _ = tx.send(Ok((addrs, shutdown.clone().unwrap_or_default())));
+        }
+        app.finish();
+        app.cleanup();
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_frames(&mut app, &jobs, frames)
+        }));
+        let Err(panic) = ran else { return };
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        error!(shard = metered.shard, panic = %what, "server frame panicked: rounds aborted and recorded, world rebuilt");
+        metered.metrics.count_shard_panic(metered.shard);
+        // The world's memory is whole after an unwind; only its schedules are not (the one
+        // that panicked was taken out to run). Record what can be recorded, keep the web
+        // inbox (the router's channel) for the next world, then let the old world go.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            abort_all(app.world_mut(), "fault: server panic");
+        }));
+        if let Some(addr) = web_addr {
+            web = app
+                .world_mut()
+                .remove_resource::<super::http::ApiInbox>()
+                .map(|inbox| (inbox.into_receiver(), addr));
+        }
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(app)));
+    }
+}
+
+/// [`build_server_with`], retried for a moment when a port is still held by the world just
+/// dropped (its web listener's thread lets go asynchronously).
+fn build_shard(
+    cfg: &HostConfig,
+    web: Option<(std::sync::mpsc::Receiver<super::http::ApiCall>, SocketAddr)>,
+    metered: &Metered,
+) -> Result<App, String> {
+    let Some((inbox, addr)) = web else {
+        let mut tries = 0;
+        loop {
+            match build_server_with(cfg, None, metered.clone()) {
+                Err(e) if e.contains("bind") && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                other => return other,
+            }
+        }
+    };
+    build_server_with(cfg, Some((inbox, addr)), metered.clone())
+}
+
+/// Runs a world's frames until it asks to exit. Frames on a grid, not "sleep what is left of
+/// the period": the phase a shard starts with is the phase it keeps instead of drifting by each
+/// sleep's overshoot. The clock reads the grid point, not the wake-up, so each frame is exactly
+/// one period and every fifth one ticks, however late the thread woke.
+fn run_frames(app: &mut App, jobs: &std::sync::mpsc::Receiver<WorldJob>, frames: Frames) {
+    let mut next = frames.grid;
+    while next < Instant::now() {
+        next += TICK;
+    }
+    loop {
+        std::thread::sleep(next.saturating_duration_since(Instant::now()));
+        while let Ok(job) = jobs.try_recv() {
+            job(app.world_mut());
+        }
+        app.insert_resource(TimeUpdateStrategy::ManualInstant(next));
+        app.update();
+        if app.should_exit().is_some() {
+            return;
+        }
+        next += frames.period;
+        // A frame that overran skips the grid points it missed (the clock catches up with the
+        // ticks they held) rather than racing through them.
+        let now = Instant::now();
+        while next + frames.period < now {
+            next += frames.period;
+        }
+    }
+}
+
 /// When a server thread runs its frames: at `grid` + k × `period` (`period` divides [`TICK`]),
 /// its ticks at `grid` + k × [`TICK`].
 #[derive(Clone, Copy, Debug)]
@@ -731,49 +854,7 @@ fn spawn_shard(
     let (jobs, job_rx) = std::sync::mpsc::channel::<WorldJob>();
     let thread = std::thread::Builder::new()
         .name("undercooked-server".into())
-        .spawn(move || {
-            let mut app = match build_server_with(&cfg, web, metered) {
-                Ok(app) => app,
-                Err(e) => {
-                    let _ = ready_tx.send(Err(e));
-                    return;
-                }
-            };
-            if let Some(format) = log {
-                app.add_plugins(super::logs::log_plugin(format));
-            }
-            let addrs = app.world().resource::<HostAddrs>().clone();
-            let shutdown = app.world().resource::<Shutdown>().0.clone();
-            let _ = ready_tx.send(Ok((addrs, shutdown)));
-            app.finish();
-            app.cleanup();
-            // Frames on a grid, not "sleep what is left of the period": the phase a shard
-            // starts with is the phase it keeps instead of drifting by each sleep's overshoot.
-            // The clock reads the grid point, not the wake-up, so each frame is exactly one
-            // period and every fifth one ticks, however late the thread woke.
-            let mut next = frames.grid;
-            while next < Instant::now() {
-                next += TICK;
-            }
-            loop {
-                std::thread::sleep(next.saturating_duration_since(Instant::now()));
-                while let Ok(job) = job_rx.try_recv() {
-                    job(app.world_mut());
-                }
-                app.insert_resource(TimeUpdateStrategy::ManualInstant(next));
-                app.update();
-                if app.should_exit().is_some() {
-                    break;
-                }
-                next += frames.period;
-                // A frame that overran skips the grid points it missed (the clock catches up
-                // with the ticks they held) rather than racing through them.
-                let now = Instant::now();
-                while next + frames.period < now {
-                    next += frames.period;
-                }
-            }
-        })
+        .spawn(move || supervise_shard(cfg, web, log, frames, metered, ready_tx, job_rx))
         .map_err(|e| e.to_string())?;
     let (addrs, shutdown) = ready_rx.recv().map_err(|e| e.to_string())??;
     Ok(ServerHandle { addrs, shutdown, jobs, thread: Some(thread) })

@@ -410,3 +410,39 @@ fn the_binary_survives_the_crafted_datagram_and_logs_json() {
     let summary = lines.iter().find(|l| l.contains("udp datagrams refused")).expect("summary");
     assert!(summary.contains("bad_prefix="), "the refusal named: {summary}");
 }
+
+#[test]
+fn a_panic_in_a_server_frame_rebuilds_the_world_and_the_host_plays_on() {
+    let h = host("supervised");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Before", None).unwrap();
+    let mut c = HeadlessClient::connect(&a, InputMode::Random).unwrap();
+    let end = Instant::now() + PATIENCE;
+    while c.clock().is_none_or(|r| r.tick < 10) && Instant::now() < end {
+        c.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(c.clock().is_some_and(|r| r.tick >= 10), "a round is live");
+    // A bug anywhere in a frame: here, a world job that panics between two systems' runs.
+    let answer = h.try_with_world(|_| -> u8 { panic!("injected: a bug in a network system") });
+    assert_eq!(answer, None, "the job never answered: its frame unwound");
+    // The same host, on the same ports, serves a new round. This embedded host's web server
+    // lives in its world, so it answers again once the world is rebuilt (`undercooked
+    // --headless` keeps its web port outside the worlds, and queued calls wait for the new one).
+    let end = Instant::now() + PATIENCE;
+    let health = || minreq::get(format!("http://{web}/api/health")).with_timeout(2).send();
+    while !health().is_ok_and(|r| r.status_code == 200) && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    play_round(&h);
+    assert_eq!(h.addrs.web.to_string(), web);
+    let text = metrics(&h);
+    let line = r#"undercooked_panics_caught_total{shard="0",at="shard"} 1"#;
+    assert!(text.lines().any(|l| l == line), "{line} in:\n{text}");
+    // The round that was live is on record as a fault.
+    let dir = std::env::temp_dir().join(format!("uc-hostile-supervised-{}", std::process::id()));
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap_or_default();
+    let line = results.lines().find(|l| l.contains(&a.code)).expect("the live round recorded");
+    assert!(line.contains("fault: server panic"), "{line}");
+    h.stop();
+}
