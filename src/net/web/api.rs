@@ -183,25 +183,28 @@ impl JoinBody {
     }
 }
 
-/// Parses a body into `T`, naming what was wrong with it. serde reports unknown fields and
-/// wrong types only as text; its messages start with fixed words (`unknown field`, `invalid
-/// type`, …, from `serde::de::Error`'s provided constructors), which is what is matched.
+/// Parses a body into `T`, naming what was wrong with it. The body must be a JSON object
+/// (serde's derived structs would also take an array of their fields in order). serde reports
+/// unknown fields and wrong types only as text; its messages start with fixed words
+/// (`unknown field`, `invalid type`, …, from `serde::de::Error`'s provided constructors),
+/// which is what is matched.
 pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Refusal> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Refusal::new(ApiError::MalformedJson, "empty body: send a JSON object"));
     }
-    serde_json::from_slice(bytes).map_err(|e| {
-        use serde_json::error::Category;
+    let value: Value = serde_json::from_slice(bytes)
+        .map_err(|e| Refusal::new(ApiError::MalformedJson, e.to_string()))?;
+    if !value.is_object() {
+        return Err(Refusal::new(ApiError::WrongType, "the body must be a JSON object"));
+    }
+    T::deserialize(value).map_err(|e| {
         let text = e.to_string();
-        let error = match e.classify() {
-            Category::Syntax | Category::Eof | Category::Io => ApiError::MalformedJson,
-            Category::Data if text.starts_with("unknown field") => ApiError::UnknownField,
-            Category::Data
-                if text.starts_with("invalid value") || text.starts_with("invalid length") =>
-            {
-                ApiError::OutOfRange
-            }
-            Category::Data => ApiError::WrongType,
+        let error = if text.starts_with("unknown field") {
+            ApiError::UnknownField
+        } else if text.starts_with("invalid value") || text.starts_with("invalid length") {
+            ApiError::OutOfRange
+        } else {
+            ApiError::WrongType
         };
         Refusal::new(error, text)
     })
