@@ -6,10 +6,12 @@
 //! the sender. A sharded host (`--shards N`) has N netcode servers: until one answers, the
 //! relay sends the browser's packets to all of them, and only the shard its token names
 //! answers (the others drop a token that does not list their address); the relay then talks
-//! to that shard alone. A relay counts against `max_relays` from the completed handshake on.
+//! to that shard alone. A relay counts against `max_relays` from the completed handshake on,
+//! and its connection against the connection caps until it closes.
 
 use super::api::ApiError;
 use super::body::{WebBody, full};
+use super::conns::ConnSlot;
 use super::counters::WebCounters;
 use futures_util::{SinkExt, StreamExt};
 use hyper::body::Incoming;
@@ -37,6 +39,8 @@ pub struct RelayPlan {
     pub idle: Duration,
     pub counters: Arc<WebCounters>,
     pub peer: SocketAddr,
+    /// The connection's place under the connection caps, held as long as the relay runs.
+    pub conn: Arc<ConnSlot>,
 }
 
 /// The address a netcode server bound to every interface is reached at: loopback (the relay

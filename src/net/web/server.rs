@@ -57,14 +57,14 @@ pub async fn serve(listener: TcpListener, shared: Arc<Shared>, mut stop: oneshot
             }
         };
         // Over a cap: dropped here, closed before a byte is read.
-        let Some(slot) = conns.admit(peer.ip()) else { continue };
+        // Shared with a relay the connection becomes, which keeps counting against the caps.
+        let Some(slot) = conns.admit(peer.ip()).map(Arc::new) else { continue };
         let _ = stream.set_nodelay(true);
         let io = TokioIo::new(StallGuard::new(stream, limits.write_stall, shared.counters.clone()));
         let (http, shared) = (http.clone(), shared.clone());
         tokio::spawn(async move {
-            let _slot = slot;
             let counters = shared.counters.clone();
-            let service = service_fn(move |req| handle(req, shared.clone(), peer));
+            let service = service_fn(move |req| handle(req, shared.clone(), peer, slot.clone()));
             if let Err(e) = http.serve_connection(io, service).with_upgrades().await
                 && e.is_timeout()
             {

@@ -5,6 +5,7 @@
 use super::api::{ApiBody, ApiError, CreateBody, JoinBody, Refusal, parse};
 use super::body::{FileBody, WebBody, full};
 use super::config::WebConfig;
+use super::conns::ConnSlot;
 use super::counters::WebCounters;
 use super::files::{StaticAnswer, answer as static_answer};
 use super::origin::Origins;
@@ -75,6 +76,7 @@ pub async fn handle(
     req: Request<Incoming>,
     shared: Arc<Shared>,
     peer: SocketAddr,
+    conn: Arc<ConnSlot>,
 ) -> Result<Response<WebBody>, std::convert::Infallible> {
     let path = req.uri().path().to_string();
     let origin_ok = shared.origins.allows(req.headers().get(ORIGIN).and_then(|v| v.to_str().ok()))
@@ -114,6 +116,7 @@ pub async fn handle(
                 idle: shared.cfg.idle,
                 counters: shared.counters.clone(),
                 peer,
+                conn,
             };
             upgrade(req, plan)
         }
