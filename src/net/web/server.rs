@@ -18,8 +18,8 @@ use tokio::sync::oneshot;
 
 /// The largest request head (request line and headers); over it: 431.
 const MAX_HEAD: usize = 8 * 1024;
-/// What hyper may buffer per connection (its minimum).
-const MAX_BUFFER: usize = 8 * 1024;
+/// What hyper may buffer per connection, either way: a file chunk ([`super::body`]) fits.
+const MAX_BUFFER: usize = 64 * 1024;
 /// After an accept error (out of descriptors, say), the loop waits this long before the next.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
