@@ -475,3 +475,24 @@ fn healthz_answers_while_the_process_is_up_and_readyz_only_while_the_world_answe
     assert_eq!(get(addr, "/readyz").map(|a| a.0), Some(200), "ready again once it answers");
     h.stop();
 }
+
+#[test]
+fn a_relay_keeps_its_connections_place_under_the_per_address_cap() {
+    let limits = WebLimits { per_address: 2, ..WebLimits::default() };
+    let h = server("relaycap", WebConfig { limits, ..WebConfig::default() });
+    let web = h.addrs.web.to_string();
+    let reply = undercooked::net::client::api_create(&web, "Ann", None).unwrap();
+    let token = || undercooked::net::tokens::read_token(&reply.token).unwrap();
+    let open = || undercooked::net::ws::WsClientTransport::connect(&web, None, token());
+    let first = open().expect("relay 1");
+    let _second = open().expect("relay 2");
+    let relays = |h: &ServerHandle| h.with_world(|w| w.resource::<HttpHandle>().relays());
+    assert!(eventually(|| relays(&h) == 2));
+    assert_eq!(counter(&h, |c| &c.open), 2, "each relay still holds its connection's place");
+    assert!(open().is_err(), "a third connection from the address is closed at accept");
+    assert!(counter(&h, |c| &c.refused_per_address) >= 1);
+    drop(first);
+    assert!(eventually(|| relays(&h) == 1 && counter(&h, |c| &c.open) == 1));
+    assert!(open().is_ok(), "a closed relay gives its place back");
+    h.stop();
+}

@@ -178,24 +178,14 @@ impl Router {
         futures_util::future::join_all(asks).await.iter().filter(|(s, _)| *s == 200).count()
     }
 
-    /// `GET /metrics`: each shard's Prometheus text (a `# HELP`/`# TYPE` line only the first
-    /// time a name appears, as the format requires), or the first refusal.
+    /// `GET /metrics`: the Prometheus text shard 0's world answers, or its refusal. The
+    /// worlds share one registry per process (each series labelled with its shard), so one
+    /// world answers for all of them.
     pub async fn metrics(&self) -> Result<String, (u16, Value)> {
-        let mut out = String::new();
-        let mut seen = HashSet::new();
-        for shard in 0..self.shards.len() {
-            let (status, v) =
-                self.ask(shard, "GET", METRICS_PATH, ApiBody::Empty, None, ANSWER_WAIT).await;
-            let Value::String(text) = v else { return Err((status, v)) };
-            for line in text.lines() {
-                if line.starts_with("# ") && !seen.insert(line.to_string()) {
-                    continue;
-                }
-                out.push_str(line);
-                out.push('\n');
-            }
+        match self.ask(0, "GET", METRICS_PATH, ApiBody::Empty, None, ANSWER_WAIT).await {
+            (200, Value::String(text)) => Ok(text),
+            refused => Err(refused),
         }
-        Ok(out)
     }
 
     /// Drops from the code table every room its shard no longer has. Only codes known before
