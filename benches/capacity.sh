@@ -31,6 +31,7 @@ fi
 
 "${pin_server[@]}" "$bin" --headless --port 0 --web-port 0 --bind 127.0.0.1 \
   --data-dir "$out/data" --max-rooms $((rooms + 28)) --shards "$shards" \
+  --rooms-per-address 0 --rooms-per-minute 0 \
   >"$out/server.out" 2>"$out/server.err" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT

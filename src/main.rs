@@ -63,12 +63,26 @@ struct HostArgs {
     /// Most WebSocket relays (browser connections) open at once.
     #[arg(long, default_value_t = 256)]
     max_relays: usize,
-    /// An Origin allowed to open a WebSocket besides the page's own (repeatable).
+    /// An Origin (`https://play.example`) allowed to call the API and open a WebSocket besides
+    /// this host's own names on the web port: localhost, the bind address, each --public host
+    /// (repeatable).
     #[arg(long = "allow-origin")]
     allow_origin: Vec<String>,
     /// Log lines on stderr: `text` (key=value) or `json` (one object per line).
     #[arg(long, value_enum, default_value_t = undercooked::net::logs::LogFormat::Text)]
     log_format: undercooked::net::logs::LogFormat,
+    /// Most connections open on the web port at once; the next is closed at accept.
+    #[arg(long, default_value_t = 4096)]
+    max_connections: usize,
+    /// Most web-port connections open at once from one IP address; the next is closed at accept.
+    #[arg(long, default_value_t = 64)]
+    max_connections_per_address: usize,
+    /// Most live rooms created from one IP address (0: no limit); over it, 429.
+    #[arg(long, default_value_t = 4)]
+    rooms_per_address: usize,
+    /// Rooms one IP address may create per minute, also its burst (0: no limit); over it, 429.
+    #[arg(long, default_value_t = 4)]
+    rooms_per_minute: u32,
 }
 
 #[derive(Subcommand)]
@@ -288,10 +302,18 @@ fn run_host(h: HostArgs) -> u8 {
             empty_timeout: std::time::Duration::from_secs(h.empty_room_secs),
             bots_fill: h.bots_fill,
             shards: h.shards,
-            web: undercooked::net::relay::WebConfig {
+            web: undercooked::net::web::WebConfig {
                 root: h.web_root,
                 max_relays: h.max_relays,
                 origins: h.allow_origin,
+                limits: undercooked::net::web::WebLimits {
+                    max_connections: h.max_connections,
+                    per_address: h.max_connections_per_address,
+                    rooms_per_address: h.rooms_per_address,
+                    room_burst: h.rooms_per_minute,
+                    room_refill: std::time::Duration::from_secs(60) / h.rooms_per_minute.max(1),
+                    ..Default::default()
+                },
                 ..Default::default()
             },
         },

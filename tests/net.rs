@@ -9,9 +9,9 @@ use undercooked::net::client::{
     HeadlessClient, InputMode, JoinArgs, JoinReply, Transport, api_create, api_join, connect_seats,
     open_seats,
 };
-use undercooked::net::relay::WebConfig;
 use undercooked::net::rooms::{HostedRoom, replay_admitted};
 use undercooked::net::server::{HostConfig, Peer, Refusals, ServerHandle, spawn_server};
+use undercooked::net::web::WebConfig;
 use undercooked::protocol::{LobbyCommand, LobbyPhase};
 use undercooked::replay::bundle::{Bundle, check_bundle};
 use undercooked::sim::input::InputFrame;
@@ -574,12 +574,7 @@ fn all_see_all_move(clients: &mut [&mut HeadlessClient], seats: u8) -> bool {
 }
 
 fn relays_open(h: &ServerHandle) -> usize {
-    h.with_world(|w| {
-        w.resource::<undercooked::net::http::HttpHandle>()
-            .1
-            .relays
-            .load(std::sync::atomic::Ordering::SeqCst)
-    })
+    h.with_world(|w| w.resource::<undercooked::net::http::HttpHandle>().relays() as usize)
 }
 
 fn ws(web: &str, origin: Option<String>) -> Transport {

@@ -1,8 +1,9 @@
 //! Hosting: the headless dedicated server, its rooms and web API, and the headless client.
 //!
 //! One plugin per module: [`server::ServerNetPlugin`] (seating, input gate, event fan-out,
-//! shutdown), [`rooms::RoomsPlugin`] (lifecycle, results log), [`http::HttpPlugin`] (web API,
-//! behind [`relay`]'s front door: the web port's WebSocket relay, static files via [`files`]),
+//! shutdown), [`rooms::RoomsPlugin`] (lifecycle, results log), [`http::HttpPlugin`] (the web
+//! API's world side, answering what [`web`] hands it: the web port's hyper server with the JSON
+//! API, static files, the WebSocket relay and its limits),
 //! [`bots::ServerBotsPlugin`] (`--bots-fill`: planner bots in empty seats); [`ws`] is the
 //! WebSocket flavour of the client transport, [`session`] what every client shares.
 //! docs/NETWORK.md describes the protocol, the lifecycle, the token flow and the validation.
@@ -17,8 +18,6 @@ pub mod browser;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod client;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod files;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod gate;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod http;
@@ -29,8 +28,6 @@ pub mod logs;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod metrics;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod relay;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod rooms;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod server;
@@ -40,6 +37,8 @@ pub mod ticktime;
 pub mod tokens;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod udp;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod web;
 pub mod ws;
 
 use bevy::prelude::*;

@@ -63,7 +63,7 @@ pub struct HostConfig {
     /// grows with the square of its rooms; shards keep it linear (docs/PERFORMANCE.md).
     pub shards: usize,
     /// The web port's static root, WebSocket relay limits and allowed origins.
-    pub web: super::relay::WebConfig,
+    pub web: super::web::WebConfig,
 }
 
 /// The addresses the server actually listens on (after ephemeral ports were chosen).
@@ -188,7 +188,7 @@ pub struct Metered {
 }
 
 /// [`build_server`], or with `web` = (its inbox, the router's address) one shard of a sharded
-/// host, whose web port is served by [`super::http::start_router`].
+/// host, whose web port is served by [`super::web::start_router`].
 pub fn build_server_with(
     cfg: &HostConfig,
     web: Option<(std::sync::mpsc::Receiver<super::http::ApiCall>, SocketAddr)>,
@@ -279,7 +279,9 @@ pub fn build_server_with(
             addr
         }
         None => {
-            start_http(&mut app, SocketAddr::new(cfg.bind, cfg.web_port), udp, cfg.web.clone())?
+            // A page from any address tokens name is this host's own origin.
+            let web = cfg.web.clone().with_public(&public);
+            start_http(&mut app, SocketAddr::new(cfg.bind, cfg.web_port), udp, web)?
         }
     };
 
@@ -347,10 +349,10 @@ pub fn run_headless(cfg: &HostConfig, log: super::logs::LogFormat) -> u8 {
 fn run_sharded(cfg: &HostConfig, log: super::logs::LogFormat) -> u8 {
     let n = cfg.shards.max(1);
     let (senders, inboxes): (Vec<_>, Vec<_>) = (0..n).map(|_| std::sync::mpsc::channel()).unzip();
-    let (web, http) = match super::http::start_router(
+    let (web, http) = match super::web::start_router(
         SocketAddr::new(cfg.bind, cfg.web_port),
         senders,
-        cfg.web.clone(),
+        cfg.web.clone().with_public(&cfg.public),
     ) {
         Ok(v) => v,
         Err(e) => {
@@ -399,8 +401,8 @@ fn run_sharded(cfg: &HostConfig, log: super::logs::LogFormat) -> u8 {
         return 2;
     }
     let udp: Vec<SocketAddr> = shards.iter().map(|h| h.addrs.udp).collect();
-    // The front door's relays lead to every shard; each settles on the one its token names.
-    http.1.set_udp(&udp);
+    // The web port's relays lead to every shard; each settles on the one its token names.
+    http.set_udp(&udp);
     let public: Vec<SocketAddr> = shards.iter().flat_map(|h| h.addrs.public.clone()).collect();
     match udp.as_slice() {
         [one] => {

@@ -1,5 +1,5 @@
 //! The WebSocket flavour of the client transport: renetcode's transport-agnostic
-//! `NetcodeClient` with a WebSocket to the web port's relay (`net::relay`) where
+//! `NetcodeClient` with a WebSocket to the web port's relay (`net::web::relay`) where
 //! renet_netcode's transport has a UDP socket. Same token, same encryption; one netcode packet
 //! per binary message.
 //!
@@ -24,7 +24,7 @@ use {
     tungstenite::{Message, WebSocket},
 };
 
-/// Where the relay upgrades WebSockets (`net::relay`).
+/// Where the relay upgrades WebSockets (`net::web::relay`).
 pub const WS_PATH: &str = "/ws";
 
 /// A message socket carrying one netcode packet per message.

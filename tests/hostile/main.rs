@@ -3,3 +3,4 @@
 //! wall-clock assertions.
 
 mod packets;
+mod web;

@@ -5,7 +5,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-/// A response the HTTP thread sends as is.
+/// What a GET of a static path answers; the web port streams a file, sends a page whole.
 pub enum StaticAnswer {
     File { path: PathBuf, mime: &'static str },
     Page { status: u16, html: String },

@@ -1,0 +1,91 @@
+//! The web port's settings beyond its address: the static root, the relay's limits, the
+//! allowed origins and every per-connection and per-address limit (docs/NETWORK.md, "Limits").
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What `--headless` is told about its web port.
+#[derive(Clone, Debug)]
+pub struct WebConfig {
+    /// Static files served at `/` (the browser build, `web/build.sh`'s output).
+    pub root: PathBuf,
+    /// Most WebSocket relays open at once.
+    pub max_relays: usize,
+    /// A relay with no message from its browser for this long is closed.
+    pub idle: Duration,
+    /// Origins allowed besides this host's own names (`--allow-origin`, as a browser sends
+    /// them: `https://play.example`).
+    pub origins: Vec<String>,
+    /// The hosts players reach this server at (`--public`'s addresses): a page served from one
+    /// of them, on the web port, is this host's own origin.
+    pub public_hosts: Vec<IpAddr>,
+    pub limits: WebLimits,
+}
+
+impl Default for WebConfig {
+    fn default() -> Self {
+        WebConfig {
+            root: PathBuf::from("web/dist"),
+            max_relays: 256,
+            idle: Duration::from_secs(15),
+            origins: Vec::new(),
+            public_hosts: Vec::new(),
+            limits: WebLimits::default(),
+        }
+    }
+}
+
+impl WebConfig {
+    /// This config with the hosts of the addresses connect tokens name as its public names.
+    pub fn with_public(mut self, public: &[SocketAddr]) -> Self {
+        for a in public {
+            if !self.public_hosts.contains(&a.ip()) {
+                self.public_hosts.push(a.ip());
+            }
+        }
+        self
+    }
+}
+
+/// What one peer may hold or ask of the web port. Each refusal is counted in
+/// [`super::counters::WebCounters`].
+#[derive(Clone, Debug)]
+pub struct WebLimits {
+    /// Connections open at once, from everyone (over it: closed at once).
+    pub max_connections: usize,
+    /// Connections open at once from one IP address (over it: closed at once).
+    pub per_address: usize,
+    /// A request head must arrive whole within this long of the connection's (or the previous
+    /// response's) end: one deadline for slow heads and idle keep-alive connections.
+    pub head: Duration,
+    /// An API request's whole body must arrive within this long of its head (else 408).
+    pub body: Duration,
+    /// The largest API request body (else 413).
+    pub max_body: usize,
+    /// A response write that makes no progress for this long (a peer that stopped reading)
+    /// closes the connection.
+    pub write_stall: Duration,
+    /// Live rooms one IP address may have created (0: no limit; else 429 `rooms_per_address`).
+    pub rooms_per_address: usize,
+    /// Room creations one IP address may make in a burst (0: no limit) …
+    pub room_burst: u32,
+    /// … refilled by one every this long (else 429 `room_rate_limit`).
+    pub room_refill: Duration,
+}
+
+impl Default for WebLimits {
+    fn default() -> Self {
+        WebLimits {
+            max_connections: 4096,
+            per_address: 64,
+            head: Duration::from_secs(10),
+            body: Duration::from_secs(10),
+            max_body: 4096,
+            write_stall: Duration::from_secs(30),
+            rooms_per_address: 4,
+            room_burst: 4,
+            room_refill: Duration::from_secs(15),
+        }
+    }
+}
