@@ -1,0 +1,103 @@
+//! The soak's event ledger: the round's score and tallies rebuilt from the events alone, tick
+//! by tick, and compared with what the room says.
+//!
+//! `sim::invariants` can only check a state against itself; this checks a state against its
+//! history, which is how a score that moved without a serve, a miss or a trash would show.
+
+use crate::sim::events::SimEvent;
+use crate::sim::room::Room;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A tally the room disagrees with its own events about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Drift {
+    /// The score rebuilt from serves, misses and trashes (each floored at zero, in event order).
+    Score { expected: i32, actual: i32 },
+    /// `counters.served` against the `Served` events.
+    Served { expected: u32, actual: u32 },
+    /// `counters.missed` against the `OrderMissed` events.
+    Missed { expected: u32, actual: u32 },
+    /// `counters.trashed` against the `Trashed` events.
+    Trashed { expected: u32, actual: u32 },
+    /// One cook's score against the points of that seat's `Served` events.
+    CookScore { seat: u8, expected: i32, actual: i32 },
+}
+
+impl fmt::Display for Drift {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Drift::Score { expected, actual } => {
+                write!(f, "score {actual}, but the events add up to {expected}")
+            }
+            Drift::Served { expected, actual } => {
+                write!(f, "counters.served {actual}, but {expected} Served events")
+            }
+            Drift::Missed { expected, actual } => {
+                write!(f, "counters.missed {actual}, but {expected} OrderMissed events")
+            }
+            Drift::Trashed { expected, actual } => {
+                write!(f, "counters.trashed {actual}, but {expected} Trashed events")
+            }
+            Drift::CookScore { seat, expected, actual } => {
+                write!(f, "seat {seat} scored {actual}, but its serves add up to {expected}")
+            }
+        }
+    }
+}
+
+/// One round's running totals, fed one tick's events at a time.
+#[derive(Clone, Debug, Default)]
+pub struct Ledger {
+    score: i32,
+    served: u32,
+    missed: u32,
+    trashed: u32,
+    /// Points by seat.
+    cook_scores: BTreeMap<u8, i32>,
+}
+
+impl Ledger {
+    /// Fold in the events of the tick just stepped, then compare with the room.
+    pub fn after_tick(&mut self, room: &Room) -> Result<(), Drift> {
+        let floor = |s: i32| s.max(crate::sim::scoring::MIN_SCORE_FLOOR);
+        for event in &room.events {
+            match event {
+                SimEvent::Served { seat, points, .. } => {
+                    self.served += 1;
+                    *self.cook_scores.entry(*seat).or_default() += points;
+                    self.score = floor(self.score + points);
+                }
+                SimEvent::OrderMissed { .. } => {
+                    self.missed += 1;
+                    self.score = floor(self.score - room.level.orders.miss_penalty);
+                }
+                SimEvent::Trashed { score_delta, .. } => {
+                    self.trashed += 1;
+                    self.score = floor(self.score + score_delta);
+                }
+                _ => {}
+            }
+        }
+        let c = &room.counters;
+        if self.score != room.score {
+            return Err(Drift::Score { expected: self.score, actual: room.score });
+        }
+        if self.served != c.served {
+            return Err(Drift::Served { expected: self.served, actual: c.served });
+        }
+        if self.missed != c.missed {
+            return Err(Drift::Missed { expected: self.missed, actual: c.missed });
+        }
+        if self.trashed != c.trashed {
+            return Err(Drift::Trashed { expected: self.trashed, actual: c.trashed });
+        }
+        for cook in &room.cooks {
+            let expected = self.cook_scores.get(&cook.seat).copied().unwrap_or(0);
+            if expected != cook.score {
+                return Err(Drift::CookScore { seat: cook.seat, expected, actual: cook.score });
+            }
+        }
+        Ok(())
+    }
+}
