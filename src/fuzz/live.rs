@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 /// How long one exchange waits for the server's answer before moving on (a refused input
 /// may get no answer at all; the relay closes a silent socket itself).
-pub const ANSWER_WAIT: Duration = Duration::from_millis(300);
+pub const ANSWER_WAIT: Duration = Duration::from_millis(100);
 /// Bounded wait for the after-run checks: generous, since the machine may be shared.
 const PATIENCE: Duration = Duration::from_secs(40);
 
@@ -33,9 +33,11 @@ impl LiveServer {
             web_port: 0,
             levels: PathBuf::from("levels"),
             data_dir: dir.clone(),
-            max_rooms: 16,
+            // Fuzzed `POST /api/rooms` really create rooms: room enough, and reclaimed within a
+            // second, so the after-run probe finds a free one as a player would.
+            max_rooms: 256,
             public: Vec::new(),
-            empty_timeout: Duration::from_secs(60),
+            empty_timeout: Duration::from_secs(1),
             bots_fill: None,
             shards: 1,
             web: WebConfig::default(),

@@ -11,6 +11,8 @@ thread_local! {
 
 struct Recorder;
 
+static RECORDER: Recorder = Recorder;
+
 impl log::Log for Recorder {
     fn enabled(&self, meta: &log::Metadata<'_>) -> bool {
         meta.level() <= log::Level::Warn
@@ -38,7 +40,7 @@ fn kind_of(text: &str) -> String {
 pub fn install() {
     static DONE: OnceLock<()> = OnceLock::new();
     DONE.get_or_init(|| {
-        if log::set_logger(&Recorder).is_ok() {
+        if log::set_logger(&RECORDER).is_ok() {
             log::set_max_level(log::LevelFilter::Warn);
         }
     });

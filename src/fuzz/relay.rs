@@ -15,7 +15,7 @@ use renetcode::{ClientAuthentication, ConnectToken, NetcodeClient};
 use std::io::Write;
 use std::net::TcpStream;
 use tungstenite::protocol::frame::Frame;
-use tungstenite::protocol::frame::coding::{Data, OpCode};
+use tungstenite::protocol::frame::coding::{Control, Data, OpCode};
 
 /// A real netcode connection request for a room on `server`, as a browser would relay it.
 fn connection_request(server: &LiveServer) -> Result<Vec<u8>, String> {
@@ -32,9 +32,9 @@ fn connection_request(server: &LiveServer) -> Result<Vec<u8>, String> {
 }
 
 /// One client frame, masked.
-fn frame(rng: &mut SplitMix64, opcode: OpCode, payload: Vec<u8>, fin: bool) -> Vec<u8> {
+fn frame(mask: u64, opcode: OpCode, payload: Vec<u8>, fin: bool) -> Vec<u8> {
     let mut f = Frame::message(payload, opcode, fin);
-    f.header_mut().mask = Some((rng.next_u64() as u32).to_le_bytes());
+    f.header_mut().mask = Some((mask as u32).to_le_bytes());
     let mut out = Vec::new();
     let _ = f.format(&mut out);
     out
@@ -54,10 +54,10 @@ impl RelayTarget {
         let mut rng = SplitMix64::new(0x2E1A7);
         let mut corpus = Vec::new();
         for d in &datagrams {
-            corpus.push(frame(&mut rng, OpCode::Data(Data::Binary), d.clone(), true));
+            corpus.push(frame(rng.next_u64(), OpCode::Data(Data::Binary), d.clone(), true));
         }
-        corpus.push(frame(&mut rng, OpCode::Data(Data::Text), b"hello".to_vec(), true));
-        corpus.push(frame(&mut rng, OpCode::Data(Data::Binary), vec![1; 2000], true));
+        corpus.push(frame(rng.next_u64(), OpCode::Data(Data::Text), b"hello".to_vec(), true));
+        corpus.push(frame(rng.next_u64(), OpCode::Data(Data::Binary), vec![1; 2000], true));
         Ok(RelayTarget { server, datagrams, corpus })
     }
 
@@ -74,28 +74,18 @@ impl Target for RelayTarget {
     fn input(&mut self, rng: &mut SplitMix64) -> Vec<u8> {
         let mut stream = Vec::new();
         for _ in 0..1 + rng.index(3) {
+            let (mask, fin, n) = (rng.next_u64(), rng.index(2) == 0, rng.index(1500));
             let bytes = match rng.index(6) {
                 0 | 1 => {
                     let d = self.datagrams[rng.index(self.datagrams.len())].clone();
-                    frame(rng, OpCode::Data(Data::Binary), d, true)
+                    frame(mask, OpCode::Data(Data::Binary), d, true)
                 }
                 2 => {
-                    let n = rng.index(1500);
                     let d = (0..n).map(|_| rng.next_u64() as u8).collect();
-                    frame(rng, OpCode::Data(Data::Binary), d, rng.index(2) == 0)
+                    frame(mask, OpCode::Data(Data::Binary), d, fin)
                 }
-                3 => frame(
-                    rng,
-                    OpCode::Control(tungstenite::protocol::frame::coding::Control::Ping),
-                    vec![9; rng.index(130)],
-                    true,
-                ),
-                4 => frame(
-                    rng,
-                    OpCode::Data(Data::Continue),
-                    vec![3; rng.index(40)],
-                    rng.index(2) == 0,
-                ),
+                3 => frame(mask, OpCode::Control(Control::Ping), vec![9; n % 130], true),
+                4 => frame(mask, OpCode::Data(Data::Continue), vec![3; n % 40], fin),
                 _ => self.corpus[rng.index(self.corpus.len())].clone(),
             };
             stream.extend(bytes);

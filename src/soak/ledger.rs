@@ -2,11 +2,13 @@
 //! by tick, and compared with what the room says.
 //!
 //! `sim::invariants` can only check a state against itself; this checks a state against its
-//! history, which is how a score that moved without a serve, a miss or a trash would show.
+//! history, which is how a score that moved without a serve, a miss or a trash would show, or
+//! a plate that vanished other than into a fire or a falling floor (the exact plate law).
 
 use crate::sim::events::SimEvent;
 use crate::sim::room::Room;
-use std::collections::BTreeMap;
+use crate::sim::room::{ItemId, ItemKind};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// A tally the room disagrees with its own events about.
@@ -22,6 +24,8 @@ pub enum Drift {
     Trashed { expected: u32, actual: u32 },
     /// One cook's score against the points of that seat's `Served` events.
     CookScore { seat: u8, expected: i32, actual: i32 },
+    /// Rack + plate items + sink stack + plates a hazard wasted is not the level's plates.
+    Plates { clean: u32, items: u32, dirty: u32, lost: u32, total: u32 },
 }
 
 impl fmt::Display for Drift {
@@ -42,6 +46,10 @@ impl fmt::Display for Drift {
             Drift::CookScore { seat, expected, actual } => {
                 write!(f, "seat {seat} scored {actual}, but its serves add up to {expected}")
             }
+            Drift::Plates { clean, items, dirty, lost, total } => write!(
+                f,
+                "plates: {clean} clean + {items} items + {dirty} dirty + {lost} wasted by hazards != {total}"
+            ),
         }
     }
 }
@@ -55,6 +63,10 @@ pub struct Ledger {
     trashed: u32,
     /// Points by seat.
     cook_scores: BTreeMap<u8, i32>,
+    /// The plate items alive after the previous tick (a `Wasted` event names a destroyed id).
+    plates: BTreeSet<ItemId>,
+    /// Plates destroyed as `Wasted` (a fire or a falling floor took them).
+    plates_lost: u32,
 }
 
 impl Ledger {
@@ -76,8 +88,22 @@ impl Ledger {
                     self.trashed += 1;
                     self.score = floor(self.score + score_delta);
                 }
+                SimEvent::Wasted { item, .. } if self.plates.contains(item) => {
+                    self.plates_lost += 1;
+                }
                 _ => {}
             }
+        }
+        self.plates = room
+            .items
+            .iter()
+            .filter(|i| matches!(i.kind, ItemKind::Plate { .. }))
+            .map(|i| i.id)
+            .collect();
+        let (clean, dirty, total) = (room.plates_clean, room.plates_dirty, room.level.props.plates);
+        let (items, lost) = (self.plates.len() as u32, self.plates_lost);
+        if clean as u64 + items as u64 + dirty as u64 + lost as u64 != total as u64 {
+            return Err(Drift::Plates { clean, items, dirty, lost, total });
         }
         let c = &room.counters;
         if self.score != room.score {
