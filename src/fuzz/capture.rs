@@ -1,7 +1,6 @@
-//! Panics caught, not printed: while a fuzz session runs, the panic hook records each panic's
-//! message and location (on any thread: the servers the network targets run have their own)
-//! instead of writing it to stderr, so a million refused inputs stay quiet and a real panic is
-//! reported once, with its input.
+//! Panics caught: while a fuzz session runs, the panic hook records each panic's message and
+//! location (on any thread: the servers the network targets run have their own) and prints one
+//! line instead of the default report and backtrace; the run then reports it with its input.
 
 use std::panic::{self, PanicHookInfo};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -47,6 +46,10 @@ impl Quiet {
 
 impl Drop for Quiet {
     fn drop(&mut self) {
-        let _ = panic::take_hook();
+        // `take_hook` itself panics on a panicking thread (a double panic aborts): unwinding
+        // past a session keeps the recording hook, which is harmless.
+        if !std::thread::panicking() {
+            let _ = panic::take_hook();
+        }
     }
 }

@@ -49,11 +49,16 @@ impl LiveServer {
     /// Send `bytes` on a fresh connection, close our half, and read what comes back (up to
     /// [`ANSWER_WAIT`] of silence). The first answer line, or what went wrong.
     pub fn exchange(&self, bytes: &[u8]) -> String {
+        self.exchange_waiting(bytes, ANSWER_WAIT)
+    }
+
+    /// [`LiveServer::exchange`] with its own patience for the answer.
+    fn exchange_waiting(&self, bytes: &[u8], wait: Duration) -> String {
         let Ok(mut s) = TcpStream::connect_timeout(&self.web, PATIENCE) else {
             return "connect refused".into();
         };
-        let _ = s.set_read_timeout(Some(ANSWER_WAIT));
-        let _ = s.set_write_timeout(Some(ANSWER_WAIT));
+        let _ = s.set_read_timeout(Some(wait));
+        let _ = s.set_write_timeout(Some(wait));
         if s.write_all(bytes).is_err() {
             return "write cut off".into();
         }
@@ -61,14 +66,21 @@ impl LiveServer {
         status_line(&mut s)
     }
 
-    /// `GET /api/health` answers 200.
+    /// `GET /api/health` answers 200 (within [`PATIENCE`]: a loaded debug build is slow).
     pub fn healthy(&self) -> Result<(), String> {
-        let answer =
-            self.exchange(b"GET /api/health HTTP/1.1\r\nHost: fuzz\r\nConnection: close\r\n\r\n");
-        if answer.contains(" 200") {
-            Ok(())
-        } else {
-            Err(format!("/api/health answered `{answer}`"))
+        let end = Instant::now() + PATIENCE;
+        loop {
+            let answer = self.exchange_waiting(
+                b"GET /api/health HTTP/1.1\r\nHost: fuzz\r\nConnection: close\r\n\r\n",
+                Duration::from_secs(2),
+            );
+            if answer == "HTTP 200" {
+                return Ok(());
+            }
+            if Instant::now() > end {
+                return Err(format!("/api/health answered `{answer}`"));
+            }
+            std::thread::sleep(Duration::from_millis(50));
         }
     }
 

@@ -15,7 +15,7 @@ use renetcode::{ClientAuthentication, ConnectToken, NetcodeClient};
 use std::io::Write;
 use std::net::TcpStream;
 use tungstenite::protocol::frame::Frame;
-use tungstenite::protocol::frame::coding::{Control, Data, OpCode};
+use tungstenite::protocol::frame::coding::{Data, OpCode};
 
 /// A real netcode connection request for a room on `server`, as a browser would relay it.
 fn connection_request(server: &LiveServer) -> Result<Vec<u8>, String> {
@@ -34,6 +34,16 @@ fn connection_request(server: &LiveServer) -> Result<Vec<u8>, String> {
 /// One client frame, masked.
 fn frame(mask: u64, opcode: OpCode, payload: Vec<u8>, fin: bool) -> Vec<u8> {
     let mut f = Frame::message(payload, opcode, fin);
+    f.header_mut().mask = Some((mask as u32).to_le_bytes());
+    let mut out = Vec::new();
+    let _ = f.format(&mut out);
+    out
+}
+
+/// A ping, masked (control frames have their own constructor and a 125-byte limit, which a
+/// mutation may then break).
+fn ping(mask: u64, payload: Vec<u8>) -> Vec<u8> {
+    let mut f = Frame::ping(payload);
     f.header_mut().mask = Some((mask as u32).to_le_bytes());
     let mut out = Vec::new();
     let _ = f.format(&mut out);
@@ -84,7 +94,7 @@ impl Target for RelayTarget {
                     let d = (0..n).map(|_| rng.next_u64() as u8).collect();
                     frame(mask, OpCode::Data(Data::Binary), d, fin)
                 }
-                3 => frame(mask, OpCode::Control(Control::Ping), vec![9; n % 130], true),
+                3 => ping(mask, vec![9; n % 126]),
                 4 => frame(mask, OpCode::Data(Data::Continue), vec![3; n % 40], fin),
                 _ => self.corpus[rng.index(self.corpus.len())].clone(),
             };

@@ -38,5 +38,5 @@ fn http_api_survives_mutated_requests_and_still_plays() {
 
 #[test]
 fn relay_survives_mutated_websocket_frames_and_still_plays() {
-    no_panic(TargetId::Relay, 100);
+    no_panic(TargetId::Relay, 1_000);
 }
