@@ -66,6 +66,9 @@ struct HostArgs {
     /// An Origin allowed to open a WebSocket besides the page's own (repeatable).
     #[arg(long = "allow-origin")]
     allow_origin: Vec<String>,
+    /// Log lines on stderr: `text` (key=value) or `json` (one object per line).
+    #[arg(long, value_enum, default_value_t = undercooked::net::logs::LogFormat::Text)]
+    log_format: undercooked::net::logs::LogFormat,
 }
 
 #[derive(Subcommand)]
@@ -283,24 +286,27 @@ fn main() -> ExitCode {
 /// Runs the headless dedicated server until SIGINT/SIGTERM.
 #[cfg(not(target_arch = "wasm32"))]
 fn run_host(h: HostArgs) -> u8 {
-    undercooked::net::server::run_headless(&undercooked::net::server::HostConfig {
-        bind: h.bind,
-        port: h.port,
-        web_port: h.web_port,
-        levels: h.levels,
-        data_dir: h.data_dir,
-        max_rooms: h.max_rooms,
-        public: h.public,
-        empty_timeout: std::time::Duration::from_secs(h.empty_room_secs),
-        bots_fill: h.bots_fill,
-        shards: h.shards,
-        web: undercooked::net::relay::WebConfig {
-            root: h.web_root,
-            max_relays: h.max_relays,
-            origins: h.allow_origin,
-            ..Default::default()
+    undercooked::net::server::run_headless(
+        &undercooked::net::server::HostConfig {
+            bind: h.bind,
+            port: h.port,
+            web_port: h.web_port,
+            levels: h.levels,
+            data_dir: h.data_dir,
+            max_rooms: h.max_rooms,
+            public: h.public,
+            empty_timeout: std::time::Duration::from_secs(h.empty_room_secs),
+            bots_fill: h.bots_fill,
+            shards: h.shards,
+            web: undercooked::net::relay::WebConfig {
+                root: h.web_root,
+                max_relays: h.max_relays,
+                origins: h.allow_origin,
+                ..Default::default()
+            },
         },
-    })
+        h.log_format,
+    )
 }
 
 /// No subcommand: the game window where there is one, otherwise the usage.

@@ -10,7 +10,6 @@ pub mod capture;
 pub mod http;
 pub mod live;
 pub mod loaders;
-pub mod logs;
 pub mod mutate;
 pub mod netcode;
 pub mod relay;

@@ -9,7 +9,7 @@
 
 use super::mutate::mutate;
 use super::netcode::Link;
-use super::{Outcome, Target, logs};
+use super::{Outcome, Target};
 use crate::sim::rng::SplitMix64;
 use bevy_replicon_renet::renet::{ConnectionConfig, RenetClient};
 use std::time::Duration;
@@ -137,7 +137,6 @@ pub struct RenetTarget {
 
 impl RenetTarget {
     pub fn new(seed: u64) -> Result<RenetTarget, String> {
-        logs::install();
         let link = Link::new(seed)?;
         let mut t = RenetTarget {
             link,
@@ -197,13 +196,18 @@ impl Target for RenetTarget {
             return "too large to seal".into();
         };
         let from = self.link.client_addr();
+        let id = self.link.client_id();
         let kind = self.link.deliver(from, &mut sealed);
+        // renet refuses a packet by ending the connection; its reason is the input's kind.
+        let reason = self.link.renet.disconnect_reason(id);
         self.link.step();
-        let dropped = !self.link.renet.is_connected(self.link.client_id());
         if self.link.ensure_connected().is_err() {
             return "reconnect refused".into();
         }
-        if dropped { format!("{kind} (renet disconnected the client)") } else { kind }
+        match reason {
+            Some(r) => format!("{kind}: renet disconnected the client ({r:?})"),
+            None => kind,
+        }
     }
 
     fn still_serving(&mut self) -> Result<(), String> {

@@ -15,7 +15,7 @@
 //! host (`--shards N`) runs N server worlds behind the one web port; the router here sends
 //! each API call to the right one.
 
-use super::rooms::{HostLevels, HostedRoom, RoomIndex, RoomPolicy, create_room};
+use super::rooms::{HostLevels, HostedRoom, RoomIndex, RoomPolicy, SeatRefusal, create_room};
 use super::server::{HostAddrs, ServerKey};
 use super::tokens::{Admission, connect_token, hex, parse_code, parse_secret, sanitise_name};
 use crate::protocol::LobbyView;
@@ -232,6 +232,7 @@ fn answer_api(
     policy: Res<RoomPolicy>,
     key: Res<ServerKey>,
     addrs: Res<HostAddrs>,
+    metrics: Res<super::metrics::HostMetrics>,
 ) {
     let Ok(rx) = inbox.0.lock() else { return };
     while let Ok(call) = rx.try_recv() {
@@ -239,6 +240,7 @@ fn answer_api(
         let name = sanitise_name(call.body.get("name").and_then(Value::as_str).unwrap_or(""));
         let answer = match (call.method.as_str(), parts.as_slice()) {
             _ if call.body.is_null() => (400, json!({"error": "body must be JSON"})),
+            ("GET", ["metrics"]) => (200, Value::String(metrics.encode())),
             ("GET", ["api", "health"]) => {
                 (200, json!({"rooms": index.by_code.len(), "udp": addrs.public}))
             }
@@ -307,13 +309,18 @@ fn join(
     key: &[u8; 32],
     servers: &[SocketAddr],
 ) -> (u16, Value) {
-    let reconnecting = secret.is_some();
-    let Some((seat, secret)) = hosted.reserve(name, secret, Instant::now()) else {
-        return if reconnecting {
-            (404, json!({"error": "no seat holds that reconnect token"}))
-        } else {
-            (409, json!({"error": "room is full"}))
-        };
+    let (seat, secret) = match hosted.reserve(name, secret, Instant::now()) {
+        Ok(v) => v,
+        Err(SeatRefusal::Full) => return (409, json!({"error": "room is full"})),
+        Err(SeatRefusal::UnknownSecret) => {
+            return (404, json!({"error": "no seat holds that reconnect token"}));
+        }
+        Err(SeatRefusal::TokenLimit) => {
+            return (
+                429,
+                json!({"error": "seat_token_limit", "detail": "this seat asked for too many tokens; wait and retry"}),
+            );
+        }
     };
     let admission = Admission { code: hosted.code.clone(), name: name.to_string(), secret };
     match connect_token(key, servers, &admission) {

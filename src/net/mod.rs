@@ -19,7 +19,15 @@ pub mod client;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod files;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod gate;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod http;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod limiter;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod logs;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod metrics;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod relay;
 #[cfg(not(target_arch = "wasm32"))]
@@ -30,6 +38,8 @@ pub mod session;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod ticktime;
 pub mod tokens;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod udp;
 pub mod ws;
 
 use bevy::prelude::*;

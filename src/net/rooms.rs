@@ -9,6 +9,7 @@
 
 use super::RoomKey;
 use super::bots::{BotsFill, BotsFillPolicy, RoundBots, bot_name, fill_seats};
+use super::limiter::{BucketSpec, TokenBucket};
 use super::tokens::{Secret, hex};
 use crate::bot::planner::BotTeam;
 use crate::level::LevelLibrary;
@@ -39,6 +40,20 @@ pub const RESULTS_TICKS: u32 = 100;
 pub const SEAT_HOLD: Duration = Duration::from_secs(60);
 /// An issued token reserves its seat this long before the connection arrives.
 pub const RESERVATION: Duration = Duration::from_secs(super::tokens::TOKEN_EXPIRE_SECS);
+/// Connect tokens one seat secret can mint: a few at once (a reconnect that retries), then one
+/// every 15 s. A secret is a seat, not a source of sessions.
+pub const SEAT_TOKENS: BucketSpec = BucketSpec { burst: 4, per_token: Duration::from_secs(15) };
+
+/// Why a seat could not be reserved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatRefusal {
+    /// Every seat is taken.
+    Full,
+    /// No seat holds the reconnect secret given.
+    UnknownSecret,
+    /// The seat's secret has minted its [`SEAT_TOKENS`] for now.
+    TokenLimit,
+}
 
 /// The levels a host offers, and the recipe book they were compiled against.
 #[derive(Resource, Clone)]
@@ -61,6 +76,15 @@ pub struct RoomPolicy {
     pub empty_timeout: Duration,
 }
 
+/// Rounds aborted for a fault, since the server started (metrics).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoundFaults {
+    /// A sim stage panicked on the room (caught per room in `sim::for_each_room`).
+    pub panics: u64,
+    /// The per-tick check found a broken invariant.
+    pub invariants: u64,
+}
+
 /// Code → lobby entity.
 #[derive(Resource, Default)]
 pub struct RoomIndex {
@@ -69,7 +93,7 @@ pub struct RoomIndex {
 }
 
 /// One seat of a hosted room.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct SeatSlot {
     pub name: String,
     pub secret: Secret,
@@ -80,6 +104,22 @@ pub struct SeatSlot {
     pub away_since: Option<Instant>,
     /// Until when an issued token holds this seat without a connection.
     pub reserved_until: Option<Instant>,
+    /// What is left of the secret's [`SEAT_TOKENS`].
+    pub tokens: TokenBucket,
+}
+
+/// Written without the secret: a room's state may reach a log, and the secret is the seat.
+impl std::fmt::Debug for SeatSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SeatSlot")
+            .field("name", &self.name)
+            .field("secret", &"<redacted>")
+            .field("ready", &self.ready)
+            .field("client", &self.client)
+            .field("away_since", &self.away_since)
+            .field("reserved_until", &self.reserved_until)
+            .finish()
+    }
 }
 
 /// The server-side state of one hosted room (on its lobby entity).
@@ -119,25 +159,43 @@ pub struct HostedRoom {
 
 impl HostedRoom {
     /// Seats a player: an existing seat whose secret matches (a reconnect), else the first free
-    /// seat. `None` when the room is full.
+    /// seat. A reconnect never holds a seat longer than it was held already: an away seat's
+    /// reservation ends with its [`SEAT_HOLD`], a never-used one keeps its first deadline, so
+    /// asking again and again cannot keep a seat forever; each ask spends one of the secret's
+    /// [`SEAT_TOKENS`].
     pub fn reserve(
         &mut self,
         name: &str,
         secret: Option<Secret>,
         now: Instant,
-    ) -> Option<(u8, Secret)> {
+    ) -> Result<(u8, Secret), SeatRefusal> {
         if let Some(secret) = secret {
             let (i, slot) = self
                 .seats
                 .iter_mut()
                 .enumerate()
-                .find_map(|(i, s)| s.as_mut().filter(|s| s.secret == secret).map(|s| (i, s)))?;
-            slot.reserved_until = Some(now + RESERVATION);
-            return Some((i as u8, slot.secret));
+                .find_map(|(i, s)| s.as_mut().filter(|s| s.secret == secret).map(|s| (i, s)))
+                .ok_or(SeatRefusal::UnknownSecret)?;
+            if !slot.tokens.take(SEAT_TOKENS, now) {
+                return Err(SeatRefusal::TokenLimit);
+            }
+            let fresh = now + RESERVATION;
+            let until = match (slot.client, slot.away_since, slot.reserved_until) {
+                // Connected: a takeover from another device, which drops the old connection.
+                (Some(_), _, _) => fresh,
+                (None, Some(away), _) => (away + SEAT_HOLD).min(fresh),
+                (None, None, Some(first)) => first.min(fresh),
+                (None, None, None) => fresh,
+            };
+            slot.reserved_until = Some(until);
+            return Ok((i as u8, slot.secret));
         }
-        let free =
-            (0..MAX_SEATS).find(|&i| self.seats[i].is_none() && !self.bots.contains(&(i as u8)))?;
+        let free = (0..MAX_SEATS)
+            .find(|&i| self.seats[i].is_none() && !self.bots.contains(&(i as u8)))
+            .ok_or(SeatRefusal::Full)?;
         let secret = super::tokens::new_secret();
+        let mut tokens = TokenBucket::full(SEAT_TOKENS, now);
+        tokens.take(SEAT_TOKENS, now);
         self.seats[free] = Some(SeatSlot {
             name: name.to_string(),
             secret,
@@ -145,8 +203,9 @@ impl HostedRoom {
             client: None,
             away_since: None,
             reserved_until: Some(now + RESERVATION),
+            tokens,
         });
-        Some((free as u8, secret))
+        Ok((free as u8, secret))
     }
 
     /// The seat holding this secret.
@@ -420,7 +479,7 @@ pub struct RoomsPlugin;
 
 impl Plugin for RoomsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<RoomIndex>();
+        app.init_resource::<RoomIndex>().init_resource::<RoundFaults>();
         app.add_observer(tag_views);
         app.add_systems(FixedPostUpdate, run_lifecycle.after(project_rooms));
     }
@@ -453,6 +512,7 @@ fn run_lifecycle(
     fill: Option<Res<BotsFillPolicy>>,
     bundles: Res<BundleWriter>,
     library: Option<Res<LevelLibrary>>,
+    mut faults: ResMut<RoundFaults>,
 ) {
     let fill = fill.map(|f| f.0);
     let now = Instant::now();
@@ -531,6 +591,7 @@ fn run_lifecycle(
                 if let Some(fault) = room.fault.clone() {
                     // A stage panicked on this room (caught per room in src/sim/mod.rs).
                     error!(room = %hosted.code, tick = room.tick, %fault, "sim panicked: round aborted");
+                    faults.panics += 1;
                     end_round(
                         &mut commands,
                         hosted,
@@ -542,6 +603,7 @@ fn run_lifecycle(
                     );
                 } else if let Some(reason) = broken_invariant(&room) {
                     error!(room = %hosted.code, tick = room.tick, %reason, "invariant broken: round aborted");
+                    faults.invariants += 1;
                     end_round(
                         &mut commands,
                         hosted,

@@ -24,7 +24,7 @@ use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use bevy_replicon::prelude::*;
 use bevy_replicon::shared::backend::connected_client::NetworkId;
-use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
+use bevy_replicon_renet::netcode::{ServerAuthentication, ServerConfig};
 use bevy_replicon_renet::renet::ConnectionConfig;
 use bevy_replicon_renet::{RenetChannelsExt, RenetSend, RenetServer, RepliconRenetPlugins};
 use std::net::{IpAddr, SocketAddr, UdpSocket};
@@ -104,6 +104,30 @@ impl Refusals {
     }
 }
 
+/// Every input frame the gate saw, server-wide since start (a [`Peer`]'s [`Refusals`] end
+/// with its connection; metrics need totals that never go back).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameTally {
+    pub admitted: u64,
+    pub clamped: u64,
+    pub stale: u64,
+    pub future: u64,
+    pub flood: u64,
+    pub no_round: u64,
+}
+
+impl FrameTally {
+    /// Adds what one batch changed on a peer's counters.
+    fn add(&mut self, admitted: u64, before: Refusals, after: Refusals) {
+        self.admitted += admitted;
+        self.clamped += (after.clamped - before.clamped) as u64;
+        self.stale += (after.stale - before.stale) as u64;
+        self.future += (after.future - before.future) as u64;
+        self.flood += (after.flood - before.flood) as u64;
+        self.no_round += (after.no_round - before.no_round) as u64;
+    }
+}
+
 /// A seated connection: its room and seat come from the token, never from a payload.
 #[derive(Component, Debug)]
 pub struct Peer {
@@ -133,6 +157,7 @@ impl Plugin for ServerNetPlugin {
                 .chain()
                 .after(ServerSystems::Receive),
         );
+        app.init_resource::<FrameTally>();
         app.add_systems(FixedPostUpdate, forward_tick_events.after(project_rooms));
         app.add_systems(Update, shutdown_on_signal);
         // Packets go out on frames that ran a tick only. Replication is produced once per
@@ -152,7 +177,14 @@ struct SendPace(bool);
 
 /// Builds the whole server app, with its sockets bound (so the caller can read [`HostAddrs`]).
 pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
-    build_server_with(cfg, None)
+    build_server_with(cfg, None, Metered::default())
+}
+
+/// Which shard a world is and the process-wide metrics it publishes into.
+#[derive(Clone, Default)]
+pub struct Metered {
+    pub shard: u32,
+    pub metrics: super::metrics::HostMetrics,
 }
 
 /// [`build_server`], or with `web` = (its inbox, the router's address) one shard of a sharded
@@ -160,6 +192,7 @@ pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
 pub fn build_server_with(
     cfg: &HostConfig,
     web: Option<(std::sync::mpsc::Receiver<super::http::ApiCall>, SocketAddr)>,
+    metered: Metered,
 ) -> Result<App, String> {
     let (book, book_text) = crate::replay::cli::recipe_book_source().map_err(|e| e.to_string())?;
     let levels = crate::level::files::load_campaign(&cfg.levels, &book)
@@ -175,6 +208,7 @@ pub fn build_server_with(
         .map_err(|e| format!("results.jsonl: {e}"))?;
 
     let mut app = App::new();
+    app.insert_resource(metered.metrics).insert_resource(super::metrics::ShardIndex(metered.shard));
     app.add_plugins((
         MinimalPlugins
             .set(ScheduleRunnerPlugin::run_loop(LOOP_PERIOD))
@@ -194,6 +228,9 @@ pub fn build_server_with(
         HttpPlugin,
         ServerBotsPlugin,
         super::ticktime::TickTimePlugin,
+        super::udp::HostTransportPlugin,
+        super::gate::AuthDeadlinePlugin,
+        super::metrics::MetricsPlugin,
     ));
     // Hot reload: rounds start from the watcher's library, so an edit reaches a room at its
     // next round and never touches a live one.
@@ -225,10 +262,10 @@ pub fn build_server_with(
         client_channels_config: channels.client_configs(),
         ..Default::default()
     });
-    let transport = NetcodeServerTransport::new(
+    let transport = super::udp::HostTransport::new(
         ServerConfig {
             current_time: super::tokens::unix_now(),
-            max_clients: (cfg.max_rooms * 4).clamp(4, 1024),
+            max_clients: client_cap(cfg.max_rooms),
             protocol_id: PROTOCOL_ID,
             public_addresses: public.clone(),
             authentication: ServerAuthentication::Secure { private_key: key },
@@ -262,6 +299,17 @@ pub fn build_server_with(
     Ok(app)
 }
 
+/// Netcode's client slots: every seat of every room, plus one per room for a seat's new
+/// connection arriving before its old one is dropped (a reconnect takes the seat over), within
+/// netcode's own maximum. A session that never passes replicon's protocol check is dropped
+/// after [`super::gate::AUTH_DEADLINE`], so a slot cannot be held by one.
+pub fn client_cap(max_rooms: usize) -> usize {
+    (max_rooms.max(1) * (super::rooms::MAX_SEATS + 1)).min(NETCODE_MAX_CLIENTS)
+}
+
+/// renetcode's own client-slot maximum (private to that crate).
+const NETCODE_MAX_CLIENTS: usize = 1024;
+
 /// The source text of every offered level (bundles carry it, so `replay check` rebuilds the
 /// exact level even after the folder changed): each file of the folder whose compiled level
 /// is the one the campaign loaded.
@@ -288,9 +336,9 @@ fn level_sources(
 }
 
 /// `undercooked --headless`: build, announce, run until a signal. Returns the exit code.
-pub fn run_headless(cfg: &HostConfig) -> u8 {
+pub fn run_headless(cfg: &HostConfig, log: super::logs::LogFormat) -> u8 {
     if cfg.shards > 1 {
-        return run_sharded(cfg);
+        return run_sharded(cfg, log);
     }
     let mut app = match build_server(cfg) {
         Ok(app) => app,
@@ -301,7 +349,7 @@ pub fn run_headless(cfg: &HostConfig) -> u8 {
     };
     // Structured logs (key=value fields) on stderr; only the binary installs the subscriber,
     // so tests with several servers in one process do not fight over it.
-    app.add_plugins(bevy::log::LogPlugin::default());
+    app.add_plugins(super::logs::log_plugin(log));
     let shutdown = app.world().resource::<Shutdown>().0.clone();
     if let Err(e) = ctrlc::set_handler(move || shutdown.store(true, Ordering::SeqCst)) {
         eprintln!("error: signal handler: {e}");
@@ -322,7 +370,7 @@ pub fn run_headless(cfg: &HostConfig) -> u8 {
 
 /// `--shards N`: N server worlds on their own threads (UDP `port + i`, rooms split evenly)
 /// behind one web port whose router sends each API call to the right world.
-fn run_sharded(cfg: &HostConfig) -> u8 {
+fn run_sharded(cfg: &HostConfig, log: super::logs::LogFormat) -> u8 {
     let n = cfg.shards;
     let (senders, inboxes): (Vec<_>, Vec<_>) = (0..n).map(|_| std::sync::mpsc::channel()).unzip();
     let (web, http) = match super::http::start_router(
@@ -338,6 +386,7 @@ fn run_sharded(cfg: &HostConfig) -> u8 {
     };
     let mut shards = Vec::new();
     let epoch = Instant::now();
+    let metrics = super::metrics::HostMetrics::default();
     for (i, inbox) in inboxes.into_iter().enumerate() {
         let mut shard = cfg.clone();
         shard.shards = 1;
@@ -356,7 +405,8 @@ fn run_sharded(cfg: &HostConfig) -> u8 {
         // host's CPU and, on 13 shards' 10 ms grids, landed on other shards' tick frames.
         let frames = Frames { grid: epoch + TICK * i as u32 / n as u32, period: TICK };
         // The log subscriber is global: install it once, with the first shard.
-        match spawn_shard(shard, Some((inbox, web)), i == 0, frames) {
+        let metered = Metered { shard: i as u32, metrics: metrics.clone() };
+        match spawn_shard(shard, Some((inbox, web)), (i == 0).then_some(log), frames, metered) {
             Ok(h) => shards.push(h),
             Err(e) => {
                 eprintln!("error: shard {i}: {e}");
@@ -388,7 +438,7 @@ fn run_sharded(cfg: &HostConfig) -> u8 {
 /// Seats every newly authorised connection from its token's user data, or refuses it.
 fn seat_clients(
     mut commands: Commands,
-    transport: Res<NetcodeServerTransport>,
+    transport: Res<super::udp::HostTransport>,
     new: Query<(Entity, &NetworkId), (With<AuthorizedClient>, Without<Peer>, Without<Refused>)>,
     mut lobbies: Query<&mut HostedRoom>,
     index: Res<super::rooms::RoomIndex>,
@@ -496,12 +546,14 @@ fn admit_inputs(
     mut peers: Query<&mut Peer>,
     mut lobbies: Query<&mut HostedRoom>,
     mut rounds: Query<&mut Room>,
+    mut tally: ResMut<FrameTally>,
 ) {
     for FromClient { client_id, message } in batches.read() {
         let Some(mut peer) = client_id.entity().and_then(|e| peers.get_mut(e).ok()) else {
             continue;
         };
         let before = peer.refusals;
+        let admitted_before = peer.admitted;
         let live = lobbies
             .get_mut(peer.lobby)
             .ok()
@@ -509,6 +561,7 @@ fn admit_inputs(
             .and_then(|h| h.round.map(|r| (h, r)));
         let Some((mut hosted, round)) = live else {
             peer.refusals.no_round += message.frames.len() as u32;
+            tally.add(0, before, peer.refusals);
             log_refusals(&mut peer, before);
             continue;
         };
@@ -516,6 +569,7 @@ fn admit_inputs(
         if room.cook_index(peer.seat).is_none() {
             // Seated after the round began: a spectator until the next one.
             peer.refusals.no_round += message.frames.len() as u32;
+            tally.add(0, before, peer.refusals);
             log_refusals(&mut peer, before);
             continue;
         }
@@ -553,6 +607,7 @@ fn admit_inputs(
             peer.in_tick += 1;
             peer.admitted += 1;
         }
+        tally.add(peer.admitted - admitted_before, before, peer.refusals);
         log_refusals(&mut peer, before);
     }
 }
@@ -651,7 +706,8 @@ impl ServerHandle {
 
 /// Starts a server on its own thread (the app is built there: a Bevy app is not `Send`).
 pub fn spawn_server(cfg: HostConfig) -> Result<ServerHandle, String> {
-    spawn_shard(cfg, None, false, Frames { grid: Instant::now(), period: LOOP_PERIOD })
+    let frames = Frames { grid: Instant::now(), period: LOOP_PERIOD };
+    spawn_shard(cfg, None, None, frames, Metered::default())
 }
 
 /// When a server thread runs its frames: at `grid` + k × `period` (`period` divides [`TICK`]),
@@ -667,23 +723,24 @@ struct Frames {
 fn spawn_shard(
     cfg: HostConfig,
     web: Option<(std::sync::mpsc::Receiver<super::http::ApiCall>, SocketAddr)>,
-    log: bool,
+    log: Option<super::logs::LogFormat>,
     frames: Frames,
+    metered: Metered,
 ) -> Result<ServerHandle, String> {
     let (ready_tx, ready_rx) = std::sync::mpsc::sync_channel(1);
     let (jobs, job_rx) = std::sync::mpsc::channel::<WorldJob>();
     let thread = std::thread::Builder::new()
         .name("undercooked-server".into())
         .spawn(move || {
-            let mut app = match build_server_with(&cfg, web) {
+            let mut app = match build_server_with(&cfg, web, metered) {
                 Ok(app) => app,
                 Err(e) => {
                     let _ = ready_tx.send(Err(e));
                     return;
                 }
             };
-            if log {
-                app.add_plugins(bevy::log::LogPlugin::default());
+            if let Some(format) = log {
+                app.add_plugins(super::logs::log_plugin(format));
             }
             let addrs = app.world().resource::<HostAddrs>().clone();
             let shutdown = app.world().resource::<Shutdown>().0.clone();

@@ -48,6 +48,10 @@ pub struct TickTimes {
     window_start: Instant,
     /// Every sample since start (up to [`KEEP`]).
     pub all: Vec<Sample>,
+    /// Frames that ticked since start, and the last one's sample (what /metrics publishes, with
+    /// no bound on how long the host runs).
+    pub recorded: u64,
+    pub last: Option<Sample>,
 }
 
 impl Default for TickTimes {
@@ -59,6 +63,8 @@ impl Default for TickTimes {
             window: Vec::new(),
             window_start: Instant::now(),
             all: Vec::new(),
+            recorded: 0,
+            last: None,
         }
     }
 }
@@ -144,6 +150,8 @@ fn end_frame(mut t: ResMut<TickTimes>, rooms: Query<&HostedRoom>, peers: Query<&
             (thread_cpu().saturating_sub(t.cpu_start).as_micros()).min(u32::MAX as u128) as u32,
         ];
         t.window.push(sample);
+        t.recorded += 1;
+        t.last = Some(sample);
         if t.all.len() < KEEP {
             t.all.push(sample);
         }

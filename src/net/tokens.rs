@@ -32,9 +32,19 @@ const USER_DATA_VERSION: u8 = 1;
 const CODE_FIELD: usize = 6;
 
 /// A fresh room code from OS randomness (outside the simulation, so no determinism concern).
+/// Bytes at or above the alphabet's largest multiple under 256 are drawn again (rejection
+/// sampling): `byte % 25` alone would make six letters 1/10 likelier than the other nineteen.
 pub fn new_code() -> String {
-    let bytes: [u8; CODE_LEN] = generate_random_bytes();
-    bytes.iter().map(|b| CODE_ALPHABET[*b as usize % CODE_ALPHABET.len()] as char).collect()
+    let n = CODE_ALPHABET.len();
+    let fair = (256 / n * n) as u8;
+    let mut code = String::with_capacity(CODE_LEN);
+    while code.len() < CODE_LEN {
+        let bytes: [u8; 16] = generate_random_bytes();
+        for b in bytes.into_iter().filter(|b| *b < fair).take(CODE_LEN - code.len()) {
+            code.push(CODE_ALPHABET[b as usize % n] as char);
+        }
+    }
+    code
 }
 
 /// Normalises a code a person typed: upper case, and only a well-formed code passes.
@@ -87,11 +97,23 @@ pub fn parse_secret(text: &str) -> Option<Secret> {
 }
 
 /// What the server sealed into a token: the room, the name and the seat's secret.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Admission {
     pub code: String,
     pub name: String,
     pub secret: Secret,
+}
+
+/// Written without the seat secret: an admission reaches the log when a seat is refused, and
+/// the secret is what a reconnect proves.
+impl std::fmt::Debug for Admission {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Admission")
+            .field("code", &self.code)
+            .field("name", &self.name)
+            .field("secret", &"<redacted>")
+            .finish()
+    }
 }
 
 impl Admission {

@@ -1,5 +1,7 @@
-//! Hostile inputs, bounded for CI: the fuzz targets and the soak (one module each; the
-//! packet and web modules join here).
+//! What a hostile peer sends, against a real server over real sockets on 127.0.0.1: one test
+//! binary, one module per front (issue 20). Waits are bounded loops on observed state, never
+//! wall-clock assertions.
 
 mod fuzz;
+mod packets;
 mod soak;
