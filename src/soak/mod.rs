@@ -73,6 +73,8 @@ pub struct SoakFailure {
     /// The room tick whose step broke the law (the tick the room had just simulated).
     pub tick: u32,
     pub broken: Broken,
+    /// The events of the tick that broke it, for whoever reads the report.
+    pub events: Vec<String>,
 }
 
 impl fmt::Display for SoakFailure {
@@ -83,8 +85,12 @@ impl fmt::Display for SoakFailure {
         };
         write!(
             f,
-            "level `{}`, seed {}, round seed {}, tick {}: {what}",
-            self.level, self.seed, self.round_seed, self.tick
+            "level `{}`, seed {}, round seed {}, tick {}: {what}\n  that tick's events: {}",
+            self.level,
+            self.seed,
+            self.round_seed,
+            self.tick,
+            self.events.join(", ")
         )
     }
 }
@@ -140,6 +146,7 @@ pub fn soak_level(
         round_seed: round.seed,
         tick: round.room.tick.saturating_sub(1),
         broken,
+        events: round.room.events.iter().map(|e| format!("{e:?}")).collect(),
     };
     if let Some(broken) = start {
         return Err(fail(&round, broken));

@@ -32,3 +32,15 @@ fn every_campaign_level_keeps_its_invariants_for_20k_ticks() {
     // The bots really play: a soak that never serves would not exercise the stock or score.
     assert!(served > 0, "no dish was served in any level");
 }
+
+/// Harbour has two sinks; both used to finish washing the last dirty plate in this round and
+/// make a seventh plate from six (`soak` seed 1 met it in its 16th round, at tick 1439).
+#[test]
+fn two_sinks_washing_the_last_dirty_plate_make_no_plate() {
+    let book = Arc::new(load_recipes_file(Path::new("assets/recipes.ron")).expect("recipes"));
+    let level =
+        undercooked::level::find_level(Path::new("levels"), "harbour", &book).expect("harbour");
+    if let Err(failure) = soak_level(&Arc::new(level), &book, 16, 1_440) {
+        panic!("soak failed: {failure}");
+    }
+}
