@@ -49,7 +49,7 @@ impl Sender {
 }
 
 /// An error's text without its numbers: the same refusal reads the same every time.
-fn without_digits(text: &str) -> String {
+pub fn without_digits(text: &str) -> String {
     text.chars().filter(|c| !c.is_ascii_digit()).collect::<String>().trim().to_string()
 }
 
@@ -286,8 +286,11 @@ impl Link {
                 }
             }
         }
+        // A connection renet ended is closed at netcode and then removed from renet, as the
+        // transport does (a removal left out would keep every ended connection in renet).
         for id in self.renet.disconnections_id() {
-            if let ServerResult::ClientDisconnected { .. } = self.server.disconnect(id) {}
+            let _ = self.server.disconnect(id);
+            self.renet.remove_connection(id);
         }
         if let Some((packet, _)) = self.client.update(STEP) {
             let mut d = packet.to_vec();

@@ -205,7 +205,10 @@ impl Target for RenetTarget {
             return "reconnect refused".into();
         }
         match reason {
-            Some(r) => format!("{kind}: renet disconnected the client ({r:?})"),
+            Some(r) => {
+                let reason = super::netcode::without_digits(&format!("{r:?}"));
+                format!("{kind}: renet disconnected the client ({reason})")
+            }
             None => kind,
         }
     }
