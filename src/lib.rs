@@ -5,6 +5,8 @@ pub mod bot;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod clock;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod fuzz;
 pub mod level;
 pub mod net;
 pub mod project;
@@ -12,3 +14,4 @@ pub mod protocol;
 pub mod replay;
 pub mod report;
 pub mod sim;
+pub mod soak;

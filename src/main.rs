@@ -165,6 +165,13 @@ enum Command {
         #[command(subcommand)]
         what: undercooked::bot::prove::BotCommand,
     },
+    /// Step every campaign level for many ticks with seeded cooks, checking every invariant
+    /// every tick. Exit 0 clean, 1 a law broke (level, seed, tick printed), 2 unreadable levels.
+    Soak(undercooked::soak::SoakArgs),
+    /// Feed seeded mutations of real packets, requests and files to the network stack and the
+    /// loaders. Exit 0 no panic, 1 a panic (seed and input printed), 2 a target failed to start.
+    #[cfg(not(target_arch = "wasm32"))]
+    Fuzz(undercooked::fuzz::FuzzArgs),
 }
 
 #[derive(Subcommand)]
@@ -284,6 +291,9 @@ fn main() -> ExitCode {
             ExitCode::from(undercooked::net::client::run_join(&args))
         }
         Command::Bot { what } => ExitCode::from(undercooked::bot::prove::run(what)),
+        Command::Soak(args) => ExitCode::from(undercooked::soak::run(&args)),
+        #[cfg(not(target_arch = "wasm32"))]
+        Command::Fuzz(args) => ExitCode::from(undercooked::fuzz::run(&args)),
     }
 }
 

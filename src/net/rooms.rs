@@ -19,7 +19,7 @@ use crate::protocol::{InRoom, LobbyPhase, LobbyView, RoundSource, SeatView};
 use crate::replay::bundle::{
     BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, content_hash, pack_frames,
 };
-use crate::sim::room::{Place, Room, SeatSpec};
+use crate::sim::room::{Room, SeatSpec};
 use crate::sim::round::{SETTLE_TICKS, abort};
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
@@ -468,38 +468,10 @@ pub fn end_round(
     }
 }
 
-/// What is wrong with a room that the rules never allow, if anything: an item in two places
-/// or in none, a hand holding what is not there, a cook inside a wall.
+/// What is wrong with a room that the rules never allow, if anything: every law of
+/// `sim::invariants` (items in exactly one place, the plate and pot stock, the tallies).
 pub fn broken_invariant(room: &Room) -> Option<String> {
-    for item in &room.items {
-        match item.place {
-            Place::Hand(seat) => {
-                let held = room.cooks.iter().find(|c| c.seat == seat).and_then(|c| c.held);
-                if held != Some(item.id) {
-                    return Some(format!("item {} claims seat {seat}'s hand", item.id.0));
-                }
-            }
-            Place::Station(s) if s as usize >= room.stations.len() => {
-                return Some(format!("item {} on missing station {s}", item.id.0));
-            }
-            Place::Station(_) => {}
-        }
-    }
-    for cook in &room.cooks {
-        if let Some(id) = cook.held
-            && room.item(id).is_none_or(|i| i.place != Place::Hand(cook.seat))
-        {
-            return Some(format!("seat {} holds item {} that is elsewhere", cook.seat, id.0));
-        }
-        if room.tile(cook.pos.cell()).blocks_body() {
-            return Some(format!(
-                "seat {} is inside a blocking tile at {:?}",
-                cook.seat,
-                cook.pos.cell()
-            ));
-        }
-    }
-    None
+    crate::sim::invariants::check(room).map(|v| v.to_string())
 }
 
 /// Runs the lifecycle once per tick, after the projection.

@@ -11,6 +11,7 @@ pub mod freshness;
 pub mod hash;
 pub mod hazards;
 pub mod input;
+pub mod invariants;
 pub mod kinds;
 pub mod movement;
 pub mod orders;

@@ -169,9 +169,14 @@ fn finish_hand_work(room: &mut Room, s: usize) {
     let station = s as u16;
     match room.stations[s].kind {
         StationKind::Sink => {
-            room.plates_dirty = room.plates_dirty.saturating_sub(1);
-            room.plates_clean += 1;
-            room.events.push(SimEvent::Washed { station });
+            // A kitchen with two sinks can wash the last dirty plate at both: the one that
+            // finishes second finds the stack empty and washes nothing (it used to make a
+            // plate from nowhere; `undercooked soak` found it on harbour).
+            if room.plates_dirty > 0 {
+                room.plates_dirty -= 1;
+                room.plates_clean += 1;
+                room.events.push(SimEvent::Washed { station });
+            }
             let st = &mut room.stations[s];
             st.progress = 0;
             // Keep washing the stack while the worker keeps holding.

@@ -32,7 +32,10 @@ pub async fn serve(listener: TcpListener, shared: Arc<Shared>, mut stop: oneshot
         .header_read_timeout(limits.head)
         .max_header_size(MAX_HEAD)
         .max_buf_size(MAX_BUFFER)
-        .max_headers(64);
+        .max_headers(64)
+        // A client may shut its write half once its request is sent (curl --no-keepalive,
+        // netcat, the fuzzer) and still gets its answer; the head deadline still bounds it.
+        .half_close(true);
     let pruner = {
         let shared = shared.clone();
         tokio::spawn(async move {

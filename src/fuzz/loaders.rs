@@ -1,0 +1,230 @@
+//! The loaders target: mutations of the shipped files (levels/, goldens/levels/, the recipe
+//! book, goldens/scripts/, a replay bundle written by the real encoder, and in client builds
+//! the key-bindings config.ron) fed to the parser each kind of file goes through. Each must
+//! answer with a typed error; the kind counted is the error's code.
+
+use super::mutate::mutate;
+use super::{Outcome, Target};
+use crate::level::compile::parse_level;
+use crate::level::model::RecipeBook;
+use crate::level::recipes::parse_recipes;
+use crate::replay::bundle::{
+    BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, check_bundle, content_hash,
+};
+use crate::replay::golden::hex;
+use crate::replay::script::InputScript;
+use crate::sim::rng::SplitMix64;
+use crate::sim::room::{Room, SeatSpec};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The kinds of file, one parser each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    Level,
+    Recipes,
+    Script,
+    Bundle,
+    #[cfg(feature = "client")]
+    Config,
+}
+
+impl FileKind {
+    fn name(self) -> &'static str {
+        match self {
+            FileKind::Level => "level",
+            FileKind::Recipes => "recipes",
+            FileKind::Script => "script",
+            FileKind::Bundle => "bundle",
+            #[cfg(feature = "client")]
+            FileKind::Config => "config",
+        }
+    }
+
+    fn from_byte(b: u8) -> FileKind {
+        const ALL: &[FileKind] = &[
+            FileKind::Level,
+            FileKind::Recipes,
+            FileKind::Script,
+            FileKind::Bundle,
+            #[cfg(feature = "client")]
+            FileKind::Config,
+        ];
+        ALL[b as usize % ALL.len()]
+    }
+}
+
+/// A bundle re-runs its round; a mutated `ticks` could ask for billions. The harness looks
+/// for panics, not for slow inputs, so longer bundles are parsed but not re-run.
+const BUNDLE_RUN_MAX: u32 = 400;
+
+/// The shipped files by kind, and the book levels are compiled against.
+pub struct LoadersTarget {
+    book: RecipeBook,
+    corpus: Vec<(FileKind, Vec<u8>)>,
+    all: Vec<Vec<u8>>,
+}
+
+fn read_dir(dir: &str, kind: FileKind, out: &mut Vec<(FileKind, Vec<u8>)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    // Directory order is the filesystem's: sorted, so a seed picks the same files everywhere.
+    paths.sort();
+    for p in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "ron")) {
+        if let Ok(bytes) = std::fs::read(&p) {
+            out.push((kind, bytes));
+        }
+    }
+}
+
+/// A real bundle: a short round of the first shipped level with random cooks, through the
+/// server's own recorder and `Bundle::to_ron`.
+fn sample_bundle(book_source: &str, book: &RecipeBook) -> Option<Vec<u8>> {
+    let source = std::fs::read_to_string(Path::new("levels/tutorial.ron")).ok()?;
+    let level = Arc::new(parse_level(source.as_bytes(), "tutorial", book).ok()?);
+    let seats = SeatSpec::numbered(2);
+    let mut room = Room::new(level.clone(), Arc::new(book.clone()), 5, &seats);
+    let mut cooks = crate::bench::RandomCooks::new(5, 2);
+    let mut rec = ChainRecorder::default();
+    let mut admitted = Vec::new();
+    let ticks = 2 * BUNDLE_EVERY;
+    for _ in 0..ticks {
+        if ChainRecorder::due(room.tick) {
+            rec.record(&room);
+        }
+        for s in 0..2 {
+            let f = cooks.frame(s, room.tick);
+            admitted.push((room.tick, s as u8, f));
+            room.inputs.push(s as u8, f);
+        }
+        crate::sim::step_room(&mut room);
+    }
+    rec.record(&room);
+    let bundle = Bundle {
+        bundle_version: BUNDLE_VERSION,
+        room: "ACDEF".into(),
+        round: 1,
+        reason: "finished".into(),
+        seed: 5,
+        level_id: level.id.clone(),
+        level_hash: content_hash(&source),
+        level_source: source,
+        recipes_hash: content_hash(book_source),
+        recipes_source: book_source.to_string(),
+        seats: seats.iter().map(|s| (s.seat, s.name.clone())).collect(),
+        ticks,
+        record_every: BUNDLE_EVERY,
+        final_hash: hex(room.hash),
+        hashes: rec.hashes.iter().map(|(t, h)| (*t, hex(*h))).collect(),
+        fields: rec.fields,
+        frames: crate::replay::bundle::pack_frames(&admitted),
+        result: "{}".into(),
+    };
+    Some(bundle.to_ron().into_bytes())
+}
+
+impl LoadersTarget {
+    pub fn new() -> Result<LoadersTarget, String> {
+        let book_source = std::fs::read_to_string(crate::level::cli::RECIPES_PATH)
+            .map_err(|e| format!("{}: {e}", crate::level::cli::RECIPES_PATH))?;
+        let book = parse_recipes(book_source.as_bytes(), "recipes")
+            .map_err(|e| format!("recipes: {e:?}"))?;
+        let mut corpus = Vec::new();
+        read_dir("levels", FileKind::Level, &mut corpus);
+        read_dir("goldens/levels", FileKind::Level, &mut corpus);
+        read_dir("goldens/scripts", FileKind::Script, &mut corpus);
+        corpus.push((FileKind::Recipes, book_source.clone().into_bytes()));
+        if let Some(b) = sample_bundle(&book_source, &book) {
+            corpus.push((FileKind::Bundle, b));
+        }
+        #[cfg(feature = "client")]
+        corpus.push((
+            FileKind::Config,
+            crate::client::config::bindings_text(&Default::default()).into_bytes(),
+        ));
+        let kinds = corpus.iter().map(|(k, _)| *k).collect::<Vec<_>>();
+        let missing = (0..=4u8).map(FileKind::from_byte).find(|k| !kinds.contains(k));
+        if let Some(k) = missing {
+            return Err(format!(
+                "no {} file to start from (run from the repository root)",
+                k.name()
+            ));
+        }
+        let all = corpus.iter().map(|(_, b)| b.clone()).collect();
+        Ok(LoadersTarget { book, corpus, all })
+    }
+}
+
+impl Target for LoadersTarget {
+    fn input(&mut self, rng: &mut SplitMix64) -> Vec<u8> {
+        let kind = FileKind::from_byte(rng.index(5) as u8);
+        let of_kind: Vec<&Vec<u8>> =
+            self.corpus.iter().filter(|(k, _)| *k == kind).map(|(_, b)| b).collect();
+        let base = of_kind[rng.index(of_kind.len())];
+        let mut out = vec![kind as u8];
+        out.extend(mutate(rng, base, &self.all));
+        out
+    }
+
+    fn feed(&mut self, input: &[u8]) -> Outcome {
+        let Some((&k, bytes)) = input.split_first() else { return "empty".into() };
+        let kind = FileKind::from_byte(k);
+        let text = String::from_utf8_lossy(bytes);
+        let what = match kind {
+            FileKind::Level => match parse_level(bytes, "fuzz.ron", &self.book) {
+                Ok(_) => "ok".to_string(),
+                Err(errors) => {
+                    errors.first().map_or("no errors".into(), |e| e.code.as_str().to_string())
+                }
+            },
+            FileKind::Recipes => match parse_recipes(bytes, "fuzz.ron") {
+                Ok(_) => "ok".to_string(),
+                Err(errors) => {
+                    errors.first().map_or("no errors".into(), |e| e.code.as_str().to_string())
+                }
+            },
+            FileKind::Script => match InputScript::parse(&text) {
+                Ok(_) => "ok".to_string(),
+                Err(e) => script_kind(&e).to_string(),
+            },
+            FileKind::Bundle => match Bundle::parse(&text) {
+                Ok(b) if b.ticks <= BUNDLE_RUN_MAX => match check_bundle(&b) {
+                    Ok(c) if c.matches() => "re-run matches".to_string(),
+                    Ok(_) => "re-run differs".to_string(),
+                    Err(_) => "invalid bundle".to_string(),
+                },
+                Ok(_) => "parsed (too long to re-run)".to_string(),
+                Err(_) => "syntax".to_string(),
+            },
+            #[cfg(feature = "client")]
+            FileKind::Config => match crate::client::config::parse_bindings(&text, "config.ron") {
+                Ok(_) => "ok".to_string(),
+                Err(crate::client::config::ConfigError::Malformed { .. }) => {
+                    "CONFIG_MALFORMED".into()
+                }
+                Err(crate::client::config::ConfigError::Conflict { .. }) => {
+                    "CONFIG_CONFLICT".into()
+                }
+                Err(crate::client::config::ConfigError::Unreadable { .. }) => {
+                    "CONFIG_UNREADABLE".into()
+                }
+            },
+        };
+        format!("{}: {what}", kind.name())
+    }
+}
+
+/// A script error's variant.
+fn script_kind(e: &crate::replay::script::ScriptError) -> &'static str {
+    use crate::replay::script::ScriptError as E;
+    match e {
+        E::Syntax(_) => "syntax",
+        E::SeatOutOfRange { .. } => "seat out of range",
+        E::BadSeatCount(_) => "bad seat count",
+        E::ZeroRepeat { .. } => "zero repeat",
+        E::NoSuchStation { .. } => "no such station",
+        E::FrameAfterEnd { .. } => "frame after end",
+        #[allow(unreachable_patterns)]
+        _ => "other",
+    }
+}
