@@ -13,7 +13,8 @@
 # samples is within 10% (plus 2 units) of the first third's. Exit 0 all flat, 1 one grew.
 # The binary is UNDERCOOKED_BIN when set, else a release server-only build. OUT (default
 # /tmp/uc-churn) gets server.out/.err, samples.tsv and the loops' logs. SEED (default 1) seeds the
-# loops' durations.
+# loops' durations. Every loop creates its rooms from 127.0.0.1, so the per-address room quotas
+# are off (as in capacity.sh): this run is about what reclaiming costs, not about the quotas.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 duration=${1:-600}
@@ -30,7 +31,8 @@ rm -rf "$out" && mkdir -p "$out"
 echo "churn: $clients clients for $duration s, seed $seed, $bin"
 
 "$bin" --headless --port 0 --web-port 0 --bind 127.0.0.1 --data-dir "$out/data" \
-  --max-rooms 64 --empty-room-secs 5 >"$out/server.out" 2>"$out/server.err" &
+  --max-rooms 64 --empty-room-secs 5 --rooms-per-address 0 --rooms-per-minute 0 \
+  >"$out/server.out" 2>"$out/server.err" &
 server=$!
 loops=()
 cleanup() {

@@ -208,20 +208,8 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
 
     let dir = std::env::temp_dir().join(format!("uc-online-client-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let h = spawn_server(HostConfig {
-        bind: [127, 0, 0, 1].into(),
-        port: 0,
-        web_port: 0,
-        levels: PathBuf::from("levels"),
-        data_dir: dir,
-        max_rooms: 4,
-        public: Vec::new(),
-        empty_timeout: Duration::from_secs(60),
-        bots_fill: None,
-        shards: 1,
-        web: Default::default(),
-    })
-    .expect("server starts");
+    let h = spawn_server(HostConfig { max_rooms: 4, ..HostConfig::loopback(dir) })
+        .expect("server starts");
     let reply = request_seat(&h.addrs.web.to_string(), None, "Ann", None).expect("a seat");
 
     #[derive(Resource, Default)]

@@ -28,19 +28,7 @@ fn data_dir(name: &str) -> PathBuf {
 }
 
 fn config(dir: PathBuf) -> HostConfig {
-    HostConfig {
-        bind: [127, 0, 0, 1].into(),
-        port: 0,
-        web_port: 0,
-        levels: PathBuf::from("levels"),
-        data_dir: dir,
-        max_rooms: 16,
-        public: Vec::new(),
-        empty_timeout: Duration::from_secs(60),
-        bots_fill: None,
-        shards: 1,
-        web: WebConfig::default(),
-    }
+    HostConfig::loopback(dir)
 }
 
 fn server(name: &str) -> (ServerHandle, PathBuf) {

@@ -28,18 +28,10 @@ impl LiveServer {
         let dir = std::env::temp_dir().join(format!("uc-fuzz-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let handle = spawn_server(HostConfig {
-            bind: [127, 0, 0, 1].into(),
-            port: 0,
-            web_port: 0,
-            levels: PathBuf::from("levels"),
-            data_dir: dir.clone(),
             // Fuzzed `POST /api/rooms` really create rooms: room enough, and reclaimed within a
             // second, so the after-run probe finds a free one as a player would.
             max_rooms: 256,
-            public: Vec::new(),
             empty_timeout: Duration::from_secs(1),
-            bots_fill: None,
-            shards: 1,
             // Every fuzzed request comes from 127.0.0.1: the per-address room quotas would
             // answer 429 before the API's parser saw most bodies (and refuse the after-run
             // probe). They are tested on their own in tests/hostile/web.rs.
@@ -47,6 +39,7 @@ impl LiveServer {
                 limits: WebLimits { rooms_per_address: 0, room_burst: 0, ..Default::default() },
                 ..Default::default()
             },
+            ..HostConfig::loopback(dir.clone())
         })?;
         let (web, udp) = (handle.addrs.web, handle.addrs.udp);
         Ok(LiveServer { handle: Some(handle), web, udp, dir })

@@ -66,6 +66,27 @@ pub struct HostConfig {
     pub web: super::web::WebConfig,
 }
 
+impl HostConfig {
+    /// A host on 127.0.0.1 with ephemeral ports, the shipped levels, 16 rooms, players only
+    /// and the default web port: what tests, the fuzzer and embedders start from (override
+    /// fields with `..HostConfig::loopback(dir)`).
+    pub fn loopback(data_dir: PathBuf) -> HostConfig {
+        HostConfig {
+            bind: [127, 0, 0, 1].into(),
+            port: 0,
+            web_port: 0,
+            levels: PathBuf::from("levels"),
+            data_dir,
+            max_rooms: 16,
+            public: Vec::new(),
+            empty_timeout: Duration::from_secs(60),
+            bots_fill: None,
+            shards: 1,
+            web: Default::default(),
+        }
+    }
+}
+
 /// The addresses the server actually listens on (after ephemeral ports were chosen).
 #[derive(Resource, Clone, Debug)]
 pub struct HostAddrs {

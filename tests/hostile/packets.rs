@@ -12,7 +12,6 @@ use undercooked::net::server::{HostConfig, ServerHandle, spawn_server};
 use undercooked::net::session::JoinReply;
 use undercooked::net::tokens::{read_token, unix_now};
 use undercooked::net::udp::{HostTransport, Refusal};
-use undercooked::net::web::WebConfig;
 
 /// Bounded wait for anything here: generous, since the machines are shared.
 const PATIENCE: Duration = Duration::from_secs(40);
@@ -21,20 +20,7 @@ fn host(name: &str) -> ServerHandle {
     let dir: PathBuf =
         std::env::temp_dir().join(format!("uc-hostile-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    spawn_server(HostConfig {
-        bind: [127, 0, 0, 1].into(),
-        port: 0,
-        web_port: 0,
-        levels: PathBuf::from("levels"),
-        data_dir: dir,
-        max_rooms: 16,
-        public: Vec::new(),
-        empty_timeout: Duration::from_secs(60),
-        bots_fill: None,
-        shards: 1,
-        web: WebConfig::default(),
-    })
-    .expect("server starts")
+    spawn_server(HostConfig::loopback(dir)).expect("server starts")
 }
 
 /// A netcode peer made of a real `NetcodeClient` over a socket of the test's own, so it can say

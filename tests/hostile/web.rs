@@ -29,19 +29,7 @@ fn roomy() -> WebLimits {
 }
 
 fn server(name: &str, web: WebConfig) -> ServerHandle {
-    let cfg = HostConfig {
-        bind: [127, 0, 0, 1].into(),
-        port: 0,
-        web_port: 0,
-        levels: PathBuf::from("levels"),
-        data_dir: data_dir(name),
-        max_rooms: 16,
-        public: Vec::new(),
-        empty_timeout: Duration::from_secs(60),
-        bots_fill: None,
-        shards: 1,
-        web,
-    };
+    let cfg = HostConfig { web, ..HostConfig::loopback(data_dir(name)) };
     spawn_server(cfg).expect("server starts")
 }
 
