@@ -29,9 +29,10 @@ impl Plugin for ProtocolPlugin {
             .replicate::<StationView>()
             .replicate::<ItemView>()
             .replicate::<LobbyView>()
-            // Inputs are reliable but unordered: each frame carries its own tick, and a lost
-            // packet must not hold back the frames behind it.
-            .add_client_message::<InputBatch>(Channel::Unordered)
+            // Inputs are unreliable: every batch repeats the frames the server has not
+            // acknowledged yet (docs/NETWORK.md, "Input over a real link"), so a lost packet
+            // costs nothing and a resend never waits for renet's retransmit timer.
+            .add_client_message::<InputBatch>(Channel::Unreliable)
             .add_client_message::<LobbyCommand>(Channel::Ordered)
             .add_server_message::<TickEvents>(Channel::Ordered)
             .add_server_message::<Welcome>(Channel::Ordered)
@@ -43,7 +44,10 @@ impl Plugin for ProtocolPlugin {
             .replicate::<CookMotion>()
             // The round's level and recipe sources, sent once per round, so a remote bot
             // plans on the exact kitchen the server built (src/bot/remote.rs).
-            .replicate::<RoundSource>();
+            .replicate::<RoundSource>()
+            // The input gate's answer, every tick, to each seated client: unreliable, since
+            // only the newest matters and a resend would arrive stale.
+            .add_server_message::<InputAck>(Channel::Unreliable);
     }
 }
 
@@ -285,9 +289,114 @@ pub struct RoundSource {
 }
 
 /// Client → server: input frames for the sender's seat (the seat comes from the connection).
+///
+/// The newest frame is `(seq, tick)`; `older` holds the frames before it that the server has
+/// not acknowledged receiving, newest first, each one seq earlier and `back` ticks earlier
+/// than the frame after it. Packed this way a frame costs ~6 bytes, so repeating the
+/// unacknowledged ones in every packet stays inside the upload budget.
 #[derive(Message, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputBatch {
-    pub frames: Vec<InputFrame>,
+    /// The client's own number of the newest frame (consecutive per connection).
+    pub seq: u32,
+    /// The tick the newest frame is meant for.
+    pub tick: u32,
+    pub newest: PackedInput,
+    pub older: Vec<(u8, PackedInput)>,
+}
+
+/// One frame's controls, without its numbering (see [`InputBatch`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PackedInput {
+    pub mv: (i16, i16),
+    pub action: bool,
+    pub face: Option<Dir4>,
+}
+
+impl PackedInput {
+    pub fn of(frame: &InputFrame) -> PackedInput {
+        PackedInput { mv: frame.mv, action: frame.action, face: frame.face }
+    }
+}
+
+/// Why an [`InputBatch`] cannot be unpacked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BatchError {
+    #[error("more than {0} frames in one batch")]
+    TooLong(usize),
+    #[error("a frame's seq or tick runs below zero")]
+    Underflow,
+}
+
+/// The most frames one [`InputBatch`] may carry (the newest and 15 repeats: 0.8 s of frames).
+pub const MAX_BATCH: usize = 16;
+
+impl InputBatch {
+    /// A batch of consecutive frames, oldest first (the last is the newest). `None` when empty.
+    pub fn pack(frames: &[InputFrame]) -> Option<InputBatch> {
+        let (newest, rest) = frames.split_last()?;
+        let mut after = newest.tick;
+        let older = rest
+            .iter()
+            .rev()
+            .map(|f| {
+                let back = after.saturating_sub(f.tick).min(u8::MAX as u32) as u8;
+                after = f.tick;
+                (back, PackedInput::of(f))
+            })
+            .collect();
+        Some(InputBatch {
+            seq: newest.seq,
+            tick: newest.tick,
+            newest: PackedInput::of(newest),
+            older,
+        })
+    }
+
+    /// The frames, oldest first, with their seqs and ticks restored; a batch longer than
+    /// [`MAX_BATCH`] or numbered below zero is refused whole.
+    pub fn unpack(&self) -> Result<Vec<InputFrame>, BatchError> {
+        if self.older.len() + 1 > MAX_BATCH {
+            return Err(BatchError::TooLong(MAX_BATCH));
+        }
+        let frame = |seq, tick, p: &PackedInput| InputFrame {
+            seq,
+            tick,
+            mv: p.mv,
+            action: p.action,
+            face: p.face,
+        };
+        let mut out = Vec::with_capacity(self.older.len() + 1);
+        out.push(frame(self.seq, self.tick, &self.newest));
+        let (mut seq, mut tick) = (self.seq, self.tick);
+        for (back, p) in &self.older {
+            seq = seq.checked_sub(1).ok_or(BatchError::Underflow)?;
+            tick = tick.checked_sub(*back as u32).ok_or(BatchError::Underflow)?;
+            out.push(frame(seq, tick, p));
+        }
+        out.reverse();
+        Ok(out)
+    }
+}
+
+/// Server → client, once per tick of a live round, to each seated client: what the input
+/// gate did with the client's frames. The client's clock sync, its send timing, its resends
+/// and its latency numbers all read this (docs/NETWORK.md, "Input over a real link").
+#[derive(Message, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputAck {
+    /// The room's next tick (the tick just simulated + 1), as `RoomClock.tick`.
+    pub tick: u32,
+    /// The newest client seq the server has received (None before the first).
+    pub received: Option<u32>,
+    /// Milliseconds between `received` arriving and this ack leaving (the client subtracts
+    /// it from its round-trip sample).
+    pub held_ms: u16,
+    /// How early `received` arrived: milliseconds before the step of the tick it was stamped
+    /// for; negative when it arrived after that step (it was then applied late).
+    pub slack_ms: i16,
+    /// The client seq of the frame applied to this seat's cook at the tick just simulated.
+    pub applied: Option<u32>,
+    /// Frames of this connection applied late, since it connected.
+    pub late: u32,
 }
 
 /// Server → client: the facts of one tick of the client's room, for sound and effects.

@@ -229,9 +229,12 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
         let code = reply.code.clone();
         h.with_world(move |w| {
             let mut q = w.query::<&HostedRoom>();
-            q.iter(w)
-                .find(|r| r.code == code)
-                .map(|r| r.admitted.iter().filter(|(_, s, f)| *s == 0 && f.mv == (1000, 0)).count())
+            let round = q.iter(w).find(|r| r.code == code).and_then(|r| r.round);
+            round
+                .and_then(|r| w.get::<undercooked::sim::room::Room>(r))
+                .map(|r| {
+                    r.inputs.log().iter().filter(|(_, s, f)| *s == 0 && f.mv == (1000, 0)).count()
+                })
                 .unwrap_or(0)
         })
     };
@@ -254,10 +257,13 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
         use bevy_replicon_renet::RenetClient;
         use undercooked::client::perf::{NetReadings, net_readings};
         let client = app.world().get_resource::<RenetClient>();
-        let NetReadings { rtt_ms, loss_pct, up, down } =
-            net_readings(client).expect("connected: the overlay has network lines");
+        let link = app.world().get_resource::<OnlineSession>().map(|s| (&s.uplink, s.clock_now()));
+        let NetReadings { rtt_ms, loss_pct, up, down, input } =
+            net_readings(client, link).expect("connected: the overlay has network lines");
         assert!(up > 0.0 && down > 0.0, "frames go up and views come down: {up} / {down}");
         assert!((0.0..1000.0).contains(&rtt_ms) && (0.0..=100.0).contains(&loss_pct));
+        let (delay, _late) = input.expect("acks arrived: the input line is shown");
+        assert!(delay > 0.0, "frames are stamped ahead of the server's clock: {delay}");
     }
     let w = app.world_mut();
     let s = w.resource::<OnlineSession>();

@@ -214,10 +214,12 @@ impl BotTeam {
             .collect()
     }
 
-    /// Queue this tick's frames into the room's input buffer — the only thing a bot writes.
+    /// Admit this tick's frames through the room's input gate — the only thing a bot writes.
     pub fn drive(&mut self, room: &mut Room) {
+        let now = room.tick;
         for (seat, frame) in self.frames(room) {
-            room.inputs.push(seat, frame);
+            // Stamped for `now`, so always inside the window.
+            let _ = room.inputs.admit(now, seat, frame, 0);
         }
     }
 

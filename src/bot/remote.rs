@@ -248,7 +248,7 @@ pub struct RemoteBot {
 
 impl RemoteBot {
     /// A bot for `seat` whose frames take effect `latency` ticks after the view it plans on
-    /// (the client's input lead + 1).
+    /// (until [`RemoteBot::frame`] learns it from each frame's tick and the view's clock).
     pub fn new(seat: Seat, latency: u32) -> RemoteBot {
         RemoteBot { seat, latency, round: None, claims: None, error: None, plans: 0 }
     }
@@ -276,6 +276,9 @@ impl RemoteBot {
         views: &Views,
         tick: u32,
     ) -> InputFrame {
+        // Online the lead follows the link: the frame takes effect at `tick`, one tick after
+        // which the bot sees its outcome.
+        self.latency = tick.saturating_sub(views.clock.tick) + 1;
         match self.try_frame(key, source, views) {
             Ok(frame) => {
                 self.error = None;
@@ -311,6 +314,7 @@ impl RemoteBot {
         let Some(round) = self.round.as_mut() else {
             return Ok(InputFrame::default());
         };
+        round.team.latency = self.latency;
         let room = snapshot(&round.level, &round.book, views)?;
         self.plans += 1;
         let shared = self.claims.as_ref().and_then(|c| c.lock().ok());

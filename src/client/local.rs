@@ -226,10 +226,12 @@ pub fn push_local_inputs(
     let frames = std::mem::take(&mut outbox.frames);
     let Some(game) = game else { return };
     let Ok(mut room) = rooms.get_mut(game.room) else { return };
-    let tick = room.tick;
+    let now = room.tick;
     for (seat, mut frame) in frames {
-        frame.tick = tick;
-        room.inputs.push(seat, frame);
+        // The embedded server has no link to cross: each frame is for the room's next tick,
+        // always inside the gate's window (two in one tick merge, the press kept).
+        frame.tick = now;
+        let _ = room.inputs.admit(now, seat, frame, 0);
     }
 }
 
@@ -258,10 +260,7 @@ pub fn drive_local_bots(
     }
     bots.last_tick = room.tick;
     let Some(team) = bots.team.as_mut() else { return };
-    for (seat, mut frame) in team.frames(&room) {
-        frame.tick = room.tick;
-        room.inputs.push(seat, frame);
-    }
+    team.drive(&mut room);
 }
 
 fn count_down(world: &mut World) {

@@ -5,8 +5,8 @@
 //! the server replicates, exactly as they read the embedded server's views in local play.
 //!
 //! [`OnlinePlugin`] is the network half without any rendering (tests add it to a headless
-//! app): local player 1's frames from the [`Outbox`] go out as `InputBatch` messages stamped
-//! like the headless client's (latest `RoomClock.tick` + `INPUT_LEAD`), `TickEvents` become the
+//! app): local player 1's frames from the [`Outbox`] go out through the uplink like the
+//! headless client's (`net::uplink`: clock sync, stamping, repeats), `TickEvents` become the
 //! `RoomTick` messages the HUD, audio and save file read, the lobby's phase drives the
 //! countdown banner ([`RoundPhase`]), and the seat is marked ready whenever the lobby shows it
 //! is not. [`run`] adds the window, the presentation plugins and a small lobby panel.
@@ -27,12 +27,13 @@ use crate::net::client::{
 use crate::net::server::{HostConfig, ServerHandle, spawn_server};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::session::JoinReply;
-use crate::net::session::{INPUT_LEAD, SendPace, ready_due};
+use crate::net::session::{SendPace, ready_due};
+use crate::net::uplink::Uplink;
 use crate::project::RoomTick;
 use crate::protocol::{
-    InputBatch, LobbyCommand, LobbyPhase, LobbyView, RoomClock, RoomView, TickEvents, Welcome,
+    InputAck, InputBatch, LobbyCommand, LobbyPhase, LobbyView, PackedInput, RoomClock, RoomView,
+    TickEvents, Welcome,
 };
-use crate::sim::input::InputFrame;
 use crate::sim::units::TICK_HZ;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -59,14 +60,28 @@ pub struct OnlineSession {
     pub code: String,
     /// From the server's `Welcome` (the seat the server gives this connection's frames).
     pub welcome: Option<Welcome>,
-    /// The room tick of the last frame sent.
+    /// The room tick last seen.
     pub last_tick: Option<u32>,
     pub frames_sent: u64,
+    /// The input link: clock sync, stamping, repeats, and what the F3 overlay shows of it.
+    pub uplink: Uplink,
+    /// The round the uplink stamps for (the client's room entity).
+    round: Option<Entity>,
     pub events_received: u64,
-    /// Player 1's stick and button since the last sent frame (a tap between two room ticks
-    /// is kept).
-    pending: Option<((i16, i16), bool)>,
+    /// Player 1's latest stick and button, as the outbox last said.
+    controls: ((i16, i16), bool),
+    /// The button went down since the last sent frame (a tap between two sends is kept).
+    tapped: bool,
     last_ready: Option<Instant>,
+    /// The start of the uplink's clock.
+    epoch: Option<Instant>,
+}
+
+impl OnlineSession {
+    /// The uplink's clock: time since the session first sent (zero before).
+    pub fn clock_now(&self) -> std::time::Duration {
+        self.epoch.map_or(std::time::Duration::ZERO, |e| e.elapsed())
+    }
 }
 
 /// The network half of the online client (no rendering, no sim). Add it after
@@ -150,38 +165,55 @@ fn events_to_ticks(
     }
 }
 
-/// Player 1's frames (seat 0 of the local lineup) go out once per room tick, stamped
-/// `INPUT_LEAD` ticks ahead of the latest replicated clock, as the headless client does. The
-/// server takes the seat from the connection; other local seats have no connection and are
-/// dropped.
+/// Player 1's frames (seat 0 of the local lineup) go out through the uplink: each stamped for
+/// the tick at which it will reach the server, every unacknowledged one repeated
+/// (`net::uplink`). The server takes the seat from the connection; other local seats have no
+/// connection and are dropped.
 fn send_frames(
     mut outbox: ResMut<Outbox>,
-    rooms: Query<(&RoomClock, &RoomView)>,
+    rooms: Query<(Entity, &RoomClock, &RoomView)>,
+    mut acks: MessageReader<InputAck>,
     mut s: ResMut<OnlineSession>,
     mut pace: ResMut<SendPace>,
     mut out: MessageWriter<InputBatch>,
 ) {
+    s.epoch.get_or_insert_with(Instant::now);
+    let now = s.clock_now();
     for (seat, frame) in std::mem::take(&mut outbox.frames) {
         if seat == 0 {
-            let held = s.pending.is_some_and(|(_, a)| a);
-            s.pending = Some((frame.mv, frame.action || held));
+            s.controls = (frame.mv, frame.action);
+            s.tapped |= frame.action;
         }
     }
-    let Some((clock, view)) = rooms.iter().next() else {
+    let Some((room, clock, view)) = rooms.iter().next() else {
         s.last_tick = None;
+        acks.clear();
         return;
     };
-    if s.last_tick == Some(clock.tick) || view.result.is_some() {
+    if s.round != Some(room) {
+        s.round = Some(room);
+        s.uplink.reset_round();
+    }
+    for ack in acks.read() {
+        s.uplink.on_ack(now, ack);
+    }
+    if s.last_tick != Some(clock.tick) {
+        s.last_tick = Some(clock.tick);
+        s.uplink.observe_clock(now, clock.tick);
+    }
+    if view.result.is_some() {
         return;
     }
-    let Some((mv, action)) = s.pending.take() else { return };
-    s.last_tick = Some(clock.tick);
-    let seq = s.frames_sent as u32;
-    s.frames_sent += 1;
-    out.write(InputBatch {
-        frames: vec![InputFrame { seq, tick: clock.tick + INPUT_LEAD, mv, action, face: None }],
-    });
-    pace.due = true;
+    let session = &mut *s;
+    let ((mv, held), tapped) = (session.controls, session.tapped);
+    let batch =
+        session.uplink.send_due(now, |_| PackedInput { mv, action: held || tapped, face: None });
+    if let Some(batch) = batch {
+        session.tapped = false;
+        session.frames_sent = session.uplink.stats.frames_sent;
+        out.write(batch);
+        pace.due = true;
+    }
 }
 
 /// Marks the seat ready whenever the lobby shows it is not (so rounds follow rounds).

@@ -1,9 +1,12 @@
 //! The F3 performance overlay: FPS, frame time, entities, the room's sim tick, and — when
-//! connected to a server — ping, packet loss and bandwidth up and down from renet's connection
-//! statistics (`RenetClient::network_info`). One text panel refreshed by one system: a generic
+//! connected to a server — round trip, packet loss and bandwidth up and down from renet's
+//! connection statistics (`RenetClient::network_info`), and the input link's own round trip,
+//! input delay and late frames (`net::uplink`). One text panel refreshed by one system: a generic
 //! overlay crate's per-entry systems cost the browser download ~420 KB (docs/ARCHITECTURE.md).
 
 use super::hud::font;
+use super::online::OnlineSession;
+use crate::net::uplink::Uplink;
 use crate::protocol::RoomClock;
 use bevy::diagnostic::{
     DiagnosticsStore, EntityCountDiagnosticsPlugin, FrameTimeDiagnosticsPlugin,
@@ -62,16 +65,27 @@ pub struct NetReadings {
     /// Bytes per second sent and received.
     pub up: f64,
     pub down: f64,
+    /// The input link (`net::uplink`), once a round is live: how far ahead of the server's
+    /// clock frames are stamped, in ticks, and how many the server applied late.
+    pub input: Option<(f64, u32)>,
 }
 
 /// The connection's statistics while it is connected (an online client); `None` otherwise.
-pub fn net_readings(client: Option<&RenetClient>) -> Option<NetReadings> {
+/// The round trip is the uplink's (tick stamps both ways) once it has one, renet's before.
+pub fn net_readings(
+    client: Option<&RenetClient>,
+    link: Option<(&Uplink, Duration)>,
+) -> Option<NetReadings> {
     let info = client.filter(|c| c.is_connected())?.network_info();
+    let measured = link.and_then(|(l, _)| l.stats.rtt_ms);
     Some(NetReadings {
-        rtt_ms: info.rtt * 1000.0,
+        rtt_ms: measured.unwrap_or(info.rtt * 1000.0),
         loss_pct: info.packet_loss * 100.0,
         up: info.bytes_sent_per_second,
         down: info.bytes_received_per_second,
+        input: link
+            .filter(|_| measured.is_some())
+            .map(|(l, now)| (l.input_delay_ticks(now), l.stats.late)),
     })
 }
 
@@ -90,6 +104,9 @@ pub fn overlay_text(r: &PerfReadings) -> String {
     if let Some(n) = r.net {
         lines.push(("Ping", format_ping(n.rtt_ms, n.loss_pct)));
         lines.push(("Bandwidth", format_bandwidth(n.up, n.down)));
+        if let Some((delay, late)) = n.input {
+            lines.push(("Input", format!("{delay:.1} ticks ahead, {late} late")));
+        }
     }
     lines.iter().map(|(label, value)| format!("{label:<11}{value}")).collect::<Vec<_>>().join("\n")
 }
@@ -148,6 +165,7 @@ fn refresh_overlay(
     diagnostics: Res<DiagnosticsStore>,
     clocks: Query<&RoomClock>,
     client: Option<Res<RenetClient>>,
+    session: Option<Res<OnlineSession>>,
     mut panels: Query<&mut Text, With<PerfOverlay>>,
 ) {
     let now = time.elapsed();
@@ -164,7 +182,10 @@ fn refresh_overlay(
             .get(&EntityCountDiagnosticsPlugin::ENTITY_COUNT)
             .and_then(|d| d.value()),
         tick: clocks.iter().next().map(|c| c.tick),
-        net: net_readings(client.as_deref()),
+        net: net_readings(
+            client.as_deref(),
+            session.as_deref().map(|s| (&s.uplink, s.clock_now())),
+        ),
     };
     let text = overlay_text(&readings);
     for mut panel in &mut panels {
@@ -188,7 +209,13 @@ mod tests {
             frame_ms: Some((16.68, 33.3)),
             entities: Some(412.0),
             tick: Some(1234),
-            net: Some(NetReadings { rtt_ms: 23.4, loss_pct: 0.0, up: 900.0, down: 2200.0 }),
+            net: Some(NetReadings {
+                rtt_ms: 23.4,
+                loss_pct: 0.0,
+                up: 900.0,
+                down: 2200.0,
+                input: Some((3.24, 2)),
+            }),
         });
         let lines: Vec<&str> = full.lines().collect();
         assert_eq!(lines[0], "FPS        59.9");
@@ -197,5 +224,6 @@ mod tests {
         assert_eq!(lines[3], "Sim tick   1234");
         assert_eq!(lines[4], "Ping       23 ms, 0.0 % loss");
         assert_eq!(lines[5], "Bandwidth  up 0.9 KB/s, down 2.2 KB/s");
+        assert_eq!(lines[6], "Input      3.2 ticks ahead, 2 late");
     }
 }

@@ -7,7 +7,7 @@
 //! restamping (`seq` from the room's arrival counter) and the same `admitted` record as a
 //! player's, so a round with bots replays from its admitted frames like any other.
 
-use super::rooms::{HostedRoom, MAX_SEATS, RoundOf};
+use super::rooms::MAX_SEATS;
 use crate::bot::planner::BotTeam;
 use crate::sim::SimSystems;
 use crate::sim::room::{Room, Seat};
@@ -86,26 +86,13 @@ impl Plugin for ServerBotsPlugin {
     }
 }
 
-/// One frame per bot per tick into its room's input buffer, stamped and recorded like an
-/// admitted player frame.
-fn drive_round_bots(
-    mut rounds: Query<(&RoundOf, &mut Room, &mut RoundBots)>,
-    mut lobbies: Query<&mut HostedRoom>,
-) {
-    for (of, mut room, mut bots) in &mut rounds {
+/// One frame per bot per tick through its room's input gate, as a player's frame goes (the
+/// gate stamps the room's arrival seq: a bot never wins an arbitration by its own numbering).
+fn drive_round_bots(mut rounds: Query<(&mut Room, &mut RoundBots)>) {
+    for (mut room, mut bots) in &mut rounds {
         // A decided round is frozen for its settle: nothing to press.
-        if room.result.is_some() {
-            continue;
-        }
-        let Ok(mut hosted) = lobbies.get_mut(of.0) else { continue };
-        let at = room.tick;
-        for (seat, mut frame) in bots.0.frames(&room) {
-            // The server's arrival counter, as for players: a bot never wins an arbitration
-            // by its own numbering.
-            frame.seq = hosted.next_seq;
-            hosted.next_seq = hosted.next_seq.wrapping_add(1);
-            room.inputs.push(seat, frame);
-            hosted.admitted.push((at, seat, frame));
+        if room.result.is_none() {
+            bots.0.drive(&mut room);
         }
     }
 }

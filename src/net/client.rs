@@ -1,12 +1,13 @@
 //! The headless network client: gets a connect token from the web port like a player, connects
-//! over netcode, marks itself ready, sends one input frame per tick and measures what it gets
-//! back. It is `undercooked join … --headless`, the load generator and the tests' client.
+//! over netcode, marks itself ready, sends one input frame per tick through the uplink (clock
+//! sync, stamping, repeats: `net::uplink`) and measures what it gets back. It is `undercooked join … --headless`, the load generator and the tests' client.
 
 use super::tokens::read_token;
+use super::uplink::Uplink;
 use crate::bot::remote::{RemoteBot, SharedClaims, Views};
 use crate::protocol::{
-    CookMotion, CookView, GridView, InRoom, InputBatch, ItemView, LobbyCommand, LobbyView,
-    RoomClock, RoomView, RoundSource, StationView, TickEvents, Welcome,
+    CookMotion, CookView, GridView, InRoom, InputAck, InputBatch, ItemView, LobbyCommand,
+    LobbyView, PackedInput, RoomClock, RoomView, RoundSource, StationView, TickEvents, Welcome,
 };
 use crate::sim::events::SimEvent;
 use crate::sim::input::InputFrame;
@@ -16,12 +17,12 @@ use bevy::state::app::StatesPlugin;
 use bevy_replicon_renet::RenetClient;
 use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 
 pub use super::session::{
-    INPUT_LEAD, JoinReply, KEEPALIVE, SendPace, add_client_plugins, add_send_pacing, insert_client,
+    JoinReply, KEEPALIVE, SendPace, add_client_plugins, add_send_pacing, insert_client,
     parse_reply, ready_due,
 };
 
@@ -158,7 +159,7 @@ pub enum Transport {
 pub enum InputMode {
     /// A wandering stick and an occasional press.
     Random,
-    /// Neutral frames (still sent, so the echo is measured).
+    /// Neutral frames (still sent, so the link is measured).
     Idle,
     /// Nothing sent (tests drive inputs by hand).
     Manual,
@@ -177,14 +178,17 @@ pub struct ClientSession {
     pub ticks_received: u64,
     pub events_received: u64,
     pub frames_sent: u64,
-    /// (frame tick, tick known when sent).
-    pending: VecDeque<(u32, u32)>,
-    pub echoes: Vec<u32>,
+    /// The input link: clock sync, stamping, repeats, and its measurements.
+    pub uplink: Uplink,
+    /// The start of the uplink's clock.
+    epoch: Instant,
     down: Vec<f64>,
     up: Vec<f64>,
     rng: u64,
     stick: (i16, i16),
     last_ready: Option<Instant>,
+    /// The client entity of the round the uplink is stamping for.
+    round: Option<Entity>,
     /// Every cook seen, by seat: how far it got from where it was first seen.
     pub cooks_seen: BTreeMap<u8, CookTrack>,
 }
@@ -207,9 +211,9 @@ impl ClientSession {
         self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
-    fn frame(&mut self, tick: u32) -> InputFrame {
+    fn frame(&mut self, tick: u32) -> PackedInput {
         if self.mode == InputMode::Idle {
-            return InputFrame { seq: 0, tick, ..Default::default() };
+            return PackedInput::default();
         }
         if tick.is_multiple_of(10) {
             let r = self.next();
@@ -217,14 +221,12 @@ impl ClientSession {
             self.stick = (axis(r), axis(r >> 8));
         }
         let action = self.next().is_multiple_of(8);
-        InputFrame { seq: self.frames_sent as u32, tick, mv: self.stick, action, face: None }
+        PackedInput { mv: self.stick, action, face: None }
     }
 
-    /// The 99th percentile of input → echo, in ticks.
-    pub fn echo_p99(&self) -> Option<u32> {
-        let mut e = self.echoes.clone();
-        e.sort_unstable();
-        (!e.is_empty()).then(|| e[((e.len() * 99).div_ceil(100)).saturating_sub(1)])
+    /// The uplink's clock: time since this session started.
+    pub fn clock_now(&self) -> Duration {
+        self.epoch.elapsed()
     }
 
     fn mean(v: &[f64]) -> f64 {
@@ -239,7 +241,12 @@ impl ClientSession {
             "frames_sent": self.frames_sent,
             "down_bytes_per_s": Self::mean(&self.down).round(),
             "up_bytes_per_s": Self::mean(&self.up).round(),
-            "echo_ticks_p99": self.echo_p99(),
+            "rtt_ms": self.uplink.stats.rtt_ms.map(f64::round),
+            "jitter_ms": self.uplink.stats.jitter_ms.round(),
+            "input_delay_ticks": (self.uplink.input_delay_ticks(self.clock_now()) * 10.0).round() / 10.0,
+            "late": self.uplink.stats.late,
+            "press_to_applied_ms_p50": percentile(&self.uplink.stats.press_to_applied_ms, 50),
+            "press_to_applied_ms_p99": percentile(&self.uplink.stats.press_to_applied_ms, 99),
             "cooks": self.cooks_seen.iter().map(|(seat, c)| json!({
                 "seat": seat,
                 "name": c.name,
@@ -334,9 +341,8 @@ impl HeadlessClient {
             Update,
             (note_welcome, follow_room, auto_ready, sample_bandwidth, track_cooks),
         );
-        // The bot plans on views `INPUT_LEAD` ticks behind the tick its frame is stamped for,
-        // and sees the frame's outcome one tick after that.
-        let bot = (mode == InputMode::Bot).then(|| RemoteBot::new(reply.seat, INPUT_LEAD + 1));
+        // The bot learns how far ahead its frames are stamped from each frame's tick.
+        let bot = (mode == InputMode::Bot).then(|| RemoteBot::new(reply.seat, 2));
         app.insert_resource(BotSeat { bot, events: Vec::new() });
         let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes()) | 1;
         app.insert_resource(ClientSession {
@@ -346,8 +352,9 @@ impl HeadlessClient {
             ticks_received: 0,
             events_received: 0,
             frames_sent: 0,
-            pending: VecDeque::new(),
-            echoes: Vec::new(),
+            uplink: Uplink::new(),
+            epoch: Instant::now(),
+            round: None,
             down: Vec::new(),
             up: Vec::new(),
             rng: seed,
@@ -414,10 +421,19 @@ impl HeadlessClient {
         }
     }
 
-    /// Sends raw frames (tests: hostile payloads).
-    pub fn send(&mut self, frames: Vec<InputFrame>) {
-        self.app.world_mut().write_message(InputBatch { frames });
+    /// Sends a raw batch (tests: hostile payloads).
+    pub fn send(&mut self, batch: InputBatch) {
+        self.app.world_mut().write_message(batch);
         self.app.world_mut().resource_mut::<SendPace>().due = true;
+    }
+
+    /// How long until this connection's next input frame is due (None: none is scheduled).
+    pub fn until_send(&self) -> Option<Duration> {
+        let s = self.session();
+        if s.mode == InputMode::Manual {
+            return None;
+        }
+        s.uplink.until_due(s.clock_now())
     }
 
     pub fn command(&mut self, command: LobbyCommand) {
@@ -510,15 +526,19 @@ fn bot_frame(
     bot.frame(room.to_bits(), source, &views, tick)
 }
 
-/// Follows the room clock: counts ticks, closes echoes, sends the next frame.
+/// Follows the room clock and the gate's acks, and sends each frame when it is due: stamped
+/// for the tick at which it will arrive, with every unacknowledged frame repeated
+/// ([`Uplink`]).
 fn follow_room(
     seen: SeenRound,
     mut s: ResMut<ClientSession>,
     mut bot: ResMut<BotSeat>,
     mut ticks: MessageReader<TickEvents>,
+    mut acks: MessageReader<InputAck>,
     mut pace: ResMut<SendPace>,
     mut out: MessageWriter<InputBatch>,
 ) {
+    let now = s.clock_now();
     if bot.bot.is_some() {
         let fresh: Vec<(u32, Vec<SimEvent>)> =
             ticks.read().map(|t| (t.tick, t.events.clone())).collect();
@@ -526,40 +546,45 @@ fn follow_room(
     }
     let Some((room, clock, view, grid)) = seen.rooms.iter().next() else {
         s.tick = None;
-        s.pending.clear();
+        acks.clear();
         bot.events.clear();
         return;
     };
-    let now = clock.tick;
+    if s.round != Some(room) {
+        s.round = Some(room);
+        s.uplink.reset_round();
+    }
+    for ack in acks.read() {
+        s.uplink.on_ack(now, ack);
+    }
+    let tick = clock.tick;
     match s.tick {
-        Some(old) if now > old => s.ticks_received += (now - old) as u64,
-        Some(old) if now == old => return,
+        Some(old) if tick > old => s.ticks_received += (tick - old) as u64,
+        Some(old) if tick == old => {}
         _ => {}
     }
-    s.tick = Some(now);
-    while let Some(&(frame_tick, sent_at)) = s.pending.front() {
-        if frame_tick >= now {
-            break;
-        }
-        s.pending.pop_front();
-        s.echoes.push(now - sent_at);
+    if s.tick != Some(tick) {
+        s.tick = Some(tick);
+        s.uplink.observe_clock(now, tick);
     }
     if s.mode == InputMode::Manual || view.result.is_some() {
         return;
     }
-    // Stamped one tick past the one the server simulates next: a frame delayed by up to a
-    // tick is still admitted (stamping `now` lost ~10 % as stale on a loaded 2-core host).
-    let target = now + INPUT_LEAD;
-    let frame = if s.mode == InputMode::Bot {
-        let seq = s.frames_sent as u32;
-        InputFrame { seq, ..bot_frame(&mut bot, &seen, room, *clock, view, grid, target) }
-    } else {
-        s.frame(target)
-    };
-    s.frames_sent += 1;
-    s.pending.push_back((target, now));
-    out.write(InputBatch { frames: vec![frame] });
-    pace.due = true;
+    let session = &mut *s;
+    let mut uplink = std::mem::take(&mut session.uplink);
+    let batch = uplink.send_due(now, |target| {
+        if session.mode == InputMode::Bot {
+            PackedInput::of(&bot_frame(&mut bot, &seen, room, *clock, view, grid, target))
+        } else {
+            session.frame(target)
+        }
+    });
+    session.frames_sent = uplink.stats.frames_sent;
+    session.uplink = uplink;
+    if let Some(batch) = batch {
+        out.write(batch);
+        pace.due = true;
+    }
 }
 
 /// Marks the seat ready whenever the lobby shows it is not (so rounds follow rounds).
@@ -618,7 +643,7 @@ pub struct JoinArgs {
     pub level: Option<String>,
     /// The longest a connection goes unstepped: a UDP connection is stepped when a packet
     /// waits for it and otherwise after this long (its keepalive); a relay connection on this
-    /// period. 5 ms measures the echo finely over the relay; a load run uses 50.
+    /// period. 5 ms follows the relay finely; a load run uses 50.
     pub frame_ms: u64,
     /// Connect through the web port's WebSocket relay instead of UDP.
     pub ws: bool,
@@ -712,7 +737,14 @@ pub fn drive(clients: &mut [HeadlessClient], idle: Duration, end: Instant) -> u6
         if now >= end {
             return steps;
         }
-        let next = last.iter().map(|t| *t + idle).min().unwrap_or(end).min(end);
+        // Each connection wakes for its packets, its keepalive, and the moment its next frame
+        // is due (the uplink sends each frame as late as still arrives in time).
+        let due: Vec<Instant> = clients
+            .iter()
+            .zip(&last)
+            .map(|(c, t)| c.until_send().map_or(*t + idle, |d| (now + d).min(*t + idle)))
+            .collect();
+        let next = due.iter().copied().min().unwrap_or(end).min(end);
         let wait = next.saturating_duration_since(now);
         {
             // Relay connections have no socket here and wait for their timer.
@@ -742,8 +774,8 @@ pub fn drive(clients: &mut [HeadlessClient], idle: Duration, end: Instant) -> u6
             }
         }
         let now = Instant::now();
-        for ((c, t), r) in clients.iter_mut().zip(&mut last).zip(&ready) {
-            if *r || now >= *t + idle {
+        for (((c, t), r), d) in clients.iter_mut().zip(&mut last).zip(&ready).zip(&due) {
+            if *r || now >= *d {
                 c.step();
                 *t = now;
                 steps += 1;
@@ -844,7 +876,7 @@ pub fn run_join(args: &JoinArgs) -> u8 {
 }
 
 /// The `--stats` figures over some connections: how many, the fewest ticks any followed, the
-/// median of that, mean bandwidth, and the worst echo p99.
+/// median of that, mean bandwidth, the worst round trip and press → applied p99, late frames.
 fn summarize(per: &[Value]) -> Value {
     let num = |k: &'static str| per.iter().filter_map(move |v| v[k].as_f64());
     let n = per.len().max(1) as f64;
@@ -856,6 +888,15 @@ fn summarize(per: &[Value]) -> Value {
         "ticks_received_median": ticks.get(ticks.len() / 2).copied().unwrap_or(0.0) as u64,
         "down_bytes_per_s": (num("down_bytes_per_s").sum::<f64>() / n).round(),
         "up_bytes_per_s": (num("up_bytes_per_s").sum::<f64>() / n).round(),
-        "echo_ticks_p99": num("echo_ticks_p99").reduce(f64::max),
+        "rtt_ms": num("rtt_ms").reduce(f64::max),
+        "press_to_applied_ms_p99": num("press_to_applied_ms_p99").reduce(f64::max),
+        "late": num("late").sum::<f64>(),
     })
+}
+
+/// The `p`th percentile of `v` (nearest rank), None when empty.
+pub fn percentile(v: &[f64], p: usize) -> Option<f64> {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    (!v.is_empty()).then(|| v[((v.len() * p).div_ceil(100)).saturating_sub(1)].round())
 }

@@ -8,8 +8,8 @@
 //! a metric is never a second count that could drift from the first.
 
 use super::gate::UnauthorisedDrops;
+use super::inputs::FrameTally;
 use super::rooms::{RoomIndex, RoundFaults};
-use super::server::FrameTally;
 use super::udp::{HostTransport, Refusal, UdpStats};
 use bevy::prelude::*;
 use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue};
@@ -31,11 +31,15 @@ struct Shard {
 #[allow(non_camel_case_types)]
 enum FrameOutcome {
     admitted,
+    late,
+    merged,
+    duplicate,
+    lost,
     clamped,
-    stale,
     future,
     flood,
     no_round,
+    malformed,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -264,18 +268,22 @@ fn publish_metrics(
         last.udp = now.clone();
     }
     let frames = |outcome| Frames { shard: s, outcome };
-    let (now, was) = (&*tally, &last.frames);
+    let (now, was) = (&tally.0, &last.frames.0);
     for (outcome, n) in [
         (FrameOutcome::admitted, now.admitted - was.admitted),
+        (FrameOutcome::late, now.late - was.late),
+        (FrameOutcome::merged, now.merged - was.merged),
+        (FrameOutcome::duplicate, now.duplicate - was.duplicate),
+        (FrameOutcome::lost, now.lost - was.lost),
         (FrameOutcome::clamped, now.clamped - was.clamped),
-        (FrameOutcome::stale, now.stale - was.stale),
         (FrameOutcome::future, now.future - was.future),
         (FrameOutcome::flood, now.flood - was.flood),
         (FrameOutcome::no_round, now.no_round - was.no_round),
+        (FrameOutcome::malformed, now.malformed - was.malformed),
     ] {
         m.frames.get_or_create(&frames(outcome)).inc_by(n);
     }
-    last.frames = *now;
+    last.frames = *tally;
     let deadline = Limited { shard: s, limit: Limit::auth_deadline };
     m.refused.get_or_create(&deadline).inc_by(drops.0 - last.drops);
     last.drops = drops.0;

@@ -22,11 +22,15 @@ pub mod gate;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod http;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod inputs;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod limiter;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod logs;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod metrics;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod peer;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod rooms;
 #[cfg(not(target_arch = "wasm32"))]
@@ -37,6 +41,7 @@ pub mod ticktime;
 pub mod tokens;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod udp;
+pub mod uplink;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod web;
 pub mod ws;

@@ -31,7 +31,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Seats per room.
-pub const MAX_SEATS: usize = 4;
+pub const MAX_SEATS: usize = crate::sim::units::MAX_COOKS;
 /// The countdown once everyone seated is ready: 3 s.
 pub const COUNTDOWN_TICKS: u32 = 60;
 /// The results screen before the lobby returns: 5 s.
@@ -137,12 +137,8 @@ pub struct HostedRoom {
     pub round_started: Option<std::time::SystemTime>,
     /// Room tick at which the verdict was first seen (the settle runs from there).
     pub verdict_tick: Option<u32>,
-    /// The server's own per-room arrival counter: it restamps every admitted frame's `seq`.
-    pub next_seq: u32,
     pub empty_since: Option<Instant>,
     pub last_result: String,
-    /// Frames admitted into the live round: (room tick at admission, seat, frame).
-    pub admitted: Vec<(u32, u8, crate::sim::input::InputFrame)>,
     /// Seats the live round gave to bots (`--bots-fill`); empty outside a round. No player
     /// is seated on one while it lasts, so a bot's cook never takes a player's frames.
     pub bots: Vec<u8>,
@@ -374,10 +370,8 @@ pub fn create_room(
         round: None,
         round_started: None,
         verdict_tick: None,
-        next_seq: 0,
         empty_since: Some(Instant::now()),
         last_result: String::new(),
-        admitted: Vec::new(),
         bots: Vec::new(),
         rounds: 0,
         chain: ChainRecorder::default(),
@@ -413,7 +407,7 @@ pub fn end_round(
         "started_at_ms": hosted.round_started.map(unix_ms),
         "ended_at_ms": unix_ms(std::time::SystemTime::now()),
         "final_hash": crate::replay::golden::hex(room.hash),
-        "frames_admitted": hosted.admitted.len(),
+        "frames_admitted": room.inputs.log().len(),
         "payload": payload,
     });
     match log.append(&line) {
@@ -442,7 +436,7 @@ pub fn end_round(
         final_hash: crate::replay::golden::hex(room.hash),
         hashes: chain.hashes.iter().map(|(t, h)| (*t, crate::replay::golden::hex(*h))).collect(),
         fields: chain.fields,
-        frames: pack_frames(&hosted.admitted),
+        frames: pack_frames(room.inputs.log()),
         result: hosted.last_result.clone(),
     };
     if bundles.jobs.send(BundleJob::Write(Box::new(bundle))).is_err() {
@@ -458,7 +452,6 @@ pub fn end_round(
     }
     hosted.round_started = None;
     hosted.verdict_tick = None;
-    hosted.admitted.clear();
     // The bots left with the round: their seats are free for players again.
     hosted.bots.clear();
     hosted.phase = LobbyPhase::Results;
@@ -684,7 +677,9 @@ fn start_round(
     seats.sort_by_key(|s| s.seat);
     // The seed comes from the OS: the sim is deterministic given it, and the seed is logged.
     let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes());
-    let room = Room::new(level, book, seed, &seats);
+    let mut room = Room::new(level, book, seed, &seats);
+    // The admitted log is the round's replay: the bundle's frames.
+    room.inputs.record();
     hosted.rounds += 1;
     hosted.chain = ChainRecorder::default();
     hosted.chain.record(&room);
@@ -707,8 +702,6 @@ fn start_round(
     hosted.round = Some(round);
     hosted.round_started = Some(std::time::SystemTime::now());
     hosted.verdict_tick = None;
-    hosted.next_seq = 0;
-    hosted.admitted.clear();
     hosted.phase = LobbyPhase::Round;
     hosted.countdown = 0;
 }

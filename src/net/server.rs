@@ -6,6 +6,8 @@
 use super::RoomKey;
 use super::bots::{BotsFill, BotsFillPolicy, ServerBotsPlugin};
 use super::http::{HttpPlugin, start_http};
+use super::inputs::{InputGatePlugin, InputLink, admit_inputs};
+pub use super::peer::{Peer, Refused};
 use super::rooms::{
     BundleWriter, HostLevels, HostedRoom, ResultsLog, RoomPolicy, RoomsPlugin, RoundOf, Source,
     abort_all,
@@ -13,11 +15,8 @@ use super::rooms::{
 use super::tokens::{Admission, PROTOCOL_ID, hex, load_or_create_key};
 use crate::clock::{TICK, TickClockPlugin};
 use crate::project::{ProjectionPlugin, RoomTick, project_rooms};
-use crate::protocol::{InputBatch, LobbyCommand, LobbyPhase, ProtocolPlugin, TickEvents, Welcome};
+use crate::protocol::{LobbyCommand, LobbyPhase, ProtocolPlugin, TickEvents, Welcome};
 use crate::sim::SimPlugin;
-use crate::sim::input::InputFrame;
-use crate::sim::room::Room;
-use crate::sim::units::MOVE_UNIT;
 use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
@@ -33,10 +32,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// A frame may be stamped at most this many ticks ahead of the room (1 s).
-pub const TICK_WINDOW: u32 = 20;
-/// At most this many frames per seat are admitted per room tick; the rest are dropped.
-pub const MAX_FRAMES_PER_TICK: u32 = 4;
 /// The idle loop's period: the app wakes this often to read sockets; ticks still run at 20 Hz
 /// on the fixed clock. 10 ms keeps input latency well under a tick without spinning a core.
 pub const LOOP_PERIOD: Duration = Duration::from_millis(10);
@@ -104,69 +99,6 @@ pub struct ServerKey(pub [u8; 32]);
 #[derive(Resource, Clone, Default)]
 pub struct Shutdown(pub Arc<AtomicBool>);
 
-/// Why frames from one client were refused, counted since it connected.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Refusals {
-    /// For a tick the room has already simulated.
-    pub stale: u32,
-    /// More than [`TICK_WINDOW`] ticks ahead.
-    pub future: u32,
-    /// Over [`MAX_FRAMES_PER_TICK`] in one tick.
-    pub flood: u32,
-    /// No live round to play into (lobby, results, spectator seat).
-    pub no_round: u32,
-    /// Admitted, but with the stick clamped to ±[`MOVE_UNIT`].
-    pub clamped: u32,
-}
-
-impl Refusals {
-    pub fn dropped(&self) -> u32 {
-        self.stale + self.future + self.flood + self.no_round
-    }
-}
-
-/// Every input frame the gate saw, server-wide since start (a [`Peer`]'s [`Refusals`] end
-/// with its connection; metrics need totals that never go back).
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FrameTally {
-    pub admitted: u64,
-    pub clamped: u64,
-    pub stale: u64,
-    pub future: u64,
-    pub flood: u64,
-    pub no_round: u64,
-}
-
-impl FrameTally {
-    /// Adds what one batch changed on a peer's counters.
-    fn add(&mut self, admitted: u64, before: Refusals, after: Refusals) {
-        self.admitted += admitted;
-        self.clamped += (after.clamped - before.clamped) as u64;
-        self.stale += (after.stale - before.stale) as u64;
-        self.future += (after.future - before.future) as u64;
-        self.flood += (after.flood - before.flood) as u64;
-        self.no_round += (after.no_round - before.no_round) as u64;
-    }
-}
-
-/// A seated connection: its room and seat come from the token, never from a payload.
-#[derive(Component, Debug)]
-pub struct Peer {
-    pub lobby: Entity,
-    pub seat: u8,
-    pub code: String,
-    pub refusals: Refusals,
-    pub admitted: u64,
-    /// Frames admitted during `tick_seen` (the flood bound).
-    in_tick: u32,
-    tick_seen: u32,
-    last_log: Option<Instant>,
-}
-
-/// A connection that was refused a seat (it is being disconnected).
-#[derive(Component)]
-pub struct Refused;
-
 /// The networking systems of the server.
 pub struct ServerNetPlugin;
 
@@ -178,7 +110,7 @@ impl Plugin for ServerNetPlugin {
                 .chain()
                 .after(ServerSystems::Receive),
         );
-        app.init_resource::<FrameTally>();
+        app.add_plugins(InputGatePlugin);
         app.add_systems(FixedPostUpdate, forward_tick_events.after(project_rooms));
         app.add_systems(Update, shutdown_on_signal);
         // Packets go out on frames that ran a tick only. Replication is produced once per
@@ -472,16 +404,8 @@ fn seat_clients(
             Some((lobby, seat, key, code, secret)) => {
                 info!(client = %client, room = %code, seat, "player seated");
                 commands.entity(client).insert((
-                    Peer {
-                        lobby,
-                        seat,
-                        code: code.clone(),
-                        refusals: Refusals::default(),
-                        admitted: 0,
-                        in_tick: 0,
-                        tick_seen: 0,
-                        last_log: None,
-                    },
+                    Peer { lobby, seat, code: code.clone() },
+                    InputLink::default(),
                     key,
                 ));
                 welcome.write(ToClients {
@@ -543,92 +467,6 @@ fn lobby_commands(
             }
         }
     }
-}
-
-/// The gate between the wire and the sim: seat from the connection, tick window, flood bound,
-/// clamped stick, and the server's own `seq`. Every refusal is counted on the peer and logged
-/// (at most once a second per client).
-fn admit_inputs(
-    mut batches: MessageReader<FromClient<InputBatch>>,
-    mut peers: Query<&mut Peer>,
-    mut lobbies: Query<&mut HostedRoom>,
-    mut rounds: Query<&mut Room>,
-    mut tally: ResMut<FrameTally>,
-) {
-    for FromClient { client_id, message } in batches.read() {
-        let Some(mut peer) = client_id.entity().and_then(|e| peers.get_mut(e).ok()) else {
-            continue;
-        };
-        let before = peer.refusals;
-        let admitted_before = peer.admitted;
-        let live = lobbies
-            .get_mut(peer.lobby)
-            .ok()
-            .filter(|h| h.phase == LobbyPhase::Round)
-            .and_then(|h| h.round.map(|r| (h, r)));
-        let Some((mut hosted, round)) = live else {
-            peer.refusals.no_round += message.frames.len() as u32;
-            tally.add(0, before, peer.refusals);
-            log_refusals(&mut peer, before);
-            continue;
-        };
-        let Ok(mut room) = rounds.get_mut(round) else { continue };
-        if room.cook_index(peer.seat).is_none() {
-            // Seated after the round began: a spectator until the next one.
-            peer.refusals.no_round += message.frames.len() as u32;
-            tally.add(0, before, peer.refusals);
-            log_refusals(&mut peer, before);
-            continue;
-        }
-        for frame in &message.frames {
-            if peer.tick_seen != room.tick {
-                peer.tick_seen = room.tick;
-                peer.in_tick = 0;
-            }
-            if frame.tick < room.tick {
-                peer.refusals.stale += 1;
-                continue;
-            }
-            if frame.tick > room.tick + TICK_WINDOW {
-                peer.refusals.future += 1;
-                continue;
-            }
-            if peer.in_tick >= MAX_FRAMES_PER_TICK {
-                peer.refusals.flood += 1;
-                continue;
-            }
-            let unit = MOVE_UNIT as i16;
-            let mv = (frame.mv.0.clamp(-unit, unit), frame.mv.1.clamp(-unit, unit));
-            if mv != frame.mv {
-                peer.refusals.clamped += 1;
-            }
-            // The server's arrival counter replaces the client's seq: a client cannot win a
-            // contested arbitration by choosing a low number.
-            let seq = hosted.next_seq;
-            hosted.next_seq = hosted.next_seq.wrapping_add(1);
-            let admitted =
-                InputFrame { seq, tick: frame.tick, mv, action: frame.action, face: frame.face };
-            let at = room.tick;
-            room.inputs.push(peer.seat, admitted);
-            hosted.admitted.push((at, peer.seat, admitted));
-            peer.in_tick += 1;
-            peer.admitted += 1;
-        }
-        tally.add(peer.admitted - admitted_before, before, peer.refusals);
-        log_refusals(&mut peer, before);
-    }
-}
-
-fn log_refusals(peer: &mut Peer, before: Refusals) {
-    if peer.refusals == before {
-        return;
-    }
-    let now = Instant::now();
-    if peer.last_log.is_some_and(|t| now.duration_since(t) < Duration::from_secs(1)) {
-        return;
-    }
-    peer.last_log = Some(now);
-    warn!(room = %peer.code, seat = peer.seat, refusals = ?peer.refusals, "input frames refused");
 }
 
 /// Each tick's sim events go to the clients of that room only.

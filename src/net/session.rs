@@ -13,8 +13,6 @@ use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetSend, RepliconRene
 use serde_json::Value;
 use std::time::Duration;
 
-/// How many ticks ahead of the room's clock the client stamps its frames.
-pub const INPUT_LEAD: u32 = 1;
 /// With no input to send, packets (acks, lobby commands) still go out this often.
 pub const KEEPALIVE: Duration = Duration::from_millis(50);
 

@@ -10,8 +10,8 @@
 //! the rest included; `cpu` is the CPU time the world's thread spent in it, so that a frame
 //! longer than its CPU time says it waited for a core (other shards, other processes).
 
+use super::peer::Peer;
 use super::rooms::HostedRoom;
-use super::server::Peer;
 use bevy::app::MainScheduleOrder;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;

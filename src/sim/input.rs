@@ -34,19 +34,103 @@ pub struct QueuedFrame {
     pub arrival: u64,
 }
 
-/// A room's pending frames.
+/// A room's pending frames, and the one gate every live source admits its frames through.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InputQueue {
     pub frames: Vec<QueuedFrame>,
     next_arrival: u64,
+    /// The gate's arrival counter: the `seq` of the next admitted frame.
+    next_seq: u32,
+    /// Every admitted frame as `(room tick at admission, seat, frame)`, when recording: the
+    /// log that replays a live round bit for bit.
+    log: Option<Vec<(u32, Seat, InputFrame)>>,
+}
+
+/// What the gate did with a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Admitted {
+    /// The frame as it will be resolved: the gate's `seq`, the tick it is resolved on, and
+    /// (when merged) the controls of both frames.
+    pub frame: InputFrame,
+    /// It was meant for a tick the room had already simulated: moved to the room's next tick
+    /// instead of being thrown away.
+    pub late: bool,
+    /// The seat already had a frame queued for that tick (two late frames arriving together,
+    /// or a late one meeting the on-time one): the two became one frame, the button held if
+    /// either held it and the newer stick, so a press is never lost and time never stretches.
+    pub merged: bool,
+}
+
+/// Why the gate refused a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GateRefusal {
+    /// Stamped more than the allowed window ahead of the room.
+    #[error("more than {window} ticks ahead of the room")]
+    TooFarAhead { window: u32 },
 }
 
 impl InputQueue {
-    /// Queue a frame; it is resolved on the first tick ≥ `frame.tick`.
+    /// Queue a frame as it is: resolved on the first tick ≥ `frame.tick`, ranked by its own
+    /// `seq`. Only replays use this (they push what a live round admitted, already stamped);
+    /// every live source goes through [`InputQueue::admit`].
     pub fn push(&mut self, seat: Seat, frame: InputFrame) {
         let arrival = self.next_arrival;
         self.next_arrival += 1;
         self.frames.push(QueuedFrame { seat, frame, arrival });
+    }
+
+    /// The one input gate (local players, hosted players, server and local bots, the bot
+    /// harnesses): the frame's tick becomes `max(frame.tick, now)` (`now` is the room's next
+    /// tick, so a late frame is applied at once instead of thrown away), its `seq` the room's
+    /// arrival counter (no source wins an arbitration by its own numbering), and a second
+    /// frame for the same seat and tick is merged into the first ([`Admitted::merged`]). The
+    /// result is recorded in the log when recording and queued. `window` bounds how far
+    /// ahead of the room a frame may be stamped.
+    pub fn admit(
+        &mut self,
+        now: u32,
+        seat: Seat,
+        frame: InputFrame,
+        window: u32,
+    ) -> Result<Admitted, GateRefusal> {
+        if frame.tick > now.saturating_add(window) {
+            return Err(GateRefusal::TooFarAhead { window });
+        }
+        let tick = frame.tick.max(now);
+        let late = tick > frame.tick;
+        if let Some(q) = self.frames.iter_mut().find(|q| q.seat == seat && q.frame.tick == tick) {
+            let merged = InputFrame {
+                mv: frame.mv,
+                action: q.frame.action || frame.action,
+                face: frame.face.or(q.frame.face),
+                ..q.frame
+            };
+            q.frame = merged;
+            if let Some(entry) = self.log.as_mut().and_then(|log| {
+                log.iter_mut().rev().find(|(_, s, f)| *s == seat && f.seq == merged.seq)
+            }) {
+                entry.2 = merged;
+            }
+            return Ok(Admitted { frame: merged, late, merged: true });
+        }
+        let seq = self.next_seq;
+        self.next_seq = self.next_seq.wrapping_add(1);
+        let stamped = InputFrame { seq, tick, ..frame };
+        if let Some(log) = self.log.as_mut() {
+            log.push((now, seat, stamped));
+        }
+        self.push(seat, stamped);
+        Ok(Admitted { frame: stamped, late, merged: false })
+    }
+
+    /// Start keeping the admitted log (a hosted round's replay bundle reads it).
+    pub fn record(&mut self) {
+        self.log.get_or_insert_with(Vec::new);
+    }
+
+    /// The admitted log: `(room tick at admission, seat, frame)` in admission order.
+    pub fn log(&self) -> &[(u32, Seat, InputFrame)] {
+        self.log.as_deref().unwrap_or(&[])
     }
 
     pub fn len(&self) -> usize {

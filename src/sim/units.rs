@@ -9,6 +9,8 @@ pub const TILE: i32 = 1_000_000;
 pub const HALF_TILE: i32 = TILE / 2;
 /// Ticks per second (the rulebook's STEP_DT = 0.05 s).
 pub const TICK_HZ: u32 = 20;
+/// The most cooks a kitchen seats (the rulebook's four).
+pub const MAX_COOKS: usize = 4;
 
 /// Speed ceiling: 3.5 tiles/s = 175 000 µtiles/tick.
 pub const MAX_SPEED: i32 = 175_000;

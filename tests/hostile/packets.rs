@@ -194,8 +194,8 @@ fn metrics_count_what_they_claim_to_measure() {
     // few frames to land, then read both sides between the same two frames.
     std::thread::sleep(Duration::from_millis(300));
     let (admitted, text) = h.with_world(|w| {
-        let mut q = w.query::<&undercooked::net::rooms::HostedRoom>();
-        let admitted: usize = q.iter(w).map(|r| r.admitted.len()).sum();
+        let mut q = w.query::<&undercooked::sim::room::Room>();
+        let admitted: usize = q.iter(w).map(|r| r.inputs.log().len()).sum();
         (admitted, w.resource::<undercooked::net::metrics::HostMetrics>().encode())
     });
     // Published in `Last` of the frame before this job ran: nothing was admitted in between.

@@ -1,0 +1,447 @@
+//! The client's half of input over a real link, the same natively and in the browser: a clock
+//! synced to the server's ticks, frames stamped for the tick at which they will arrive, every
+//! unacknowledged frame repeated in each packet, and the measurements the F3 overlay and
+//! `bench net` print (docs/NETWORK.md, "Input over a real link").
+//!
+//! Pure bookkeeping over times the caller passes in (a `Duration` since any fixed start), so
+//! it runs the same under a real clock, a test's made-up one, and on wasm32. Client-side
+//! timing only: nothing here reaches the simulation, which sees only the stamped frames.
+//!
+//! The model. Server time is measured in ms on the tick grid: the step of tick `k` happens at
+//! `k × 50`. Each observation "the room's next tick is `k`" (a replicated `RoomClock`, or an
+//! [`InputAck`]) leaves the server just after the step of `k − 1`, so `(k − 1) × 50 − received`
+//! is the server's clock ahead of ours minus the trip down; the largest of the last two
+//! seconds (the least delayed) is the offset. A frame for tick `T` must reach the server before
+//! `T × 50`: the server reports each newest frame's `slack_ms`, from which the client learns
+//! the transit (estimated server time at sending → arrival), and it sends frame `T` once its
+//! estimate of the server clock plus the worst transit of the last two seconds plus a small
+//! margin reaches `T × 50`: as late as possible, arriving just in time, with the jitter of the
+//! last two seconds covered.
+
+use crate::protocol::{InputAck, InputBatch, MAX_BATCH, PackedInput};
+use crate::sim::input::InputFrame;
+use std::collections::VecDeque;
+use std::time::Duration;
+
+/// One tick in ms.
+const TICK_MS: f64 = 50.0;
+/// How long the offset and transit samples are remembered.
+const WINDOW: Duration = Duration::from_secs(2);
+/// Aim for frames to arrive this long before their tick's step (the server reads its sockets
+/// every 10 ms, so a frame can wait that long unread).
+const TARGET_SLACK_MS: f64 = 10.0;
+/// The round trip assumed before any is measured.
+const FIRST_RTT_MS: f64 = 100.0;
+/// How long a late frame keeps the loss margin on.
+const LATE_MEMORY: Duration = Duration::from_secs(5);
+/// Sent frames remembered for round trips and latencies (4 s of ticks).
+const SENT_KEEP: usize = 80;
+
+/// What one sent frame was, for the measurements its acks close.
+#[derive(Clone, Copy, Debug)]
+struct Sent {
+    seq: u32,
+    tick: u32,
+    at: Duration,
+    /// The estimated server time when it was sent (ms).
+    server_ms: f64,
+    /// It began a press (the action button went down).
+    press: bool,
+}
+
+/// The link's numbers, as the overlay and `bench net` print them.
+#[derive(Clone, Debug, Default)]
+pub struct LinkStats {
+    pub frames_sent: u64,
+    /// Round trip, smoothed (ms), and its mean deviation (the jitter seen).
+    pub rtt_ms: Option<f64>,
+    pub jitter_ms: f64,
+    /// Frames the server applied late, as its latest ack says.
+    pub late: u32,
+    /// Press → the server applying it, per press (ms): from the ack naming it applied, placed
+    /// on the server's clock (`applied tick × 50`) and taken from the press's own estimated
+    /// server time plus half the smallest round trip (the trip down the offset leaves out).
+    pub press_to_applied_ms: Vec<f64>,
+}
+
+/// The client side of the input link.
+#[derive(Clone, Debug, Default)]
+pub struct Uplink {
+    next_seq: u32,
+    /// The next tick a frame goes out for (None until the clock is known).
+    next_tick: Option<u32>,
+    /// Frames the server has not acknowledged receiving, oldest first.
+    unacked: VecDeque<InputFrame>,
+    sent: VecDeque<Sent>,
+    /// (when observed, server clock ahead of ours in ms).
+    offsets: VecDeque<(Duration, f64)>,
+    /// (when learnt, arrival on the server's clock − departure on ours, ms) of the frames the
+    /// server reported.
+    transits: VecDeque<(Duration, f64)>,
+    rtt_min: Option<f64>,
+    last_received: Option<u32>,
+    last_applied: Option<u32>,
+    last_tick_seen: Option<u32>,
+    /// When the server last reported a frame applied late.
+    late_at: Option<Duration>,
+    action_was: bool,
+    pub stats: LinkStats,
+}
+
+impl Uplink {
+    pub fn new() -> Uplink {
+        Uplink::default()
+    }
+
+    /// A new round (its ticks start again): the clock and the frames in flight are forgotten,
+    /// the round trip is kept.
+    pub fn reset_round(&mut self) {
+        self.next_tick = None;
+        self.unacked.clear();
+        self.sent.clear();
+        self.offsets.clear();
+        self.transits.clear();
+        self.last_tick_seen = None;
+        self.last_applied = None;
+        self.action_was = false;
+    }
+
+    /// The room's next tick is `tick`, as seen at `now` (a replicated clock or an ack).
+    pub fn observe_clock(&mut self, now: Duration, tick: u32) {
+        if self.last_tick_seen.is_some_and(|t| tick + 2 * TICK_WINDOW_GUESS < t) {
+            // The ticks went back: a new round.
+            self.reset_round();
+        }
+        self.last_tick_seen = Some(self.last_tick_seen.map_or(tick, |t| t.max(tick)));
+        let server_ms = (tick.saturating_sub(1)) as f64 * TICK_MS;
+        self.offsets.push_back((now, server_ms - ms(now)));
+        forget_before(&mut self.offsets, now);
+    }
+
+    /// The server's ack: the clock, the round trip, the arrival slack, what was applied.
+    pub fn on_ack(&mut self, now: Duration, ack: &InputAck) {
+        self.observe_clock(now, ack.tick);
+        if ack.late > self.stats.late {
+            self.late_at = Some(now);
+        }
+        self.stats.late = ack.late;
+        if let Some(received) = ack.received {
+            while self.unacked.front().is_some_and(|f| f.seq <= received) {
+                self.unacked.pop_front();
+            }
+            if self.last_received.is_none_or(|r| received > r)
+                && let Some(s) = self.sent.iter().find(|s| s.seq == received).copied()
+            {
+                self.last_received = Some(received);
+                let rtt = (ms(now) - ms(s.at) - ack.held_ms as f64).max(0.0);
+                self.note_rtt(rtt);
+                // Where on the server's clock the frame arrived, against when (on ours) it
+                // left: the clock offset and the trip up in one number, with no need to split
+                // them (the offset alone moves as its samples age out; this does not).
+                let arrival = s.tick as f64 * TICK_MS - ack.slack_ms as f64;
+                self.transits.push_back((now, arrival - ms(s.at)));
+            }
+        }
+        forget_before(&mut self.transits, now);
+        if let Some(applied) = ack.applied
+            && self.last_applied.is_none_or(|a| applied > a)
+        {
+            self.last_applied = Some(applied);
+            let at_ms = ack.tick.saturating_sub(1) as f64 * TICK_MS;
+            let down = self.rtt_min.unwrap_or(FIRST_RTT_MS) / 2.0;
+            for s in self.sent.iter_mut().filter(|s| s.seq <= applied && s.press) {
+                self.stats.press_to_applied_ms.push((at_ms - s.server_ms - down).max(0.0));
+                s.press = false;
+            }
+        }
+    }
+
+    fn note_rtt(&mut self, rtt: f64) {
+        self.rtt_min = Some(self.rtt_min.map_or(rtt, |m| m.min(rtt)));
+        match self.stats.rtt_ms {
+            None => self.stats.rtt_ms = Some(rtt),
+            Some(mean) => {
+                // RFC 6298's smoothing: 1/8 for the mean, 1/4 for the deviation.
+                self.stats.jitter_ms += ((rtt - mean).abs() - self.stats.jitter_ms) / 4.0;
+                self.stats.rtt_ms = Some(mean + (rtt - mean) / 8.0);
+            }
+        }
+    }
+
+    /// The estimated server time at `now` (ms on the tick grid), once a clock was seen.
+    pub fn server_ms(&self, now: Duration) -> Option<f64> {
+        let offset = self.offsets.iter().map(|(_, o)| *o).reduce(f64::max)?;
+        Some(ms(now) + offset)
+    }
+
+    /// Where on the server's clock a frame sent now would arrive, at the latest (ms): our
+    /// clock plus the worst (clock offset + trip up) of the last two seconds, or before any
+    /// was measured, the offset seen from the clock plus a round trip. None before any clock.
+    fn arrival_ms(&self, now: Duration) -> Option<f64> {
+        let at = match self.transits.iter().map(|(_, t)| *t).reduce(f64::max) {
+            Some(worst) => ms(now) + worst,
+            None => self.server_ms(now)? + self.stats.rtt_ms.unwrap_or(FIRST_RTT_MS),
+        };
+        Some(at + self.loss_margin_ms(now))
+    }
+
+    /// A lost packet's frames reach the server in the next one, a tick later: while the server
+    /// has recently applied a frame late, frames go out a tick earlier so that a repeat still
+    /// arrives in time. On a clean link this is zero and costs no delay.
+    fn loss_margin_ms(&self, now: Duration) -> f64 {
+        let recent = self.late_at.is_some_and(|at| now.saturating_sub(at) < LATE_MEMORY);
+        if recent { TICK_MS } else { 0.0 }
+    }
+
+    /// The input delay, in ticks: how far ahead of the server's current tick (as estimated
+    /// from its clock) frames are stamped.
+    pub fn input_delay_ticks(&self, now: Duration) -> f64 {
+        match (self.arrival_ms(now), self.server_ms(now)) {
+            (Some(arrival), Some(server)) => (arrival + TARGET_SLACK_MS - server) / TICK_MS,
+            _ => 0.0,
+        }
+    }
+
+    /// Sends every frame due at `now` (usually none or one; more after a stall or when the
+    /// lead grew), each with the controls `controls` gives for its tick, and returns the
+    /// batch to send: the due frames and every earlier one not acknowledged yet.
+    pub fn send_due(
+        &mut self,
+        now: Duration,
+        mut controls: impl FnMut(u32) -> PackedInput,
+    ) -> Option<InputBatch> {
+        let server = self.server_ms(now)?;
+        let horizon = self.arrival_ms(now)? + TARGET_SLACK_MS;
+        let due_until = (horizon / TICK_MS).floor().max(0.0) as u32;
+        let mut next = match self.next_tick {
+            // After a stall, frames older than a batch would only arrive late: skip them.
+            Some(t) if t + MAX_BATCH as u32 > due_until => t,
+            _ => due_until,
+        };
+        let mut sent_any = false;
+        while next <= due_until {
+            let p = controls(next);
+            let frame = InputFrame {
+                seq: self.next_seq,
+                tick: next,
+                mv: p.mv,
+                action: p.action,
+                face: p.face,
+            };
+            let press = p.action && !self.action_was;
+            self.action_was = p.action;
+            self.sent.push_back(Sent {
+                seq: frame.seq,
+                tick: next,
+                at: now,
+                server_ms: server,
+                press,
+            });
+            if self.sent.len() > SENT_KEEP {
+                self.sent.pop_front();
+            }
+            self.unacked.push_back(frame);
+            if self.unacked.len() > MAX_BATCH {
+                self.unacked.pop_front();
+            }
+            self.next_seq = self.next_seq.wrapping_add(1);
+            self.stats.frames_sent += 1;
+            next += 1;
+            sent_any = true;
+        }
+        self.next_tick = Some(next);
+        if !sent_any {
+            return None;
+        }
+        InputBatch::pack(self.unacked.make_contiguous())
+    }
+
+    /// How long from `now` until the next frame is due (zero: now; None before the clock is
+    /// known).
+    pub fn until_due(&self, now: Duration) -> Option<Duration> {
+        let horizon = self.arrival_ms(now)? + TARGET_SLACK_MS;
+        let Some(next) = self.next_tick else { return Some(Duration::ZERO) };
+        let wait = next as f64 * TICK_MS - horizon;
+        Some(Duration::from_secs_f64(wait.max(0.0) / 1000.0))
+    }
+
+    /// Frames sent and not acknowledged yet.
+    pub fn unacked(&self) -> usize {
+        self.unacked.len()
+    }
+}
+
+/// Ticks back that still count as the same round (a tick that far behind the newest seen
+/// means the round restarted).
+const TICK_WINDOW_GUESS: u32 = 20;
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn forget_before(samples: &mut VecDeque<(Duration, f64)>, now: Duration) {
+    while samples.front().is_some_and(|(at, _)| now.saturating_sub(*at) > WINDOW) {
+        samples.pop_front();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::rng::SplitMix64;
+    use std::collections::BTreeMap;
+
+    /// A link and a server, simulated millisecond by millisecond: one-way delay `delay_ms`
+    /// ± `jitter_ms` (uniform), `loss_pct` of packets lost each way, the server stepping every
+    /// 50 ms at a phase and clock of its own. Answers, over the last `measure_s` seconds:
+    /// frames applied late, ticks with no frame applied, and the mean arrival slack (ms).
+    fn run_link(
+        delay_ms: u64,
+        jitter_ms: u64,
+        loss_pct: u64,
+        seconds: u64,
+        measure_s: u64,
+    ) -> (u32, u32, f64) {
+        let mut rng = SplitMix64::new(7);
+        let trip = |rng: &mut SplitMix64| -> Option<u64> {
+            if rng.next_u64() % 100 < loss_pct {
+                return None;
+            }
+            let j = rng.next_u64() % (2 * jitter_ms + 1);
+            Some(delay_ms - jitter_ms + j)
+        };
+        let mut up = Uplink::new();
+        // Server time = client time + 987_654 ms + 17 ms of phase: unrelated clocks.
+        let skew = 987_671u64;
+        let mut to_server: BTreeMap<(u64, u32), InputBatch> = BTreeMap::new();
+        let mut to_client: BTreeMap<(u64, u32), InputAck> = BTreeMap::new();
+        let mut n = 0u32;
+        let (mut newest, mut newest_at, mut newest_slack) = (None::<u32>, 0u64, 0i16);
+        let mut queued: BTreeMap<u32, u32> = BTreeMap::new(); // tick -> client seq
+        let (mut late, mut gaps, mut slack_sum, mut slack_n) = (0u32, 0u32, 0f64, 0u32);
+        let mut late_total = 0u32;
+        let measure_from = (seconds - measure_s) * 1000;
+        for t in 0..seconds * 1000 {
+            let server_t = t + skew;
+            // The server: frames that arrived by now, then (on the grid) a step and its ack.
+            while let Some(entry) = to_server.first_entry() {
+                if entry.key().0 > t {
+                    break;
+                }
+                let batch = entry.remove();
+                // The next step is at or after now (a step due this millisecond runs after
+                // the frames that arrived in it).
+                let next_tick = server_t.div_ceil(50) as u32;
+                for f in batch.unpack().unwrap() {
+                    if newest.is_some_and(|s| f.seq <= s) {
+                        continue;
+                    }
+                    newest = Some(f.seq);
+                    newest_at = server_t;
+                    newest_slack = (f.tick as i64 * 50 - server_t as i64) as i16;
+                    let tick = f.tick.max(next_tick);
+                    if tick > f.tick {
+                        late_total += 1;
+                        if t >= measure_from {
+                            late += 1;
+                        }
+                    }
+                    queued.entry(tick).or_insert(f.seq);
+                    if t >= measure_from {
+                        slack_sum += newest_slack as f64;
+                        slack_n += 1;
+                    }
+                }
+            }
+            if server_t.is_multiple_of(50) {
+                let k = (server_t / 50) as u32;
+                let applied = queued.remove(&k);
+                if applied.is_none() && t >= measure_from {
+                    gaps += 1;
+                }
+                let ack = InputAck {
+                    tick: k + 1,
+                    received: newest,
+                    held_ms: (server_t - newest_at) as u16,
+                    slack_ms: newest_slack,
+                    applied,
+                    late: late_total,
+                };
+                if let Some(d) = trip(&mut rng) {
+                    n += 1;
+                    to_client.insert((t + d, n), ack);
+                }
+            }
+            // The client.
+            let now = Duration::from_millis(t);
+            while let Some(entry) = to_client.first_entry() {
+                if entry.key().0 > t {
+                    break;
+                }
+                let ack = entry.remove();
+                up.on_ack(now, &ack);
+            }
+            if let Some(batch) = up.send_due(now, |_| PackedInput::default())
+                && let Some(d) = trip(&mut rng)
+            {
+                n += 1;
+                to_server.insert((t + d, n), batch);
+            }
+        }
+        (late, gaps, slack_sum / slack_n.max(1) as f64)
+    }
+
+    #[test]
+    fn at_200_ms_with_jitter_and_loss_few_frames_are_late_and_they_arrive_just_in_time() {
+        // 20 s measured, 400 ticks: a frame is late only when its packet and the repeat after
+        // it were both lost, or before the first late switched the loss margin on.
+        let (late, gaps, slack) = run_link(100, 10, 5, 30, 20);
+        assert!(late <= 8, "{late} late frames of 400");
+        assert_eq!(gaps, late, "a tick is empty only where its frame came late");
+        // Just in time: within the margin, the jitter band and a tick for losses, not a round
+        // trip early.
+        assert!(slack > 0.0 && slack < 90.0, "mean arrival slack {slack} ms");
+    }
+
+    #[test]
+    fn without_loss_no_frame_is_late_at_any_delay() {
+        for (delay, jitter) in [(0, 0), (25, 5), (50, 5), (150, 15)] {
+            let (late, gaps, slack) = run_link(delay, jitter, 0, 20, 10);
+            assert_eq!((late, gaps), (0, 0), "delay {delay} ms: slack {slack}");
+            assert!(slack < 40.0, "delay {delay} ms: mean arrival slack {slack} ms");
+        }
+    }
+
+    #[test]
+    fn at_300_ms_with_loss_few_frames_are_late() {
+        let (late, _, slack) = run_link(150, 15, 2, 30, 20);
+        assert!(late <= 8, "{late} late frames of 400 (slack {slack})");
+    }
+
+    #[test]
+    fn a_batch_repeats_what_was_not_acknowledged_and_unpacks_to_the_frames_sent() {
+        let mut up = Uplink::new();
+        up.observe_clock(Duration::ZERO, 100);
+        let mut last = None;
+        for i in 0..10u64 {
+            if let Some(b) = up.send_due(Duration::from_millis(i * 50), |t| PackedInput {
+                mv: (t as i16, 0),
+                action: t % 2 == 0,
+                face: None,
+            }) {
+                last = Some(b);
+            }
+        }
+        let frames = last.expect("frames went out").unpack().unwrap();
+        assert!(frames.len() >= 10, "nothing acknowledged, so every frame repeats");
+        assert!(frames.windows(2).all(|w| w[1].seq == w[0].seq + 1 && w[1].tick == w[0].tick + 1));
+        assert!(frames.iter().all(|f| f.mv.0 == f.tick as i16 && f.action == (f.tick % 2 == 0)));
+        // An ack of the first five drops them from the next batch.
+        let received = frames[4].seq;
+        up.on_ack(
+            Duration::from_millis(500),
+            &InputAck { tick: 110, received: Some(received), ..Default::default() },
+        );
+        assert_eq!(up.unacked(), frames.len() - 5);
+    }
+}
