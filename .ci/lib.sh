@@ -18,6 +18,9 @@ UC_BUILD_PACKAGES=(build-essential pkg-config libasound2-dev libudev-dev libwayl
 # What the test suite needs beyond a build: tests/client.rs runs the real game in a virtual X
 # display (xvfb-run + xauth) and renders through Mesa's software Vulkan driver (lavapipe).
 UC_TEST_PACKAGES=(xvfb xauth mesa-vulkan-drivers)
+# What web/build.sh needs beyond Rust and wasm-bindgen: brotli and gzip write the .br and .gz
+# copies of web/dist's big files that the web port sends to browsers that accept them.
+UC_WEB_PACKAGES=(brotli gzip)
 # rustup's installer, only when no Rust is installed yet.
 UC_RUSTUP_PACKAGES=(curl ca-certificates)
 

@@ -5,7 +5,8 @@
 # web/dist); `/?room=CODE&name=NAME` opens straight into that room (src/client/web.rs). Needs
 # the wasm32 target and wasm-bindgen-cli at Cargo.lock's wasm-bindgen version (.ci/lib.sh's
 # uc_need_wasm_bindgen installs both); runs wasm-opt when a good one is at hand (uc_wasm_opt:
-# binaryen >= 132 in PATH, else npm's `binaryen` package, fetched once into ~/.cache).
+# binaryen >= 132 in PATH, else npm's `binaryen` package, fetched once into ~/.cache), and
+# brotli and gzip for the precompressed X.br and X.gz it writes beside the .wasm, JS and page.
 #
 # The profile is `wasm-release` (Cargo.toml: opt-level z, fat LTO, one codegen unit, panic
 # abort): what players download. A cold build takes tens of minutes on 2 cores; CARGO_TARGET_DIR
@@ -31,6 +32,7 @@ out=web/dist
 
 uc_need_target wasm32-unknown-unknown
 uc_need_wasm_bindgen
+uc_need_apt "${UC_WEB_PACKAGES[@]}"
 uc_need_rust
 if [ "$profile" != dev ]; then
   # Panic locations name their source files: Cargo's registry path (~60 bytes) led ~1,500 of
@@ -68,6 +70,24 @@ else
 fi
 cp web/index.html "$out/"
 cp -r assets "$out/assets"
-raw=$(stat -c %s "$out/undercooked_bg.wasm")
-gz=$(gzip -9 -c "$out/undercooked_bg.wasm" | wc -c)
-echo "web/dist ($profile): undercooked_bg.wasm $raw bytes raw, $gz bytes gzip -9"
+# Precompressed copies beside the files a first visit downloads: the web port sends X.br or
+# X.gz by the client's Accept-Encoding, when not older than X (src/net/web/files.rs). Debian's
+# `brotli` and `gzip` are the formats' reference encoders, at their smallest settings: nothing
+# to build, nothing hand-written, and the server only reads the files. `gzip -n` keeps the name
+# and time out of the header, so a build compresses to the same bytes every time. Assets (PNG,
+# OGG) are compressed formats already. brotli -q 11 runs at ~0.35 MB/s here: ~40 s for the
+# release module, but ~7 minutes for the ~10x larger debug one, so `--dev` (which proves on
+# every CI run that the path works, not what it weighs) takes brotli -q 5 and gzip -6 (~80x
+# and ~10x faster).
+if [ "$profile" = dev ]; then
+  brotli_q=5 gzip_level=6
+else
+  brotli_q=11 gzip_level=9
+fi
+for f in "$out/undercooked_bg.wasm" "$out/undercooked.js" "$out/index.html"; do
+  brotli -q "$brotli_q" -c "$f" >"$f.br"
+  gzip "-$gzip_level" -n -c "$f" >"$f.gz"
+done
+wasm="$out/undercooked_bg.wasm"
+echo "web/dist ($profile): undercooked_bg.wasm $(stat -c %s "$wasm") bytes raw," \
+  "$(stat -c %s "$wasm.gz") gzip -$gzip_level, $(stat -c %s "$wasm.br") brotli -q $brotli_q"

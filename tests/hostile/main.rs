@@ -2,6 +2,7 @@
 //! binary, one module per front (issue 20). Waits are bounded loops on observed state, never
 //! wall-clock assertions.
 
+mod files;
 mod fuzz;
 mod packets;
 mod soak;

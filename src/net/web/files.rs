@@ -1,14 +1,26 @@
 //! Static files of the web port: the browser build (`web/build.sh` writes `web/dist/`) served
 //! at `/` from `--web-root`. `/?room=CODE` is the same index.html: the page reads its own query.
 //! Paths never leave the root (no `..`, no absolute parts); a missing build answers a page that
-//! says how to make one.
+//! says how to make one. A file with a fresh `X.br` or `X.gz` beside it (web/build.sh writes
+//! them) is sent in the coding the client prefers ([`super::encoding`]).
 
+use super::encoding::{Accepted, Coding};
 use std::path::{Component, Path, PathBuf};
+use std::time::SystemTime;
 
 /// What a GET of a static path answers; the web port streams a file, sends a page whole.
 pub enum StaticAnswer {
-    File { path: PathBuf, mime: &'static str },
-    Page { status: u16, html: String },
+    /// `path` is the file to send: the one asked for, or its `.br`/`.gz` when `coding` says so;
+    /// `mime` is always the type of the one asked for.
+    File {
+        path: PathBuf,
+        mime: &'static str,
+        coding: Coding,
+    },
+    Page {
+        status: u16,
+        html: String,
+    },
 }
 
 /// The MIME type browsers need for each kind of file the build holds (`.wasm` must be
@@ -57,8 +69,31 @@ fn page(status: u16, title: &str, body: &str) -> StaticAnswer {
     }
 }
 
-/// What a GET of `url_path` answers.
-pub fn answer(root: &Path, url_path: &str) -> StaticAnswer {
+/// `path` with `coding`'s suffix (`a.wasm` → `a.wasm.br`).
+pub fn encoded(path: &Path, coding: Coding) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(coding.suffix());
+    PathBuf::from(name)
+}
+
+/// Whether `path`'s file in `coding` is there and not older than `path` itself: a `.gz` left
+/// from an earlier build (or copied in by hand before the file changed) must not be sent for
+/// the new file. Files without modification times are never taken as fresh.
+fn fresh(path: &Path, original: Option<SystemTime>, coding: Coding) -> bool {
+    let Some(original) = original else { return false };
+    std::fs::metadata(encoded(path, coding))
+        .is_ok_and(|m| m.is_file() && m.modified().is_ok_and(|t| t >= original))
+}
+
+/// Which representation of the file at `path` to send to a client that accepts `accepted`.
+pub fn representation(path: &Path, accepted: &Accepted) -> Coding {
+    let original = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    accepted.choose(|c| fresh(path, original, c))
+}
+
+/// What a GET of `url_path` answers, to a client that accepts `accepted` (identity: the file
+/// as it is on disk).
+pub fn answer(root: &Path, url_path: &str, accepted: &Accepted) -> StaticAnswer {
     if !root.join("index.html").is_file() {
         return page(
             404,
@@ -76,7 +111,8 @@ pub fn answer(root: &Path, url_path: &str) -> StaticAnswer {
     match resolve(root, url_path) {
         Some(path) if path.is_file() => {
             let mime = mime(&path);
-            StaticAnswer::File { path, mime }
+            let coding = representation(&path, accepted);
+            StaticAnswer::File { path: encoded(&path, coding), mime, coding }
         }
         _ => page(404, "Not found", "<p>No such file.</p>"),
     }
@@ -94,5 +130,7 @@ mod tests {
         assert_eq!(resolve(root, "/../etc/passwd"), None);
         assert_eq!(resolve(root, "/a/../../b"), None);
         assert_eq!(mime(Path::new("x/game_bg.wasm")), "application/wasm");
+        assert_eq!(encoded(Path::new("d/a.js"), Coding::Gzip), Path::new("d/a.js.gz"));
+        assert_eq!(encoded(Path::new("d/a.js"), Coding::Identity), Path::new("d/a.js"));
     }
 }

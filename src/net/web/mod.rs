@@ -9,7 +9,9 @@
 //! [`service`] (routing and request checks), [`api`] (typed bodies and named errors),
 //! [`call`] (the world channel's message), [`router`] (which shard answers), [`quota`] (room
 //! creation per address), [`origin`] (the Origin allow-list), [`relay`] (WebSocket ↔ UDP),
-//! [`files`] and [`body`] (static files, streamed), [`counters`], [`fds`] (descriptor limit).
+//! [`files`] (which file, which representation), [`encoding`] (`Accept-Encoding`), [`etag`]
+//! (validators), [`file_response`] (the response, 304 or streamed by [`body`]), [`counters`],
+//! [`fds`] (descriptor limit).
 
 pub mod api;
 pub mod body;
@@ -17,7 +19,10 @@ pub mod call;
 pub mod config;
 pub mod conns;
 pub mod counters;
+pub mod encoding;
+pub mod etag;
 pub mod fds;
+pub mod file_response;
 pub mod files;
 pub mod origin;
 pub mod quota;

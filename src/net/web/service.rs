@@ -3,11 +3,11 @@
 //! relay on `/ws`, and static files for every other GET.
 
 use super::api::{ApiBody, ApiError, CreateBody, JoinBody, Refusal, parse};
-use super::body::{FileBody, WebBody, full};
+use super::body::{WebBody, full};
 use super::config::WebConfig;
 use super::conns::ConnSlot;
 use super::counters::WebCounters;
-use super::files::{StaticAnswer, answer as static_answer};
+use super::file_response;
 use super::origin::Origins;
 use super::relay::{RelayPlan, upgrade};
 use super::router::Router;
@@ -131,7 +131,9 @@ pub async fn handle(
             Ok(answer) => json_response(answer, false),
             Err(r) => refusal(&r, &shared.counters),
         },
-        (&Method::GET | &Method::HEAD, p) => static_file(&shared.cfg.root, p).await,
+        (&Method::GET | &Method::HEAD, p) => {
+            file_response::respond(&shared.cfg.root, p, &method, req.headers()).await
+        }
         _ => json_response(ApiError::MethodNotAllowed.answer("GET only here"), false),
     };
     Ok(answer)
@@ -201,38 +203,4 @@ async fn api(
         ) => ApiError::MethodNotAllowed.answer(format!("{method} is not served at {path}")),
         _ => ApiError::UnknownEndpoint.answer(format!("no endpoint at {path}")),
     })
-}
-
-/// A GET outside `/api/`: a file of the static root, streamed, or a page.
-async fn static_file(root: &std::path::Path, path: &str) -> Response<WebBody> {
-    let page = |status: u16, html: String| {
-        let mut r = Response::new(full(html));
-        *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::NOT_FOUND);
-        r.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
-        r
-    };
-    // The checks stat the disk: off the runtime's thread, like the reads themselves.
-    let (root, url) = (root.to_path_buf(), path.to_string());
-    let found = tokio::task::spawn_blocking(move || static_answer(&root, &url)).await;
-    match found {
-        Ok(StaticAnswer::Page { status, html }) => page(status, html),
-        Ok(StaticAnswer::File { path, mime }) => {
-            let opened = async {
-                let file = tokio::fs::File::open(&path).await?;
-                let len = file.metadata().await?.len();
-                Ok::<_, std::io::Error>((file, len))
-            };
-            match opened.await {
-                Ok((file, len)) => {
-                    let mut r = Response::new(FileBody::boxed(file, len));
-                    let h = r.headers_mut();
-                    h.insert(CONTENT_TYPE, HeaderValue::from_static(mime));
-                    h.insert(CONTENT_LENGTH, HeaderValue::from(len));
-                    r
-                }
-                Err(_) => page(404, "<!doctype html><p>No such file.</p>\n".into()),
-            }
-        }
-        Err(_) => page(500, "<!doctype html><p>Server error.</p>\n".into()),
-    }
 }
