@@ -1,0 +1,205 @@
+//! Your own cook, predicted: the client runs the sim's own input resolve and movement stage
+//! (the same integer functions, `sim::input` and `sim::movement`, not a copy) on the round as
+//! the views last showed it, replaying the frames the server has not simulated yet, so the
+//! cook answers a press at once while the server stays the authority. When an authoritative
+//! tick arrives the prediction is rebuilt from it (reconciliation), and the difference from
+//! what was drawn becomes an offset that fades over a few frames instead of a snap.
+//!
+//! Only movement is predicted: station actions (picks, chops, serves) stay authoritative.
+//! Other cooks are predicted standing (they come from the views, interpolated).
+
+use crate::bot::remote::{RemoteBotError, Views, compile_round, snapshot};
+use crate::level::model::{Level, RecipeBook};
+use crate::protocol::{PackedInput, RoundSource};
+use crate::sim::input::{InputFrame, resolve_room_inputs};
+use crate::sim::movement::move_room_cooks;
+use crate::sim::room::{Room, Seat, V2};
+use crate::sim::units::TILE;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a correction takes to fade to a tenth (the drawn cook glides, never jumps).
+const SMOOTHING: Duration = Duration::from_millis(100);
+/// Predicted positions remembered, by tick, to compare with the authoritative ones.
+const PATH_KEEP: usize = 64;
+
+/// What reconciliation found, for the F3 overlay and `bench net`.
+#[derive(Clone, Debug, Default)]
+pub struct PredictStats {
+    /// Rebuilds from an authoritative tick.
+    pub reconciles: u64,
+    /// Rebuilds that moved the newest prediction, and by how much (tiles).
+    pub corrections: Vec<f64>,
+    /// |predicted − authoritative| at each authoritative tick that had a prediction (tiles).
+    pub errors: Vec<f64>,
+}
+
+/// The round a prediction runs on.
+struct Round {
+    key: u64,
+    level: Arc<Level>,
+    book: Arc<RecipeBook>,
+}
+
+/// One seat's prediction.
+pub struct Predictor {
+    seat: Seat,
+    round: Option<Round>,
+    /// The predicted room after the newest frame (its `tick` is the next to predict).
+    current: Option<Room>,
+    /// Own cook's predicted position after each predicted tick, keyed by the room tick after
+    /// it (as `RoomClock.tick` would show it).
+    path: VecDeque<(u32, V2)>,
+    /// The drawn offset still fading out (µtiles), and when it was last decayed.
+    offset: (f64, f64),
+    decayed_at: Option<Duration>,
+    pub stats: PredictStats,
+    /// Why the last rebuild failed, if it did (the cook is then drawn from the views).
+    pub error: Option<RemoteBotError>,
+}
+
+impl Predictor {
+    pub fn new(seat: Seat) -> Predictor {
+        Predictor {
+            seat,
+            round: None,
+            current: None,
+            path: VecDeque::new(),
+            offset: (0.0, 0.0),
+            decayed_at: None,
+            stats: PredictStats::default(),
+            error: None,
+        }
+    }
+
+    /// An authoritative tick arrived (`views.clock.tick` is the room's next tick): compare the
+    /// prediction for it, rebuild from it, and replay `frames` (tick, controls) of this seat
+    /// stamped for that tick or later, in tick order.
+    pub fn reconcile(
+        &mut self,
+        key: u64,
+        source: &RoundSource,
+        views: &Views,
+        frames: &[(u32, PackedInput)],
+    ) {
+        let tick = views.clock.tick;
+        if let Some(actual) = views.cooks.iter().find(|(c, _)| c.seat == self.seat).map(|(_, m)| m.pos)
+            && let Some(&(_, predicted)) = self.path.iter().find(|(t, _)| *t == tick)
+        {
+            self.stats.errors.push(tiles(predicted.x - actual.0, predicted.y - actual.1));
+        }
+        let before = self.newest();
+        match self.rebuild(key, source, views, frames) {
+            Ok(()) => self.error = None,
+            Err(e) => {
+                self.error = Some(e);
+                self.current = None;
+                self.path.clear();
+                return;
+            }
+        }
+        self.stats.reconciles += 1;
+        if let (Some(old), Some(new)) = (before, self.newest())
+            && old != new
+        {
+            self.stats.corrections.push(tiles(old.x - new.x, old.y - new.y));
+            self.offset.0 += (old.x - new.x) as f64;
+            self.offset.1 += (old.y - new.y) as f64;
+        }
+    }
+
+    fn rebuild(
+        &mut self,
+        key: u64,
+        source: &RoundSource,
+        views: &Views,
+        frames: &[(u32, PackedInput)],
+    ) -> Result<(), RemoteBotError> {
+        if self.round.as_ref().is_none_or(|r| r.key != key) {
+            let (level, book) = compile_round(source)?;
+            self.round = Some(Round { key, level, book });
+            self.path.clear();
+            self.offset = (0.0, 0.0);
+        }
+        let Some(round) = self.round.as_ref() else { return Ok(()) };
+        let mut room = snapshot(&round.level, &round.book, views)?;
+        room.events.clear();
+        let from = room.tick;
+        self.path.retain(|(t, _)| *t <= from);
+        self.current = Some(room);
+        for &(tick, controls) in frames.iter().filter(|(t, _)| *t >= from) {
+            self.step(tick, controls);
+        }
+        Ok(())
+    }
+
+    /// A frame was just sent: predict its tick on top of the newest prediction.
+    pub fn extend(&mut self, tick: u32, controls: PackedInput) {
+        self.step(tick, controls);
+    }
+
+    fn step(&mut self, tick: u32, controls: PackedInput) {
+        let seat = self.seat;
+        let Some(room) = self.current.as_mut() else { return };
+        // Ticks with no frame of ours (a gap in what was sent) are stepped with no input.
+        while room.tick < tick {
+            advance(room);
+            push_path(&mut self.path, room, seat);
+        }
+        if room.tick > tick {
+            return;
+        }
+        let frame = InputFrame { seq: 0, tick, mv: controls.mv, action: controls.action, face: controls.face };
+        room.inputs.push(seat, frame);
+        advance(room);
+        push_path(&mut self.path, room, seat);
+    }
+
+    /// The newest predicted position of the cook (µtiles).
+    pub fn newest(&self) -> Option<V2> {
+        self.path.back().map(|(_, p)| *p)
+    }
+
+    /// Where to draw the cook at `now` (µtiles, the fading correction added), or None when
+    /// there is no prediction (draw the views).
+    pub fn drawn(&mut self, now: Duration) -> Option<(f64, f64)> {
+        let dt = self.decayed_at.map_or(Duration::ZERO, |t| now.saturating_sub(t));
+        self.decayed_at = Some(now);
+        // A tenth left after SMOOTHING.
+        let keep = 0.1f64.powf(dt.as_secs_f64() / SMOOTHING.as_secs_f64());
+        self.offset = (self.offset.0 * keep, self.offset.1 * keep);
+        let p = self.newest()?;
+        Some((p.x as f64 + self.offset.0, p.y as f64 + self.offset.1))
+    }
+
+    /// The newest two predicted positions (older, newer), for drawing between ticks.
+    pub fn last_two(&self) -> Option<(V2, V2)> {
+        let n = self.path.len();
+        let newer = self.path.back()?.1;
+        let older = if n >= 2 { self.path[n - 2].1 } else { newer };
+        Some((older, newer))
+    }
+}
+
+/// One predicted tick: stage 1 (input resolve) and stage 3 (movement) of the sim, then the
+/// clock. The other stages are the server's to run.
+fn advance(room: &mut Room) {
+    resolve_room_inputs(room);
+    move_room_cooks(room);
+    room.events.clear();
+    room.tick += 1;
+}
+
+fn push_path(path: &mut VecDeque<(u32, V2)>, room: &Room, seat: Seat) {
+    if let Some(c) = room.cook_index(seat) {
+        path.push_back((room.tick, room.cooks[c].pos));
+        if path.len() > PATH_KEEP {
+            path.pop_front();
+        }
+    }
+}
+
+fn tiles(dx: i32, dy: i32) -> f64 {
+    ((dx as f64).powi(2) + (dy as f64).powi(2)).sqrt() / TILE as f64
+}
