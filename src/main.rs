@@ -172,6 +172,10 @@ enum Command {
     /// loaders. Exit 0 no panic, 1 a panic (seed and input printed), 2 a target failed to start.
     #[cfg(not(target_arch = "wasm32"))]
     Fuzz(undercooked::fuzz::FuzzArgs),
+    /// Impair traffic to a server by hand: a UDP or TCP proxy adding delay, jitter, loss,
+    /// reordering and duplication, printing its counters every second.
+    #[cfg(not(target_arch = "wasm32"))]
+    Netem(undercooked::net::impair::cli::NetemArgs),
 }
 
 #[derive(Subcommand)]
@@ -294,6 +298,8 @@ fn main() -> ExitCode {
         Command::Soak(args) => ExitCode::from(undercooked::soak::run(&args)),
         #[cfg(not(target_arch = "wasm32"))]
         Command::Fuzz(args) => ExitCode::from(undercooked::fuzz::run(&args)),
+        #[cfg(not(target_arch = "wasm32"))]
+        Command::Netem(args) => ExitCode::from(undercooked::net::impair::cli::run(&args)),
     }
 }
 

@@ -6,6 +6,8 @@
 //! API, static files, the WebSocket relay and its limits),
 //! [`bots::ServerBotsPlugin`] (`--bots-fill`: planner bots in empty seats); [`ws`] is the
 //! WebSocket flavour of the client transport, [`session`] what every client shares.
+//! [`impair`] is a tool, not part of a host: a seeded impairment proxy put between clients and a
+//! server by tests, benches and `undercooked netem`.
 //! docs/NETWORK.md describes the protocol, the lifecycle, the token flow and the validation.
 //!
 //! A browser neither listens on ports nor opens UDP sockets: on wasm32 only the client side is
@@ -21,6 +23,8 @@ pub mod client;
 pub mod gate;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod http;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod impair;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod inputs;
 #[cfg(not(target_arch = "wasm32"))]
