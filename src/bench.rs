@@ -25,6 +25,10 @@ use std::time::{Duration, Instant};
 pub enum BenchCommand {
     /// Simulation kernel throughput: ticks/s for one room, room-ticks/s for a batch in one world.
     Sim(SimBenchArgs),
+    /// A room of clients through the impairment proxy at several round trips: frames admitted
+    /// and late, press → applied latency, prediction corrections, bandwidth.
+    #[cfg(not(target_arch = "wasm32"))]
+    Net(crate::net::netbench::NetBenchArgs),
 }
 
 /// Options of `bench sim`.
@@ -285,6 +289,8 @@ fn load_level(id: Option<&str>, book: &RecipeBook) -> Result<Level, LoadError> {
 pub fn run(command: BenchCommand) -> u8 {
     match command {
         BenchCommand::Sim(args) => run_sim(&args),
+        #[cfg(not(target_arch = "wasm32"))]
+        BenchCommand::Net(args) => crate::net::netbench::run(&args),
     }
 }
 

@@ -292,8 +292,9 @@ pub struct RoundSource {
 ///
 /// The newest frame is `(seq, tick)`; `older` holds the frames before it that the server has
 /// not acknowledged receiving, newest first, each one seq earlier and `back` ticks earlier
-/// than the frame after it. Packed this way a frame costs ~6 bytes, so repeating the
-/// unacknowledged ones in every packet stays inside the upload budget.
+/// than the frame after it, its controls `None` when they are the same as that frame's (a
+/// held stick). Packed this way a repeated frame costs 2 bytes and a changed one ~6, so
+/// repeating the unacknowledged ones in every packet stays inside the upload budget.
 #[derive(Message, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputBatch {
     /// The client's own number of the newest frame (consecutive per connection).
@@ -301,7 +302,7 @@ pub struct InputBatch {
     /// The tick the newest frame is meant for.
     pub tick: u32,
     pub newest: PackedInput,
-    pub older: Vec<(u8, PackedInput)>,
+    pub older: Vec<(u8, Option<PackedInput>)>,
 }
 
 /// One frame's controls, without its numbering (see [`InputBatch`]).
@@ -334,14 +335,16 @@ impl InputBatch {
     /// A batch of consecutive frames, oldest first (the last is the newest). `None` when empty.
     pub fn pack(frames: &[InputFrame]) -> Option<InputBatch> {
         let (newest, rest) = frames.split_last()?;
-        let mut after = newest.tick;
+        let (mut after, mut after_controls) = (newest.tick, PackedInput::of(newest));
         let older = rest
             .iter()
             .rev()
             .map(|f| {
                 let back = after.saturating_sub(f.tick).min(u8::MAX as u32) as u8;
-                after = f.tick;
-                (back, PackedInput::of(f))
+                let controls = PackedInput::of(f);
+                let same = controls == after_controls;
+                (after, after_controls) = (f.tick, controls);
+                (back, (!same).then_some(controls))
             })
             .collect();
         Some(InputBatch {
@@ -367,11 +370,12 @@ impl InputBatch {
         };
         let mut out = Vec::with_capacity(self.older.len() + 1);
         out.push(frame(self.seq, self.tick, &self.newest));
-        let (mut seq, mut tick) = (self.seq, self.tick);
+        let (mut seq, mut tick, mut controls) = (self.seq, self.tick, self.newest);
         for (back, p) in &self.older {
             seq = seq.checked_sub(1).ok_or(BatchError::Underflow)?;
             tick = tick.checked_sub(*back as u32).ok_or(BatchError::Underflow)?;
-            out.push(frame(seq, tick, p));
+            controls = p.unwrap_or(controls);
+            out.push(frame(seq, tick, &controls));
         }
         out.reverse();
         Ok(out)

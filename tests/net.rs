@@ -222,14 +222,14 @@ fn hostile_inputs_change_nothing_and_are_counted() {
     // A batch longer than the protocol allows: malformed, refused whole.
     let long: Vec<InputFrame> = (10..60).map(|i| f(i, now + 7, (0, 1000))).collect();
     let mut too_long = InputBatch::pack(&long).unwrap();
-    too_long.older.resize(50, (0, PackedInput::default()));
+    too_long.older.resize(50, (0, None));
     mal.send(too_long);
     // Seqs and ticks running below zero: malformed.
     mal.send(InputBatch {
         seq: 0,
         tick: 0,
         newest: PackedInput::default(),
-        older: vec![(1, PackedInput::default())],
+        older: vec![(1, None)],
     });
     // A flood: many new seqs in one tick (16 full batches).
     for b in 0..16u32 {

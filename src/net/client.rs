@@ -2,6 +2,7 @@
 //! over netcode, marks itself ready, sends one input frame per tick through the uplink (clock
 //! sync, stamping, repeats: `net::uplink`) and measures what it gets back. It is `undercooked join … --headless`, the load generator and the tests' client.
 
+use super::predict::Predictor;
 use super::tokens::read_token;
 use super::uplink::Uplink;
 use crate::bot::remote::{RemoteBot, SharedClaims, Views};
@@ -189,6 +190,12 @@ pub struct ClientSession {
     last_ready: Option<Instant>,
     /// The client entity of the round the uplink is stamping for.
     round: Option<Entity>,
+    /// This seat's cook, predicted from the frames the server has not simulated yet (once
+    /// seated, when this client sends frames).
+    pub predictor: Option<Predictor>,
+    /// When the first frame of a live round went out (corrections per second are per second
+    /// of play).
+    playing_since: Option<Duration>,
     /// Every cook seen, by seat: how far it got from where it was first seen.
     pub cooks_seen: BTreeMap<u8, CookTrack>,
 }
@@ -224,6 +231,25 @@ impl ClientSession {
         PackedInput { mv: self.stick, action, face: None }
     }
 
+    /// What the prediction measured: corrections per second of play and their size, and how
+    /// far the predicted cook was from the authoritative one at each authoritative tick.
+    fn prediction_stats(&self) -> Value {
+        let Some(p) = self.predictor.as_ref() else { return Value::Null };
+        let played = self.playing_since.map_or(0.0, |t| (self.clock_now() - t).as_secs_f64());
+        let c = &p.stats.corrections;
+        let round3 = |v: f64| (v * 1000.0).round() / 1000.0;
+        json!({
+            "reconciles": p.stats.reconciles,
+            "corrections": c.len(),
+            "corrections_per_s": if played > 0.0 { round3(c.len() as f64 / played) } else { 0.0 },
+            "correction_mean_tiles": round3(c.iter().sum::<f64>() / c.len().max(1) as f64),
+            "correction_max_tiles": round3(c.iter().copied().fold(0.0, f64::max)),
+            "error_max_tiles": round3(p.stats.errors.iter().copied().fold(0.0, f64::max)),
+            "errors_checked": p.stats.errors.len(),
+            "checks_after_late": p.stats.after_late,
+        })
+    }
+
     /// The uplink's clock: time since this session started.
     pub fn clock_now(&self) -> Duration {
         self.epoch.elapsed()
@@ -247,6 +273,7 @@ impl ClientSession {
             "late": self.uplink.stats.late,
             "press_to_applied_ms_p50": percentile(&self.uplink.stats.press_to_applied_ms, 50),
             "press_to_applied_ms_p99": percentile(&self.uplink.stats.press_to_applied_ms, 99),
+            "prediction": self.prediction_stats(),
             "cooks": self.cooks_seen.iter().map(|(seat, c)| json!({
                 "seat": seat,
                 "name": c.name,
@@ -355,6 +382,8 @@ impl HeadlessClient {
             uplink: Uplink::new(),
             epoch: Instant::now(),
             round: None,
+            predictor: None,
+            playing_since: None,
             down: Vec::new(),
             up: Vec::new(),
             rng: seed,
@@ -460,6 +489,9 @@ fn note_welcome(
 ) {
     for w in welcome.read() {
         s.welcome = Some(w.clone());
+        if s.mode != InputMode::Manual {
+            s.predictor = Some(Predictor::new(w.seat));
+        }
     }
     s.events_received += events.read().count() as u64;
 }
@@ -508,6 +540,21 @@ fn bot_frame(
     else {
         return InputFrame { tick, ..InputFrame::default() };
     };
+    with_views(seen, room, clock, view, grid, &events, |views| {
+        bot.frame(room.to_bits(), source, views, tick)
+    })
+}
+
+/// Calls `f` with the views of `room` as this client sees them now.
+fn with_views<R>(
+    seen: &SeenRound,
+    room: Entity,
+    clock: RoomClock,
+    view: &RoomView,
+    grid: &GridView,
+    events: &[SimEvent],
+    f: impl FnOnce(&Views) -> R,
+) -> R {
     let cooks: Vec<(&CookView, &CookMotion)> =
         seen.cooks.iter().filter(|(r, _, _)| r.0 == room).map(|(_, c, m)| (c, m)).collect();
     let stations: Vec<&StationView> =
@@ -521,9 +568,9 @@ fn bot_frame(
         cooks: &cooks,
         stations: &stations,
         items: &items,
-        events: &events,
+        events,
     };
-    bot.frame(room.to_bits(), source, &views, tick)
+    f(&views)
 }
 
 /// Follows the room clock and the gate's acks, and sends each frame when it is due: stamped
@@ -566,6 +613,16 @@ fn follow_room(
     if s.tick != Some(tick) {
         s.tick = Some(tick);
         s.uplink.observe_clock(now, tick);
+        let session = &mut *s;
+        if let (Some(predictor), Ok(source), Some(grid)) =
+            (session.predictor.as_mut(), seen.sources.get(room), grid)
+        {
+            let frames = session.uplink.sent_from(tick);
+            let after_late = session.uplink.late_near(tick);
+            with_views(&seen, room, *clock, view, grid, &[], |views| {
+                predictor.reconcile(room.to_bits(), source, views, &frames, after_late);
+            });
+        }
     }
     if s.mode == InputMode::Manual || view.result.is_some() {
         return;
@@ -580,6 +637,15 @@ fn follow_room(
         }
     });
     session.frames_sent = uplink.stats.frames_sent;
+    if let Some(predictor) = session.predictor.as_mut()
+        && batch.is_some()
+    {
+        session.playing_since.get_or_insert(now);
+        let next = predictor.next_tick();
+        for (tick, controls) in uplink.sent_from(next.unwrap_or(u32::MAX)) {
+            predictor.extend(tick, controls);
+        }
+    }
     session.uplink = uplink;
     if let Some(batch) = batch {
         out.write(batch);

@@ -88,8 +88,8 @@ pub struct InputLink {
     received_at: Option<Instant>,
     /// How early that frame arrived (ms before its tick's step; negative: late).
     slack_ms: i16,
-    /// Admitted frames not applied yet: (gate seq, client seq), for the acks' `applied`.
-    awaiting: VecDeque<(u32, u32)>,
+    /// Admitted frames not applied yet: (gate seq, client seq, tick), for the acks' `applied`.
+    awaiting: VecDeque<(u32, u32, u32)>,
     /// The round the awaiting frames belong to.
     round: Option<Entity>,
     /// New frames taken during `tick_seen` (the flood bound).
@@ -230,7 +230,7 @@ pub fn admit_inputs(
                         if link.awaiting.len() >= AWAITING_CAP {
                             link.awaiting.pop_front();
                         }
-                        link.awaiting.push_back((a.frame.seq, frame.seq));
+                        link.awaiting.push_back((a.frame.seq, frame.seq, a.frame.tick));
                     }
                 }
                 Err(GateRefusal::TooFarAhead { .. }) => link.counts.future += 1,
@@ -271,10 +271,10 @@ fn send_acks(
             let applied = room
                 .cook_index(peer.seat)
                 .and_then(|c| room.cooks[c].input.rank)
-                .and_then(|(_, gate_seq)| {
-                    let at = link.awaiting.iter().position(|w| w.0 == gate_seq)?;
-                    link.awaiting.remove(at).map(|w| w.1)
-                });
+                .and_then(|(_, gate_seq)| link.awaiting.iter().find(|w| w.0 == gate_seq))
+                .map(|w| w.1);
+            // Frames for ticks simulated are applied (named or not): forget them.
+            link.awaiting.retain(|w| w.2 >= room.tick);
             let held = link.received_at.map_or(0, |r| now.saturating_duration_since(r).as_millis());
             out.write(ToClients {
                 targets: SendTargets::Single(ClientId::Client(client)),

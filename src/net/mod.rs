@@ -34,7 +34,10 @@ pub mod logs;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod metrics;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod netbench;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod peer;
+pub mod predict;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod rooms;
 #[cfg(not(target_arch = "wasm32"))]

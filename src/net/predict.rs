@@ -31,8 +31,26 @@ pub struct PredictStats {
     pub reconciles: u64,
     /// Rebuilds that moved the newest prediction, and by how much (tiles).
     pub corrections: Vec<f64>,
-    /// |predicted − authoritative| at each authoritative tick that had a prediction (tiles).
+    /// |predicted − authoritative| at each authoritative tick that had a prediction and no
+    /// late frame near it (tiles): with the same inputs the same integer code gives the same
+    /// position, so these are zero unless something else touched the cook.
     pub errors: Vec<f64>,
+    /// Authoritative ticks whose comparison a late frame spoilt (not in `errors`).
+    pub after_late: u64,
+    /// Per stick press (the stick leaving centre): predicted ticks until the cook moved (0:
+    /// the press's own tick, drawn in the same display frame it was sent in).
+    pub press_to_move_ticks: Vec<u32>,
+}
+
+impl std::fmt::Debug for Predictor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Predictor")
+            .field("seat", &self.seat)
+            .field("next_tick", &self.next_tick())
+            .field("stats", &self.stats)
+            .field("error", &self.error)
+            .finish()
+    }
 }
 
 /// The round a prediction runs on.
@@ -54,6 +72,9 @@ pub struct Predictor {
     /// The drawn offset still fading out (µtiles), and when it was last decayed.
     offset: (f64, f64),
     decayed_at: Option<Duration>,
+    /// The stick of the last frame extended, and a stick press not yet seen moving the cook.
+    last_mv: (i16, i16),
+    move_press: Option<(u32, Option<V2>)>,
     pub stats: PredictStats,
     /// Why the last rebuild failed, if it did (the cook is then drawn from the views).
     pub error: Option<RemoteBotError>,
@@ -68,26 +89,35 @@ impl Predictor {
             path: VecDeque::new(),
             offset: (0.0, 0.0),
             decayed_at: None,
+            last_mv: (0, 0),
+            move_press: None,
             stats: PredictStats::default(),
             error: None,
         }
     }
 
     /// An authoritative tick arrived (`views.clock.tick` is the room's next tick): compare the
-    /// prediction for it, rebuild from it, and replay `frames` (tick, controls) of this seat
-    /// stamped for that tick or later, in tick order.
+    /// prediction for it (`after_late`: the server applied a frame of ours late just before,
+    /// so the comparison is counted apart), rebuild from it, and replay `frames` (tick,
+    /// controls) of this seat stamped for that tick or later, in tick order.
     pub fn reconcile(
         &mut self,
         key: u64,
         source: &RoundSource,
         views: &Views,
         frames: &[(u32, PackedInput)],
+        after_late: bool,
     ) {
         let tick = views.clock.tick;
-        if let Some(actual) = views.cooks.iter().find(|(c, _)| c.seat == self.seat).map(|(_, m)| m.pos)
+        if let Some(actual) =
+            views.cooks.iter().find(|(c, _)| c.seat == self.seat).map(|(_, m)| m.pos)
             && let Some(&(_, predicted)) = self.path.iter().find(|(t, _)| *t == tick)
         {
-            self.stats.errors.push(tiles(predicted.x - actual.0, predicted.y - actual.1));
+            if after_late {
+                self.stats.after_late += 1;
+            } else {
+                self.stats.errors.push(tiles(predicted.x - actual.0, predicted.y - actual.1));
+            }
         }
         let before = self.newest();
         match self.rebuild(key, source, views, frames) {
@@ -136,7 +166,23 @@ impl Predictor {
 
     /// A frame was just sent: predict its tick on top of the newest prediction.
     pub fn extend(&mut self, tick: u32, controls: PackedInput) {
+        let pressed = controls.mv != (0, 0) && self.last_mv == (0, 0);
+        self.last_mv = controls.mv;
+        if pressed {
+            self.move_press = Some((tick, self.newest()));
+        }
         self.step(tick, controls);
+        if let Some((at, before)) = self.move_press
+            && let Some(now) = self.newest()
+        {
+            if Some(now) != before {
+                self.stats.press_to_move_ticks.push(tick.saturating_sub(at));
+                self.move_press = None;
+            } else if tick > at + 1 {
+                // Pushed into a counter or a wall: there is no move to show.
+                self.move_press = None;
+            }
+        }
     }
 
     fn step(&mut self, tick: u32, controls: PackedInput) {
@@ -144,16 +190,45 @@ impl Predictor {
         let Some(room) = self.current.as_mut() else { return };
         // Ticks with no frame of ours (a gap in what was sent) are stepped with no input.
         while room.tick < tick {
+            Self::reckon_others(room, seat);
             advance(room);
             push_path(&mut self.path, room, seat);
         }
         if room.tick > tick {
             return;
         }
-        let frame = InputFrame { seq: 0, tick, mv: controls.mv, action: controls.action, face: controls.face };
+        let frame = InputFrame {
+            seq: 0,
+            tick,
+            mv: controls.mv,
+            action: controls.action,
+            face: controls.face,
+        };
         room.inputs.push(seat, frame);
+        Self::reckon_others(room, seat);
         advance(room);
         push_path(&mut self.path, room, seat);
+    }
+
+    /// The other cooks keep walking the way the views last showed them (dead reckoning in the
+    /// sim's own terms: a stick along their velocity), so this cook bumps into where they will
+    /// be rather than where they were half a round trip ago.
+    fn reckon_others(room: &mut Room, seat: Seat) {
+        let tick = room.tick;
+        let sticks: Vec<(Seat, (i16, i16))> = room
+            .cooks
+            .iter()
+            .filter(|c| c.seat != seat && c.vel != V2::ZERO)
+            .map(|c| (c.seat, (c.vel.x.signum() as i16 * 1000, c.vel.y.signum() as i16 * 1000)))
+            .collect();
+        for (other, mv) in sticks {
+            room.inputs.push(other, InputFrame { seq: 1, tick, mv, action: false, face: None });
+        }
+    }
+
+    /// The next tick the prediction would step (None without a prediction).
+    pub fn next_tick(&self) -> Option<u32> {
+        self.current.as_ref().map(|r| r.tick)
     }
 
     /// The newest predicted position of the cook (µtiles).

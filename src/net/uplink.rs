@@ -32,6 +32,8 @@ const WINDOW: Duration = Duration::from_secs(2);
 const TARGET_SLACK_MS: f64 = 10.0;
 /// The round trip assumed before any is measured.
 const FIRST_RTT_MS: f64 = 100.0;
+/// Ticks of late reports remembered.
+const LATE_TICKS_KEEP: usize = 64;
 /// How long a late frame keeps the loss margin on.
 const LATE_MEMORY: Duration = Duration::from_secs(5);
 /// Sent frames remembered for round trips and latencies (4 s of ticks).
@@ -47,6 +49,7 @@ struct Sent {
     server_ms: f64,
     /// It began a press (the action button went down).
     press: bool,
+    controls: PackedInput,
 }
 
 /// The link's numbers, as the overlay and `bench net` print them.
@@ -82,8 +85,10 @@ pub struct Uplink {
     last_received: Option<u32>,
     last_applied: Option<u32>,
     last_tick_seen: Option<u32>,
-    /// When the server last reported a frame applied late.
+    /// When the server last reported a frame applied late, and the ticks of the acks that
+    /// reported one.
     late_at: Option<Duration>,
+    late_ticks: VecDeque<u32>,
     action_was: bool,
     pub stats: LinkStats,
 }
@@ -103,6 +108,7 @@ impl Uplink {
         self.transits.clear();
         self.last_tick_seen = None;
         self.last_applied = None;
+        self.late_ticks.clear();
         self.action_was = false;
     }
 
@@ -123,6 +129,10 @@ impl Uplink {
         self.observe_clock(now, ack.tick);
         if ack.late > self.stats.late {
             self.late_at = Some(now);
+            self.late_ticks.push_back(ack.tick);
+            if self.late_ticks.len() > LATE_TICKS_KEEP {
+                self.late_ticks.pop_front();
+            }
         }
         self.stats.late = ack.late;
         if let Some(received) = ack.received {
@@ -147,9 +157,12 @@ impl Uplink {
             && self.last_applied.is_none_or(|a| applied > a)
         {
             self.last_applied = Some(applied);
-            let at_ms = ack.tick.saturating_sub(1) as f64 * TICK_MS;
             let down = self.rtt_min.unwrap_or(FIRST_RTT_MS) / 2.0;
             for s in self.sent.iter_mut().filter(|s| s.seq <= applied && s.press) {
+                // The named frame was applied at the tick just simulated; an earlier one
+                // whose ack was lost, at its own tick (it was not reported late).
+                let tick = if s.seq == applied { ack.tick.saturating_sub(1) } else { s.tick };
+                let at_ms = tick as f64 * TICK_MS;
                 self.stats.press_to_applied_ms.push((at_ms - s.server_ms - down).max(0.0));
                 s.press = false;
             }
@@ -236,6 +249,7 @@ impl Uplink {
                 at: now,
                 server_ms: server,
                 press,
+                controls: p,
             });
             if self.sent.len() > SENT_KEEP {
                 self.sent.pop_front();
@@ -263,6 +277,19 @@ impl Uplink {
         let Some(next) = self.next_tick else { return Some(Duration::ZERO) };
         let wait = next as f64 * TICK_MS - horizon;
         Some(Duration::from_secs_f64(wait.max(0.0) / 1000.0))
+    }
+
+    /// Whether the server applied a frame late shortly before the room reached `tick` (a late
+    /// frame moves the cook a tick later than predicted: the one thing besides other cooks
+    /// and hazards that makes a prediction differ).
+    pub fn late_near(&self, tick: u32) -> bool {
+        self.late_ticks.iter().any(|&t| t <= tick + 1 && t + 3 >= tick)
+    }
+
+    /// The frames sent for `tick` and later, in tick order, with their controls (what the
+    /// prediction replays on top of an authoritative tick).
+    pub fn sent_from(&self, tick: u32) -> Vec<(u32, PackedInput)> {
+        self.sent.iter().filter(|s| s.tick >= tick).map(|s| (s.tick, s.controls)).collect()
     }
 
     /// Frames sent and not acknowledged yet.

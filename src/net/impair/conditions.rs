@@ -83,6 +83,19 @@ impl Conditions {
         }
     }
 
+    /// One direction of a link whose round trip averages `rtt_ms` and varies by `jitter_ms`
+    /// each way: `rtt_ms / 2 − jitter_ms` of fixed delay plus the uniform 0..=2×jitter, so the
+    /// mean one-way delay is half the round trip (what `bench net`'s "100 ms, 10 ms jitter"
+    /// means). A jitter above half the round trip is cut to it.
+    pub fn around_rtt(rtt_ms: u32, jitter_ms: u32, loss_percent: f64) -> Self {
+        let jitter_ms = jitter_ms.min(rtt_ms / 2);
+        Conditions {
+            delay_ms: rtt_ms / 2 - jitter_ms,
+            jitter_ms,
+            ..Self::from_rtt(0, 0, loss_percent)
+        }
+    }
+
     /// These conditions with `percent` % of datagrams held back to be reordered.
     pub fn with_reorder_percent(self, percent: f64) -> Self {
         Conditions { reorder_ppm: percent_to_ppm(percent), ..self }
