@@ -47,7 +47,10 @@ impl Plugin for ProtocolPlugin {
             .replicate::<RoundSource>()
             // The input gate's answer, every tick, to each seated client: unreliable, since
             // only the newest matters and a resend would arrive stale.
-            .add_server_message::<InputAck>(Channel::Unreliable);
+            .add_server_message::<InputAck>(Channel::Unreliable)
+            // It names no entity, so it need not wait for the world state of its tick: a
+            // queued ack arrives late, which is what an ack must not do.
+            .make_message_independent::<InputAck>();
     }
 }
 

@@ -917,3 +917,46 @@ fn two_remote_bots_in_one_process_share_the_kitchen() {
     assert_eq!(replayed_hash(&s), s.room.hash, "the round replays from its admitted frames");
     h.stop();
 }
+
+/// One client over a bad link — 200 ms round trip, 20 ms jitter each way, 5 % loss each way —
+/// through the impairment proxy, for UDP and for the WebSocket relay: every frame it sent is
+/// taken (none refused, none lost: the repeats cover the loss), the round replays from the
+/// admitted log to the server's hash, and its predicted cook is where the server put it at
+/// every authoritative tick no late frame touched (it is alone, so nothing else does).
+#[test]
+fn a_client_over_a_bad_link_loses_no_press_and_predicts_its_cook() {
+    use undercooked::net::impair::Conditions;
+    use undercooked::net::netbench::{ImpairedHost, seat_room};
+    for ws in [false, true] {
+        let cond = Conditions::around_rtt(200, 20, 5.0);
+        let host = ImpairedHost::start(if ws { "bad-link-ws" } else { "bad-link" }, cond, 3, ws)
+            .expect("server and proxy start");
+        let (code, mut clients) =
+            seat_room(&host, 1, "tutorial", InputMode::Random).expect("the round starts");
+        let end = Instant::now() + Duration::from_secs(8);
+        undercooked::net::client::drive(&mut clients, Duration::from_millis(5), end);
+        let s = clients[0].session();
+        let sent = s.frames_sent;
+        let stats = s.stats();
+        let links = host.links();
+        let (_, counts) = links[0];
+        assert_eq!(counts.refused(), 0, "ws {ws}: {counts:?}");
+        assert_eq!(counts.lost, 0, "ws {ws}: the repeats covered every loss: {counts:?}");
+        // Every frame sent was taken, but those still in flight at the end.
+        let taken = counts.admitted + counts.merged;
+        assert!(taken + 20 >= sent && taken <= sent, "ws {ws}: {taken} taken of {sent} sent");
+        assert!(sent >= 100, "ws {ws}: {sent} frames in 8 s");
+        let (matches, tick) = host.replay_matches(&code).expect("the round is live");
+        assert!(matches && tick > 100, "ws {ws}: the admitted log replays the round");
+        let p = &stats["prediction"];
+        let checked = p["errors_checked"].as_u64().unwrap_or(0);
+        assert!(checked >= 60, "ws {ws}: {checked} authoritative ticks compared: {p}");
+        let worst = p["error_max_tiles"].as_f64().unwrap_or(f64::MAX);
+        assert!(worst <= 0.05, "ws {ws}: the prediction was {worst} tiles off: {p}");
+        eprintln!("bad link, ws {ws}: {counts:?}, {stats}");
+        for c in &mut clients {
+            c.disconnect();
+        }
+        host.stop();
+    }
+}

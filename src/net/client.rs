@@ -246,7 +246,7 @@ impl ClientSession {
             "correction_max_tiles": round3(c.iter().copied().fold(0.0, f64::max)),
             "error_max_tiles": round3(p.stats.errors.iter().copied().fold(0.0, f64::max)),
             "errors_checked": p.stats.errors.len(),
-            "checks_after_late": p.stats.after_late,
+            "checks_spoilt": p.stats.spoilt,
         })
     }
 
@@ -618,9 +618,9 @@ fn follow_room(
             (session.predictor.as_mut(), seen.sources.get(room), grid)
         {
             let frames = session.uplink.sent_from(tick);
-            let after_late = session.uplink.late_near(tick);
+            let link = &session.uplink;
             with_views(&seen, room, *clock, view, grid, &[], |views| {
-                predictor.reconcile(room.to_bits(), source, views, &frames, after_late);
+                predictor.reconcile(room.to_bits(), source, views, &frames, link);
             });
         }
     }

@@ -7,7 +7,6 @@
 use super::peer::Peer;
 use super::rooms::{HostedRoom, RoundOf};
 use crate::clock::TICK;
-use crate::project::RoomTick;
 use crate::protocol::{InputAck, InputBatch, LobbyPhase, MAX_BATCH};
 use crate::sim::input::{GateRefusal, InputFrame};
 use crate::sim::room::Room;
@@ -254,17 +253,16 @@ fn finish_batch(peer: &Peer, link: &mut InputLink, before: &FrameCounts, tally: 
     warn!(room = %peer.code, seat = peer.seat, counts = ?link.counts, "input frames refused");
 }
 
-/// After each tick of a round, every seated client of it gets its [`InputAck`].
+/// After each tick, every seated client of every round gets its [`InputAck`]. (Not driven
+/// by `RoomTick`, which the projection writes only for ticks with events.)
 fn send_acks(
-    mut ticks: MessageReader<RoomTick>,
     rounds: Query<(&RoundOf, &Room)>,
     lobbies: Query<&HostedRoom>,
     mut links: Query<(&Peer, &mut InputLink)>,
     mut out: MessageWriter<ToClients<InputAck>>,
 ) {
     let now = Instant::now();
-    for t in ticks.read() {
-        let Ok((of, room)) = rounds.get(t.room) else { continue };
+    for (of, room) in &rounds {
         let Ok(hosted) = lobbies.get(of.0) else { continue };
         for client in hosted.seats.iter().flatten().filter_map(|s| s.client) {
             let Ok((peer, mut link)) = links.get_mut(client) else { continue };

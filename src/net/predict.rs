@@ -8,6 +8,7 @@
 //! Only movement is predicted: station actions (picks, chops, serves) stay authoritative.
 //! Other cooks are predicted standing (they come from the views, interpolated).
 
+use super::uplink::Uplink;
 use crate::bot::remote::{RemoteBotError, Views, compile_round, snapshot};
 use crate::level::model::{Level, RecipeBook};
 use crate::protocol::{PackedInput, RoundSource};
@@ -31,12 +32,14 @@ pub struct PredictStats {
     pub reconciles: u64,
     /// Rebuilds that moved the newest prediction, and by how much (tiles).
     pub corrections: Vec<f64>,
-    /// |predicted − authoritative| at each authoritative tick that had a prediction and no
-    /// late frame near it (tiles): with the same inputs the same integer code gives the same
-    /// position, so these are zero unless something else touched the cook.
+    /// |predicted − authoritative| at each authoritative tick whose prediction the server's
+    /// acks confirm was made from the frames it applied, each at its own tick (tiles): the same
+    /// inputs through the same integer code give the same position, so these are zero unless
+    /// something else (another cook, a hazard) touched the cook.
     pub errors: Vec<f64>,
-    /// Authoritative ticks whose comparison a late frame spoilt (not in `errors`).
-    pub after_late: u64,
+    /// Comparisons left out of `errors`: one of the frames predicted was applied late or not
+    /// at all, or its ack never came.
+    pub spoilt: u64,
     /// Per stick press (the stick leaving centre): predicted ticks until the cook moved (0:
     /// the press's own tick, drawn in the same display frame it was sent in).
     pub press_to_move_ticks: Vec<u32>,
@@ -67,11 +70,17 @@ pub struct Predictor {
     /// The predicted room after the newest frame (its `tick` is the next to predict).
     current: Option<Room>,
     /// Own cook's predicted position after each predicted tick, keyed by the room tick after
-    /// it (as `RoomClock.tick` would show it).
-    path: VecDeque<(u32, V2)>,
+    /// it (as `RoomClock.tick` would show it), with the authoritative tick it was predicted
+    /// from.
+    path: VecDeque<(u32, V2, u32)>,
+    /// The authoritative tick the current prediction started from.
+    base: u32,
     /// The drawn offset still fading out (µtiles), and when it was last decayed.
     offset: (f64, f64),
     decayed_at: Option<Duration>,
+    /// Comparisons (tick, tiles, the tick their prediction started from) waiting for the acks
+    /// to say whether the frames predicted were applied as predicted.
+    unsettled: VecDeque<(u32, f64, u32)>,
     /// The stick of the last frame extended, and a stick press not yet seen moving the cook.
     last_mv: (i16, i16),
     move_press: Option<(u32, Option<V2>)>,
@@ -87,8 +96,10 @@ impl Predictor {
             round: None,
             current: None,
             path: VecDeque::new(),
+            base: 0,
             offset: (0.0, 0.0),
             decayed_at: None,
+            unsettled: VecDeque::new(),
             last_mv: (0, 0),
             move_press: None,
             stats: PredictStats::default(),
@@ -97,27 +108,29 @@ impl Predictor {
     }
 
     /// An authoritative tick arrived (`views.clock.tick` is the room's next tick): compare the
-    /// prediction for it (`after_late`: the server applied a frame of ours late just before,
-    /// so the comparison is counted apart), rebuild from it, and replay `frames` (tick,
-    /// controls) of this seat stamped for that tick or later, in tick order.
+    /// prediction for it (sorted later against `link`'s late reports, see `settle`), rebuild
+    /// from it, and replay `frames` (tick, controls) of this seat stamped for that tick or
+    /// later, in tick order.
     pub fn reconcile(
         &mut self,
         key: u64,
         source: &RoundSource,
         views: &Views,
         frames: &[(u32, PackedInput)],
-        after_late: bool,
+        link: &Uplink,
     ) {
         let tick = views.clock.tick;
+        self.settle(link);
         if let Some(actual) =
             views.cooks.iter().find(|(c, _)| c.seat == self.seat).map(|(_, m)| m.pos)
-            && let Some(&(_, predicted)) = self.path.iter().find(|(t, _)| *t == tick)
+            && let Some(entry) = self.path.iter().find(|(t, _, _)| *t == tick)
         {
-            if after_late {
-                self.stats.after_late += 1;
-            } else {
-                self.stats.errors.push(tiles(predicted.x - actual.0, predicted.y - actual.1));
-            }
+            let (_, predicted, base) = *entry;
+            self.unsettled.push_back((
+                tick,
+                tiles(predicted.x - actual.0, predicted.y - actual.1),
+                base,
+            ));
         }
         let before = self.newest();
         match self.rebuild(key, source, views, frames) {
@@ -139,6 +152,26 @@ impl Predictor {
         }
     }
 
+    /// Sorts the comparisons the acks can judge: those whose predicted frames were all applied
+    /// at their own ticks count, the rest are spoilt. (The view of a tick can arrive before
+    /// the acks of the ticks behind it: they travel on different channels.)
+    fn settle(&mut self, link: &Uplink) {
+        let Some(acked) = link.acked_tick() else { return };
+        while let Some(&(tick, error, base)) = self.unsettled.front() {
+            let verdict = link.applied_on_time(base, tick);
+            // Wait for the acks of those ticks; give up on one that never came after a second.
+            if verdict.is_none() && tick + 20 > acked {
+                break;
+            }
+            self.unsettled.pop_front();
+            if verdict == Some(true) {
+                self.stats.errors.push(error);
+            } else {
+                self.stats.spoilt += 1;
+            }
+        }
+    }
+
     fn rebuild(
         &mut self,
         key: u64,
@@ -156,7 +189,8 @@ impl Predictor {
         let mut room = snapshot(&round.level, &round.book, views)?;
         room.events.clear();
         let from = room.tick;
-        self.path.retain(|(t, _)| *t <= from);
+        self.path.retain(|(t, _, _)| *t <= from);
+        self.base = from;
         self.current = Some(room);
         for &(tick, controls) in frames.iter().filter(|(t, _)| *t >= from) {
             self.step(tick, controls);
@@ -192,7 +226,7 @@ impl Predictor {
         while room.tick < tick {
             Self::reckon_others(room, seat);
             advance(room);
-            push_path(&mut self.path, room, seat);
+            push_path(&mut self.path, room, seat, self.base);
         }
         if room.tick > tick {
             return;
@@ -207,7 +241,7 @@ impl Predictor {
         room.inputs.push(seat, frame);
         Self::reckon_others(room, seat);
         advance(room);
-        push_path(&mut self.path, room, seat);
+        push_path(&mut self.path, room, seat, self.base);
     }
 
     /// The other cooks keep walking the way the views last showed them (dead reckoning in the
@@ -233,7 +267,7 @@ impl Predictor {
 
     /// The newest predicted position of the cook (µtiles).
     pub fn newest(&self) -> Option<V2> {
-        self.path.back().map(|(_, p)| *p)
+        self.path.back().map(|(_, p, _)| *p)
     }
 
     /// Where to draw the cook at `now` (µtiles, the fading correction added), or None when
@@ -266,9 +300,9 @@ fn advance(room: &mut Room) {
     room.tick += 1;
 }
 
-fn push_path(path: &mut VecDeque<(u32, V2)>, room: &Room, seat: Seat) {
+fn push_path(path: &mut VecDeque<(u32, V2, u32)>, room: &Room, seat: Seat, base: u32) {
     if let Some(c) = room.cook_index(seat) {
-        path.push_back((room.tick, room.cooks[c].pos));
+        path.push_back((room.tick, room.cooks[c].pos, base));
         if path.len() > PATH_KEEP {
             path.pop_front();
         }

@@ -469,7 +469,7 @@ fn lobby_commands(
     }
 }
 
-/// Each tick's sim events go to the clients of that room only (ticks with events only).
+/// Each tick's sim events go to the clients of that room only.
 fn forward_tick_events(
     mut ticks: MessageReader<RoomTick>,
     rounds: Query<&RoundOf>,
@@ -477,12 +477,6 @@ fn forward_tick_events(
     mut out: MessageWriter<ToClients<TickEvents>>,
 ) {
     for t in ticks.read() {
-        // A tick with no facts sends nothing: clients count ticks from the replicated clock,
-        // and an empty message each tick cost every client a reliable packet (and its ack)
-        // 20 times a second.
-        if t.events.is_empty() {
-            continue;
-        }
         let Some(hosted) = rounds.get(t.room).ok().and_then(|r| lobbies.get(r.0).ok()) else {
             continue;
         };

@@ -32,8 +32,8 @@ const WINDOW: Duration = Duration::from_secs(2);
 const TARGET_SLACK_MS: f64 = 10.0;
 /// The round trip assumed before any is measured.
 const FIRST_RTT_MS: f64 = 100.0;
-/// Ticks of late reports remembered.
-const LATE_TICKS_KEEP: usize = 64;
+/// Ticks whose application the acks reported, remembered (6 s).
+const ON_TIME_KEEP: usize = 128;
 /// How long a late frame keeps the loss margin on.
 const LATE_MEMORY: Duration = Duration::from_secs(5);
 /// Sent frames remembered for round trips and latencies (4 s of ticks).
@@ -88,7 +88,11 @@ pub struct Uplink {
     /// When the server last reported a frame applied late, and the ticks of the acks that
     /// reported one.
     late_at: Option<Duration>,
-    late_ticks: VecDeque<u32>,
+    /// Per simulated tick (as the acks reported it): was the frame this client stamped for it
+    /// applied at it?
+    on_time: VecDeque<(u32, bool)>,
+    /// The newest tick an ack has reported.
+    acked_tick: Option<u32>,
     action_was: bool,
     pub stats: LinkStats,
 }
@@ -108,7 +112,8 @@ impl Uplink {
         self.transits.clear();
         self.last_tick_seen = None;
         self.last_applied = None;
-        self.late_ticks.clear();
+        self.on_time.clear();
+        self.acked_tick = None;
         self.action_was = false;
     }
 
@@ -127,12 +132,9 @@ impl Uplink {
     /// The server's ack: the clock, the round trip, the arrival slack, what was applied.
     pub fn on_ack(&mut self, now: Duration, ack: &InputAck) {
         self.observe_clock(now, ack.tick);
+        self.acked_tick = Some(self.acked_tick.map_or(ack.tick, |t| t.max(ack.tick)));
         if ack.late > self.stats.late {
             self.late_at = Some(now);
-            self.late_ticks.push_back(ack.tick);
-            if self.late_ticks.len() > LATE_TICKS_KEEP {
-                self.late_ticks.pop_front();
-            }
         }
         self.stats.late = ack.late;
         if let Some(received) = ack.received {
@@ -153,6 +155,15 @@ impl Uplink {
             }
         }
         forget_before(&mut self.transits, now);
+        let simulated = ack.tick.saturating_sub(1);
+        if self.on_time.back().is_none_or(|(t, _)| *t < simulated) {
+            let stamped =
+                ack.applied.and_then(|a| self.sent.iter().find(|s| s.seq == a)).map(|s| s.tick);
+            self.on_time.push_back((simulated, stamped == Some(simulated)));
+            if self.on_time.len() > ON_TIME_KEEP {
+                self.on_time.pop_front();
+            }
+        }
         if let Some(applied) = ack.applied
             && self.last_applied.is_none_or(|a| applied > a)
         {
@@ -279,11 +290,24 @@ impl Uplink {
         Some(Duration::from_secs_f64(wait.max(0.0) / 1000.0))
     }
 
-    /// Whether the server applied a frame late shortly before the room reached `tick` (a late
-    /// frame moves the cook a tick later than predicted: the one thing besides other cooks
-    /// and hazards that makes a prediction differ).
-    pub fn late_near(&self, tick: u32) -> bool {
-        self.late_ticks.iter().any(|&t| t <= tick + 1 && t + 3 >= tick)
+    /// The newest tick an ack has reported (None before the first ack of the round).
+    pub fn acked_tick(&self) -> Option<u32> {
+        self.acked_tick
+    }
+
+    /// Whether every tick in `from..to` applied the frame this client stamped for it (what a
+    /// prediction across those ticks assumed): `Some(false)` when one did not (the frame came
+    /// late or not at all), `None` while an ack for one of them is missing.
+    pub fn applied_on_time(&self, from: u32, to: u32) -> Option<bool> {
+        let mut all = true;
+        for tick in from..to {
+            match self.on_time.iter().find(|(t, _)| *t == tick) {
+                Some((_, true)) => {}
+                Some((_, false)) => return Some(false),
+                None => all = false,
+            }
+        }
+        all.then_some(true)
     }
 
     /// The frames sent for `tick` and later, in tick order, with their controls (what the
