@@ -1,7 +1,7 @@
 //! Cook motion between ticks: each cook keeps its last two tick positions, and every display
 //! frame draws it between them by how far the fixed clock has run into the next tick.
 
-use crate::protocol::{CookMotion, InRoom, RoomClock};
+use crate::protocol::{CookMotion, CookView, InRoom, RoomClock};
 use bevy::prelude::*;
 
 /// µtiles per world unit (1 tile = 1 world unit).
@@ -83,10 +83,26 @@ pub fn record_cook_ticks(
     }
 }
 
-/// Every display frame: each cook's drawn position between its last two ticks.
-pub fn blend_cooks(time: Res<Time<Fixed>>, mut cooks: Query<(&Trail, &mut DrawnAt)>) {
+/// Where this window's own cook is drawn instead of between its views, when online play
+/// predicts it (`client::online`): its seat and the position (tiles).
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct PredictedCook {
+    pub seat: u8,
+    pub at: Vec2,
+}
+
+/// Every display frame: each cook's drawn position between its last two ticks, or, for the
+/// predicted cook, where the prediction has it.
+pub fn blend_cooks(
+    time: Res<Time<Fixed>>,
+    predicted: Option<Res<PredictedCook>>,
+    mut cooks: Query<(&Trail, &mut DrawnAt, Option<&CookView>)>,
+) {
     let alpha = time.overstep_fraction();
-    for (trail, mut drawn) in &mut cooks {
-        drawn.0 = trail.at(alpha);
+    for (trail, mut drawn, view) in &mut cooks {
+        drawn.0 = match (&predicted, view) {
+            (Some(p), Some(v)) if v.seat == p.seat => p.at,
+            _ => trail.at(alpha),
+        };
     }
 }

@@ -13,7 +13,8 @@
 
 use super::AppState;
 use super::config::Bindings;
-use super::input::{LocalPlayer, Outbox};
+use super::input::{CookAction, LocalPlayer, Outbox, frame_from_action};
+use super::interp::{PredictedCook, UTILE};
 use super::local::RoundPhase;
 #[cfg(not(target_arch = "wasm32"))]
 use super::{Online, Options, PlayArgs};
@@ -28,12 +29,15 @@ use crate::net::server::{HostConfig, ServerHandle, spawn_server};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::session::JoinReply;
 use crate::net::session::{SendPace, ready_due};
+use crate::net::predict::{Predictor, reconcile_seen};
+use crate::net::seen::SeenRound;
 use crate::net::uplink::Uplink;
 use crate::project::RoomTick;
 use crate::protocol::{
-    InputAck, InputBatch, LobbyCommand, LobbyPhase, LobbyView, PackedInput, RoomClock, RoomView,
+    InputAck, InputBatch, LobbyCommand, LobbyPhase, LobbyView, PackedInput, RoomView,
     TickEvents, Welcome,
 };
+use leafwing_input_manager::prelude::ActionState;
 use crate::sim::units::TICK_HZ;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -75,6 +79,10 @@ pub struct OnlineSession {
     last_ready: Option<Instant>,
     /// The start of the uplink's clock.
     epoch: Option<Instant>,
+    /// This seat's cook, predicted (once the server's `Welcome` names the seat).
+    pub predictor: Option<Predictor>,
+    /// Where the predicted cook was drawn last frame (tiles).
+    drawn: Option<(f64, f64)>,
 }
 
 impl OnlineSession {
@@ -119,6 +127,13 @@ fn add_online_systems(app: &mut App) {
             .chain()
             .run_if(resource_exists::<RenetClient>),
     );
+    app.add_systems(
+        Update,
+        draw_predicted_cook
+            .after(send_frames)
+            .before(super::interp::blend_cooks)
+            .run_if(resource_exists::<RenetClient>),
+    );
     app.add_observer(one_seat_many_devices);
 }
 
@@ -148,6 +163,7 @@ pub fn connect(app: &mut App, reply: &JoinReply) -> Result<(), String> {
 fn note_welcome(mut welcome: MessageReader<Welcome>, mut s: ResMut<OnlineSession>) {
     for w in welcome.read() {
         s.welcome = Some(w.clone());
+        s.predictor = Some(Predictor::new(w.seat));
     }
 }
 
@@ -167,11 +183,14 @@ fn events_to_ticks(
 
 /// Player 1's frames (seat 0 of the local lineup) go out through the uplink: each stamped for
 /// the tick at which it will reach the server, every unacknowledged one repeated
-/// (`net::uplink`). The server takes the seat from the connection; other local seats have no
-/// connection and are dropped.
+/// (`net::uplink`), and a change of controls at once (sampled every display frame, not every
+/// tick). Each frame sent is predicted on the cook at once (`net::predict`); each new
+/// authoritative tick rebuilds the prediction. The server takes the seat from the
+/// connection; other local seats have no connection and are dropped.
 fn send_frames(
     mut outbox: ResMut<Outbox>,
-    rooms: Query<(Entity, &RoomClock, &RoomView)>,
+    players: Query<(&LocalPlayer, &ActionState<CookAction>)>,
+    seen: SeenRound,
     mut acks: MessageReader<InputAck>,
     mut s: ResMut<OnlineSession>,
     mut pace: ResMut<SendPace>,
@@ -179,13 +198,18 @@ fn send_frames(
 ) {
     s.epoch.get_or_insert_with(Instant::now);
     let now = s.clock_now();
+    // The autopilot fills the outbox each tick; a player's devices are read every frame.
     for (seat, frame) in std::mem::take(&mut outbox.frames) {
         if seat == 0 {
             s.controls = (frame.mv, frame.action);
             s.tapped |= frame.action;
         }
     }
-    let Some((room, clock, view)) = rooms.iter().next() else {
+    if let Some((_, state)) = players.iter().find(|(p, _)| p.seat == 0) {
+        s.controls = frame_from_action(state);
+        s.tapped |= s.controls.1;
+    }
+    let Some((room, clock, view, _)) = seen.rooms.iter().next() else {
         s.last_tick = None;
         acks.clear();
         return;
@@ -197,24 +221,69 @@ fn send_frames(
     for ack in acks.read() {
         s.uplink.on_ack(now, ack);
     }
-    if s.last_tick != Some(clock.tick) {
-        s.last_tick = Some(clock.tick);
-        s.uplink.observe_clock(now, clock.tick);
+    let session = &mut *s;
+    if session.last_tick != Some(clock.tick) {
+        session.last_tick = Some(clock.tick);
+        session.uplink.observe_clock(now, clock.tick);
+        if let Some(predictor) = session.predictor.as_mut() {
+            reconcile_seen(predictor, &session.uplink, &seen);
+        }
     }
     if view.result.is_some() {
         return;
     }
-    let session = &mut *s;
     let ((mv, held), tapped) = (session.controls, session.tapped);
-    let batch =
-        session.uplink.send_due(now, |_| PackedInput { mv, action: held || tapped, face: None });
+    let controls = PackedInput { mv, action: held || tapped, face: None };
+    let changed = session.uplink.last_sent_controls().is_some_and(|c| c != controls);
+    let batch = if changed {
+        session.uplink.send_now(now, |_| controls)
+    } else {
+        session.uplink.send_due(now, |_| controls)
+    };
     if let Some(batch) = batch {
         session.tapped = false;
         session.frames_sent = session.uplink.stats.frames_sent;
+        if let Some(predictor) = session.predictor.as_mut() {
+            let next = predictor.next_tick().unwrap_or(u32::MAX);
+            for (tick, c) in session.uplink.sent_from(next) {
+                predictor.extend(tick, c);
+            }
+        }
         out.write(batch);
         pace.due = true;
     }
 }
+
+/// Your own cook is drawn where the prediction has it (the fading correction included),
+/// followed with a short smoothing so that the 20 Hz steps of the prediction glide; the other
+/// cooks stay where the interpolation of the views put them.
+fn draw_predicted_cook(
+    time: Res<Time<Real>>,
+    mut s: ResMut<OnlineSession>,
+    mut commands: Commands,
+) {
+    let now = s.clock_now();
+    let dt = time.delta_secs_f64();
+    let seat = s.welcome.as_ref().map(|w| w.seat);
+    let target = s.predictor.as_mut().and_then(|p| p.drawn(now));
+    let (Some(seat), Some(target)) = (seat, target) else {
+        s.drawn = None;
+        commands.remove_resource::<PredictedCook>();
+        return;
+    };
+    let target = (target.0 / UTILE as f64, target.1 / UTILE as f64);
+    // Most of the way in one 60 Hz frame (a press shows at once), all of it within a tick.
+    let keep = (-dt / DRAW_SMOOTHING).exp();
+    let drawn = match s.drawn {
+        Some(d) => (target.0 + (d.0 - target.0) * keep, target.1 + (d.1 - target.1) * keep),
+        None => target,
+    };
+    s.drawn = Some(drawn);
+    commands.insert_resource(PredictedCook { seat, at: Vec2::new(drawn.0 as f32, drawn.1 as f32) });
+}
+
+/// The time constant of the drawn cook's glide toward its prediction (s).
+const DRAW_SMOOTHING: f64 = 0.012;
 
 /// Marks the seat ready whenever the lobby shows it is not (so rounds follow rounds).
 fn auto_ready(
@@ -508,6 +577,7 @@ pub fn leave_online(world: &mut World) {
         }
     }
     world.remove_resource::<Online>();
+    world.remove_resource::<PredictedCook>();
     world.insert_resource(OnlineSession::default());
     world.insert_resource(RoundPhase::Live);
     if let Some(hosting) = world.remove_resource::<Hosting>() {

@@ -2,17 +2,17 @@
 //! over netcode, marks itself ready, sends one input frame per tick through the uplink (clock
 //! sync, stamping, repeats: `net::uplink`) and measures what it gets back. It is `undercooked join … --headless`, the load generator and the tests' client.
 
-use super::predict::Predictor;
+use super::predict::{Predictor, reconcile_seen};
+use super::seen::{SeenRound, with_views};
 use super::tokens::read_token;
 use super::uplink::Uplink;
-use crate::bot::remote::{RemoteBot, SharedClaims, Views};
+use crate::bot::remote::{RemoteBot, SharedClaims};
 use crate::protocol::{
-    CookMotion, CookView, GridView, InRoom, InputAck, InputBatch, ItemView, LobbyCommand,
-    LobbyView, PackedInput, RoomClock, RoomView, RoundSource, StationView, TickEvents, Welcome,
+    CookMotion, CookView, GridView, InputAck, InputBatch, LobbyCommand, LobbyView, PackedInput,
+    RoomClock, RoomView, TickEvents, Welcome,
 };
 use crate::sim::events::SimEvent;
 use crate::sim::input::InputFrame;
-use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy_replicon_renet::RenetClient;
@@ -504,17 +504,6 @@ pub struct BotSeat {
     events: Vec<(u32, Vec<SimEvent>)>,
 }
 
-/// What the client sees of its round: the room entity and the rows that belong to it.
-#[derive(SystemParam)]
-struct SeenRound<'w, 's> {
-    rooms:
-        Query<'w, 's, (Entity, &'static RoomClock, &'static RoomView, Option<&'static GridView>)>,
-    sources: Query<'w, 's, &'static RoundSource>,
-    cooks: Query<'w, 's, (&'static InRoom, &'static CookView, &'static CookMotion)>,
-    stations: Query<'w, 's, (&'static InRoom, &'static StationView)>,
-    items: Query<'w, 's, (&'static InRoom, &'static ItemView)>,
-}
-
 /// The bot's frame for `tick`, planned on the round as the client sees it now; a neutral frame
 /// until the round's grid and sources have arrived.
 fn bot_frame(
@@ -545,33 +534,6 @@ fn bot_frame(
     })
 }
 
-/// Calls `f` with the views of `room` as this client sees them now.
-fn with_views<R>(
-    seen: &SeenRound,
-    room: Entity,
-    clock: RoomClock,
-    view: &RoomView,
-    grid: &GridView,
-    events: &[SimEvent],
-    f: impl FnOnce(&Views) -> R,
-) -> R {
-    let cooks: Vec<(&CookView, &CookMotion)> =
-        seen.cooks.iter().filter(|(r, _, _)| r.0 == room).map(|(_, c, m)| (c, m)).collect();
-    let stations: Vec<&StationView> =
-        seen.stations.iter().filter(|(r, _)| r.0 == room).map(|(_, s)| s).collect();
-    let items: Vec<&ItemView> =
-        seen.items.iter().filter(|(r, _)| r.0 == room).map(|(_, i)| i).collect();
-    let views = Views {
-        clock,
-        room: view,
-        grid,
-        cooks: &cooks,
-        stations: &stations,
-        items: &items,
-        events,
-    };
-    f(&views)
-}
 
 /// Follows the room clock and the gate's acks, and sends each frame when it is due: stamped
 /// for the tick at which it will arrive, with every unacknowledged frame repeated
@@ -614,14 +576,8 @@ fn follow_room(
         s.tick = Some(tick);
         s.uplink.observe_clock(now, tick);
         let session = &mut *s;
-        if let (Some(predictor), Ok(source), Some(grid)) =
-            (session.predictor.as_mut(), seen.sources.get(room), grid)
-        {
-            let frames = session.uplink.sent_from(tick);
-            let link = &session.uplink;
-            with_views(&seen, room, *clock, view, grid, &[], |views| {
-                predictor.reconcile(room.to_bits(), source, views, &frames, link);
-            });
+        if let Some(predictor) = session.predictor.as_mut() {
+            reconcile_seen(predictor, &session.uplink, &seen);
         }
     }
     if s.mode == InputMode::Manual || view.result.is_some() {

@@ -42,6 +42,7 @@ pub mod predict;
 pub mod rooms;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod server;
+pub mod seen;
 pub mod session;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod ticktime;

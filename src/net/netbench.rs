@@ -45,6 +45,10 @@ pub struct NetBenchArgs {
     /// The level the room plays.
     #[arg(long, default_value = "tutorial")]
     pub level: String,
+    /// What the clients press: `bot` plays like people (planner bots on the views, moving
+    /// with purpose and around each other), `random` wanders and mashes.
+    #[arg(long, value_enum, default_value_t = InputMode::Bot)]
+    pub inputs: InputMode,
     /// Seed of the proxy's loss and jitter.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -190,7 +194,14 @@ fn measure(args: &NetBenchArgs, rtt: u32) -> Result<Value, String> {
     let jitter = rtt * args.jitter_pct / 100;
     let cond = Conditions::around_rtt(rtt, jitter, args.loss);
     let host = ImpairedHost::start("bench-net", cond, args.seed, args.ws)?;
-    let (code, mut clients) = seat_room(&host, args.clients, &args.level, InputMode::Random)?;
+    let (code, mut clients) = seat_room(&host, args.clients, &args.level, args.inputs)?;
+    if args.inputs == InputMode::Bot {
+        // The bots of one room share their claims, as a server's team does.
+        let claims = crate::bot::remote::SharedClaims::default();
+        for c in &mut clients {
+            c.share_claims(claims.clone());
+        }
+    }
     let (up0, down0) = host.bytes();
     let t0 = Instant::now();
     drive(&mut clients, Duration::from_millis(5), t0 + Duration::from_secs(args.seconds));
@@ -234,6 +245,7 @@ fn measure(args: &NetBenchArgs, rtt: u32) -> Result<Value, String> {
         "jitter_ms": jitter,
         "loss_pct": args.loss,
         "transport": if args.ws { "websocket" } else { "udp" },
+        "inputs": format!("{:?}", args.inputs).to_lowercase(),
         "seconds": round3(secs),
         "frames": {
             "sent": sent,

@@ -8,6 +8,7 @@
 //! Only movement is predicted: station actions (picks, chops, serves) stay authoritative.
 //! Other cooks are predicted standing (they come from the views, interpolated).
 
+use super::seen::{SeenRound, with_views};
 use super::uplink::Uplink;
 use crate::bot::remote::{RemoteBotError, Views, compile_round, snapshot};
 use crate::level::model::{Level, RecipeBook};
@@ -311,4 +312,16 @@ fn push_path(path: &mut VecDeque<(u32, V2, u32)>, room: &Room, seat: Seat, base:
 
 fn tiles(dx: i32, dy: i32) -> f64 {
     ((dx as f64).powi(2) + (dy as f64).powi(2)).sqrt() / TILE as f64
+}
+
+/// Rebuilds `predictor` from the round as the client sees it now (its newest authoritative
+/// tick), replaying the frames `link` sent for that tick and later. Nothing happens before
+/// the round's grid and sources have arrived.
+pub fn reconcile_seen(predictor: &mut Predictor, link: &Uplink, seen: &SeenRound) {
+    let Some((room, clock, view, Some(grid))) = seen.rooms.iter().next() else { return };
+    let Ok(source) = seen.sources.get(room) else { return };
+    let frames = link.sent_from(clock.tick);
+    with_views(seen, room, *clock, view, grid, &[], |views| {
+        predictor.reconcile(room.to_bits(), source, views, &frames, link);
+    });
 }

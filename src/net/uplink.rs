@@ -232,11 +232,38 @@ impl Uplink {
     pub fn send_due(
         &mut self,
         now: Duration,
+        controls: impl FnMut(u32) -> PackedInput,
+    ) -> Option<InputBatch> {
+        self.send_until(now, false, controls)
+    }
+
+    /// Like [`Uplink::send_due`], but the next frame goes out now even if it is not due yet
+    /// (at most one tick ahead of time): a press is on its way, and predicted, the moment it
+    /// happens rather than at the next tick boundary. It arrives early and waits its tick.
+    pub fn send_now(
+        &mut self,
+        now: Duration,
+        controls: impl FnMut(u32) -> PackedInput,
+    ) -> Option<InputBatch> {
+        self.send_until(now, true, controls)
+    }
+
+    /// The controls of the newest frame sent.
+    pub fn last_sent_controls(&self) -> Option<PackedInput> {
+        self.sent.back().map(|s| s.controls)
+    }
+
+    fn send_until(
+        &mut self,
+        now: Duration,
+        now_too: bool,
         mut controls: impl FnMut(u32) -> PackedInput,
     ) -> Option<InputBatch> {
         let server = self.server_ms(now)?;
         let horizon = self.arrival_ms(now)? + TARGET_SLACK_MS;
-        let due_until = (horizon / TICK_MS).floor().max(0.0) as u32;
+        let due = (horizon / TICK_MS).floor().max(0.0) as u32;
+        // Sending now: the next frame, whether due or not (and no more than that).
+        let due_until = if now_too { due.max(self.next_tick.unwrap_or(due)) } else { due };
         let mut next = match self.next_tick {
             // After a stall, frames older than a batch would only arrive late: skip them.
             Some(t) if t + MAX_BATCH as u32 > due_until => t,
