@@ -23,6 +23,7 @@ pub mod paste;
 pub mod perf;
 pub mod save;
 pub mod shot;
+pub mod theme;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
