@@ -4,7 +4,8 @@
 use super::config::{
     Bindings, ConfigFile, ConfigWarning, Control, Rebinding, Slot, capture_rebind, store_bindings,
 };
-use super::input::{Device, Lineup};
+use super::device::Device;
+use super::input::Lineup;
 use super::loading::{GameAssets, campaign_from_assets};
 use super::local::{HostError, MenuBots, SelectedLevel};
 use super::save::SaveData;

@@ -8,6 +8,7 @@
 pub mod audio;
 pub mod config;
 pub mod designer;
+pub mod device;
 pub mod hud;
 pub mod input;
 pub mod interp;

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod compile;
 pub mod error;
 pub mod files;
+mod grid;
 mod hazards;
 pub mod loader;
 pub mod model;
