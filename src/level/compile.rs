@@ -8,24 +8,16 @@ use std::collections::BTreeSet;
 
 use super::error::{ErrorCode, LevelError, Pos};
 use super::grid::{Grid, HazardGrid, Report, duration_problem, flood, ticks, usable_from};
+use super::limits::{
+    MAX_CONCURRENT, MAX_GRID_SIDE, MAX_ORDER_SPAN_S, MAX_PROPS, MAX_SCORE, MAX_TIME_LIMIT_S,
+    valid_id,
+};
 use super::model::{HazardSpec, Level, LevelFixed, OrdersSpec, PropLimits, RecipeBook, StationDef};
 use super::schema::{LevelFile, TileSpec};
 use super::source_map::{SourceMap, StrLoc};
 use super::text::{decode_text, parse_ron};
 use crate::sim::kinds::{Form, Ingredient, StationKind, Tile, Vessel};
 
-/// Largest grid side, in cells: bigger kitchens are unplayable and almost surely a mistake.
-pub const MAX_GRID_SIDE: usize = 64;
-/// Longest round, seconds (an hour).
-pub const MAX_TIME_LIMIT_S: f64 = 3600.0;
-/// Longest order interval or deadline, seconds (ten minutes).
-pub const MAX_ORDER_SPAN_S: f64 = 600.0;
-/// Most live orders on the rail.
-pub const MAX_CONCURRENT: i64 = 16;
-/// Most plates or pots a kitchen can own.
-pub const MAX_PROPS: i64 = 99;
-/// Largest target score, miss penalty or base score.
-pub const MAX_SCORE: i64 = 1_000_000;
 /// The highest spawn digit (four cooks).
 const MAX_SPAWNS: u32 = 4;
 
@@ -40,11 +32,6 @@ pub fn parse_level(src: &[u8], file: &str, book: &RecipeBook) -> Result<Level, V
 pub fn id_position(src: &[u8]) -> Option<Pos> {
     let text = std::str::from_utf8(src).ok()?;
     SourceMap::new(text).field_value("id")
-}
-
-/// An id is a stable key in files, indexes and save data: lower-case ASCII, digits, `_`.
-pub fn valid_id(id: &str) -> bool {
-    !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// What one grid character means.
@@ -563,13 +550,5 @@ mod tests {
     fn oversized_grids_are_refused_before_any_allocation() {
         let row = "#".repeat(MAX_GRID_SIDE + 1);
         assert_eq!(codes(&level_src(&[row.as_str()], "", "")), [ErrorCode::GridSize]);
-    }
-
-    #[test]
-    fn ids_are_lower_snake() {
-        assert!(valid_id("burger_bar2"));
-        for bad in ["", "Burger", "burger bar", "bürger", "a-b"] {
-            assert!(!valid_id(bad), "{bad}");
-        }
     }
 }

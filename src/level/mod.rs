@@ -9,6 +9,7 @@ pub mod error;
 pub mod files;
 mod grid;
 mod hazards;
+pub mod limits;
 pub mod loader;
 pub mod model;
 pub mod recipes;
