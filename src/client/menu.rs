@@ -404,13 +404,15 @@ fn spawn_settings(
                 }
             });
         let first = 1 + Slot::ALL.len() * Control::ALL.len();
-        spawn_item(p, first, MenuAction::ResetKeys, "Reset keys to defaults".into(), (px(420), 22.0));
+        let reset = "Reset keys to defaults".into();
+        spawn_item(p, first, MenuAction::ResetKeys, reset, (px(420), 22.0));
         spawn_item(p, first + 1, MenuAction::Back, "Back".into(), (px(420), 22.0));
-        p.spawn((
-            RebindText,
-            paragraph(warning.0.clone().unwrap_or_default(), 16.0, WARNING),
+        p.spawn((RebindText, paragraph(warning.0.clone().unwrap_or_default(), 16.0, WARNING)));
+        p.spawn(paragraph(
+            "Choose a control, then press its new key (or gamepad button). The left stick always moves.\nIn a round: P / Esc / Start pauses, then R restarts and M leaves; F3 shows the performance overlay",
+            15.0,
+            PLAIN,
         ));
-        p.spawn(paragraph("Choose a control, then press its new key (or gamepad button). The left stick always moves.\nIn a round: P / Esc / Start pauses, then R restarts and M leaves; F3 shows the performance overlay", 15.0, PLAIN));
     });
 }
 

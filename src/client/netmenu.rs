@@ -104,13 +104,14 @@ fn spawn_host_screen(mut commands: Commands, mut cursor: ResMut<Cursor>) {
     cursor.0 = 0;
     commands.spawn(screen(AppState::Host, MENU_GAP)).with_children(|p| {
         p.spawn(title("Hosting on your network", 44.0));
-        p.spawn((
-            HostInfo,
-            paragraph("opening the server...", 22.0, PLAIN),
-        ));
+        p.spawn((HostInfo, paragraph("opening the server...", 22.0, PLAIN)));
         spawn_item(p, 0, MenuAction::StartHosted, "Start cooking".into(), (px(420), 26.0));
         spawn_item(p, 1, MenuAction::Back, "Stop hosting".into(), (px(420), 26.0));
-        p.spawn(paragraph("Friends join from their menu (Join a game) with the address and code, or the link.\nThe round starts once everyone in the kitchen is ready.", 16.0, PLAIN));
+        p.spawn(paragraph(
+            "Friends join from their menu (Join a game) with the address and code, or the link.\nThe round starts once everyone in the kitchen is ready.",
+            16.0,
+            PLAIN,
+        ));
     });
 }
 
@@ -167,11 +168,12 @@ fn spawn_join_screen(
         }
         spawn_item(p, 2, MenuAction::Connect, "Connect".into(), (px(420), 26.0));
         spawn_item(p, 3, MenuAction::Back, "Back".into(), (px(420), 26.0));
-        p.spawn((
-            StatusText,
-            paragraph("", 18.0, WARNING),
+        p.spawn((StatusText, paragraph("", 18.0, WARNING)));
+        p.spawn(paragraph(
+            "The host's screen shows its address (HOST:PORT), the room code and a join link.\nChoose a field and type or paste (Ctrl+V); Enter, Tab or Esc ends typing. A join link needs no code.",
+            16.0,
+            PLAIN,
         ));
-        p.spawn(paragraph("The host's screen shows its address (HOST:PORT), the room code and a join link.\nChoose a field and type or paste (Ctrl+V); Enter, Tab or Esc ends typing. A join link needs no code.", 16.0, PLAIN));
     });
 }
 
