@@ -10,6 +10,7 @@ use super::{AppState, Autoplay, Options};
 use crate::sim::input::InputFrame;
 use crate::sim::rng::SplitMix64;
 use crate::sim::room::Seat;
+use crate::sim::units::MAX_COOKS;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
@@ -20,7 +21,7 @@ pub struct Lineup(pub Vec<Device>);
 impl Lineup {
     /// Join `device` if it is not in yet and a seat is free; true when it joined.
     pub fn join(&mut self, device: Device) -> bool {
-        if self.0.contains(&device) || self.0.len() >= 4 {
+        if self.0.contains(&device) || self.0.len() >= MAX_COOKS {
             return false;
         }
         self.0.push(device);

@@ -5,6 +5,7 @@
 //! apart by a digit; the values are the ones the screenshots were taken with.
 
 use crate::sim::kinds::{Form, Ingredient};
+use crate::sim::units::MAX_COOKS;
 use bevy::prelude::*;
 use bevy::text::FontSize;
 
@@ -61,7 +62,7 @@ pub const DIRT: Color = Color::srgb(0.35, 0.25, 0.1);
 // The kitchen: cooks, items and hazards.
 
 /// Seat colours: red, blue, green, yellow.
-pub const SEAT_COLORS: [Color; 4] = [
+pub const SEAT_COLORS: [Color; MAX_COOKS] = [
     Color::srgb(0.9, 0.25, 0.2),
     Color::srgb(0.2, 0.45, 0.95),
     Color::srgb(0.25, 0.8, 0.3),

@@ -17,9 +17,10 @@ use super::schema::{LevelFile, TileSpec};
 use super::source_map::{SourceMap, StrLoc};
 use super::text::{decode_text, parse_ron};
 use crate::sim::kinds::{Form, Ingredient, StationKind, Tile, Vessel};
+use crate::sim::units::MAX_COOKS;
 
-/// The highest spawn digit (four cooks).
-const MAX_SPAWNS: u32 = 4;
+/// The highest spawn digit: one spawn a seat.
+const MAX_SPAWNS: u32 = MAX_COOKS as u32;
 
 /// Parses, validates and compiles one level against the recipe book.
 pub fn parse_level(src: &[u8], file: &str, book: &RecipeBook) -> Result<Level, Vec<LevelError>> {
@@ -58,7 +59,7 @@ pub fn builtin_glyph(c: char) -> Option<Glyph> {
         'T' => Tile::Station(StationKind::Trash),
         'R' => Tile::Station(StationKind::PlateRack),
         'E' => Tile::Station(StationKind::ExtinguisherStand),
-        '1'..='4' => return c.to_digit(10).map(Glyph::Spawn),
+        _ if is_spawn_char(c) => return c.to_digit(10).map(Glyph::Spawn),
         _ => {
             let ingredient = Ingredient::ALL.into_iter().find(|i| i.shelf_char() == c)?;
             Tile::Station(StationKind::Shelf(ingredient))
