@@ -89,7 +89,8 @@ pub struct Exec {
     best: (u32, i64),
     /// Ticks from emitting a frame to seeing its outcome in the room read by [`Exec::step`]:
     /// 1 when the bot plans from the room it feeds (the sim-side bots); more for a remote bot,
-    /// whose view trails the tick its frames are stamped for ([`crate::bot::remote`]).
+    /// whose view trails the tick its frames are stamped for (`bot::remote`, named, not
+    /// linked: remote drives the planner, which steps this).
     latency: u32,
 }
 

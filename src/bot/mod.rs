@@ -3,8 +3,12 @@
 
 pub mod act;
 pub mod claims;
+pub mod cook;
+mod dish;
 pub mod errand;
 pub mod nav;
 pub mod planner;
+mod policy;
 pub mod prove;
 pub mod remote;
+mod view;

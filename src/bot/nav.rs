@@ -1,7 +1,10 @@
-//! Grid navigation for bot cooks: shortest walkable paths and a steering law that turns a path
-//! into stick input without clipping wall corners or overshooting the goal.
+//! Grid navigation for bot cooks: shortest walkable paths, a steering law that turns a path
+//! into stick input without clipping wall corners or overshooting the goal, and the kitchen's
+//! map ([`Distances`]): how far every cell is from each fixture, where to rest, where the
+//! traffic runs.
 
 use crate::level::model::{Cell, Level};
+use crate::sim::kinds::Tile;
 use crate::sim::room::{Cook, V2};
 use crate::sim::units::{MOVE_UNIT, RADIUS, TILE};
 use std::collections::VecDeque;
@@ -162,4 +165,104 @@ pub fn path_avoiding(level: &Level, from: Cell, to: Cell, avoid: &[Cell]) -> Opt
         at = next;
     }
     Some(out)
+}
+
+/// Walking distance from every cell to each fixture's working cells, computed once per level.
+#[derive(Clone, Debug)]
+pub struct Distances {
+    width: usize,
+    /// Per station, row-major distances to the nearest cell it can be worked from.
+    maps: Vec<Vec<u32>>,
+    /// Floor cells beside no fixture and not in a one-tile passage (at least three walkable
+    /// neighbours): where an idle bot waits without blocking anyone's work or way. A bot that
+    /// rested in a corridor to a far sink blocked every trip to it (levels/dish_pit.ron).
+    pub rest: Vec<(i32, i32)>,
+    /// Per cell, row-major: how many routes between two working cells cross it. A helper waits
+    /// on the quietest cell it can reach.
+    traffic: Vec<u32>,
+}
+
+impl Distances {
+    pub fn new(level: &Level) -> Distances {
+        let maps = level
+            .stations
+            .iter()
+            .map(|s| {
+                let spots: Vec<_> = [(0, -1), (0, 1), (-1, 0), (1, 0)]
+                    .into_iter()
+                    .map(|(dx, dy)| (s.cell.0 + dx, s.cell.1 + dy))
+                    .filter(|&c| walkable(level, c))
+                    .collect();
+                distances(level, &spots, &|_| false)
+            })
+            .collect();
+        let mut rest = Vec::new();
+        for y in 0..level.height {
+            for x in 0..level.width {
+                let beside = [(0, -1), (0, 1), (-1, 0), (1, 0)]
+                    .into_iter()
+                    .any(|(dx, dy)| level.station_at((x + dx, y + dy)).is_some());
+                let open = [(0, -1), (0, 1), (-1, 0), (1, 0)]
+                    .into_iter()
+                    .filter(|(dx, dy)| walkable(level, (x + dx, y + dy)))
+                    .count();
+                if level.tile((x, y)) == Tile::Floor && !beside && open >= 3 {
+                    rest.push((x, y));
+                }
+            }
+        }
+        // How many routes between working cells cross each cell (one shortest path per pair).
+        let w = level.width.max(1) as usize;
+        let mut traffic = vec![0u32; w * level.height.max(1) as usize];
+        let mut work: Vec<(i32, i32)> = level
+            .stations
+            .iter()
+            .flat_map(|s| {
+                [(0, -1), (0, 1), (-1, 0), (1, 0)].map(|(dx, dy)| (s.cell.0 + dx, s.cell.1 + dy))
+            })
+            .filter(|&c| walkable(level, c))
+            .collect();
+        work.sort_unstable();
+        work.dedup();
+        for (k, &a) in work.iter().enumerate() {
+            for &b in &work[k + 1..] {
+                for c in path(level, a, b).unwrap_or_default() {
+                    traffic[c.1 as usize * w + c.0 as usize] += 1;
+                }
+            }
+        }
+        Distances { width: w, maps, rest, traffic }
+    }
+
+    /// Cells from `cell` to a working cell of `station` (FAR when none is reachable).
+    pub fn to(&self, station: usize, cell: (i32, i32)) -> u32 {
+        if cell.0 < 0 || cell.1 < 0 {
+            return FAR;
+        }
+        self.maps
+            .get(station)
+            .and_then(|m| m.get(cell.1 as usize * self.width + cell.0 as usize))
+            .copied()
+            .unwrap_or(FAR)
+    }
+
+    /// Fixture to fixture: from the best working cell of `a` to `b`.
+    pub fn between(&self, level: &Level, a: usize, b: usize) -> u32 {
+        let c = level.stations[a].cell;
+        [(0, -1), (0, 1), (-1, 0), (1, 0)]
+            .into_iter()
+            .map(|(dx, dy)| (c.0 + dx, c.1 + dy))
+            .filter(|&n| walkable(level, n))
+            .map(|n| self.to(b, n))
+            .min()
+            .unwrap_or(FAR)
+    }
+
+    /// How many routes between two working cells cross `cell` (`u32::MAX` off the grid).
+    pub fn traffic(&self, cell: Cell) -> u32 {
+        self.traffic
+            .get(cell.1 as usize * self.width + cell.0 as usize)
+            .copied()
+            .unwrap_or(u32::MAX)
+    }
 }

@@ -4,7 +4,7 @@
 //! is refused by name: the game starts on the defaults and the file is kept as `config.ron.bad`
 //! so a hand edit is never lost silently.
 
-use super::input::{CookAction, Device};
+use super::device::{CookAction, Device};
 use super::save::{save_path, write_atomic};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;

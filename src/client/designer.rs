@@ -4,10 +4,10 @@
 //! the top of the window while the last good version keeps running, and fixing it clears the
 //! overlay. F2 toggles grid coordinates and station indices; F5 restarts with a new seed.
 
-use super::hud::font;
 use super::local::{
     DesignerLevel, LocalGame, RoundPhase, RoundSeed, restart_local_round, set_phase,
 };
+use super::theme::font;
 use super::{AppState, Options};
 use crate::level::error::LevelError;
 use crate::level::watch::{DesignerPlugin, LevelLibrary, LevelWatchConfig, LevelWatchPlugin};

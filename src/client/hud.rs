@@ -2,8 +2,13 @@
 //! name tags and nudges that follow cooks, and the round-end screen. Reads views and
 //! `RoomTick` messages only.
 
-use super::kitchen::{KitchenCamera, part_color, seat_color};
+use super::kitchen::KitchenCamera;
 use super::local::{LocalGame, RoundPhase};
+use super::theme::{
+    CARD_TEXT, DEADLINE_LATE, DEADLINE_OK, DEADLINE_SOON, DEADLINE_TRACK, GOLD, HINT, INK, LOST,
+    NAME_TAG, NUDGE, NUDGE_TEXT, PANEL, ROUND_END_PANEL, STAR_UNLIT, WON, label, part_color,
+    seat_color,
+};
 use super::{AppState, Online, PresentSystems};
 use crate::project::RoomTick;
 use crate::protocol::{CookView, InRoom, OrderView, RoomClock, RoomView};
@@ -11,18 +16,12 @@ use crate::sim::events::SimEvent;
 use crate::sim::room::Verdict;
 use crate::sim::units::TICK_HZ;
 use bevy::prelude::*;
-use bevy::text::FontSize;
 
 /// Seconds a nudge stays up.
 pub const NUDGE_SECS: f32 = 1.6;
 
-pub fn font(px: f32) -> TextFont {
-    TextFont { font_size: FontSize::Px(px), ..default() }
-}
-
-const PANEL: Color = Color::srgba(0.08, 0.09, 0.14, 0.88);
-const INK: Color = Color::srgb(0.96, 0.95, 0.9);
-const GOLD: Color = Color::srgb(1.0, 0.8, 0.15);
+/// The font lives in `theme`; `perf`, `online` and the web build still reach it here.
+pub use super::theme::font;
 
 /// A short refusal shown next to a cook ("station busy").
 #[derive(Component, Clone, Debug)]
@@ -108,15 +107,13 @@ fn spawn_hud(mut commands: Commands) {
             BackgroundColor(PANEL),
         ))
         .with_children(|p| {
-            p.spawn((ClockText, Text::new("3:00"), font(30.0), TextColor(INK)));
-            p.spawn((ScoreText, Text::new("0 / 0"), font(20.0), TextColor(GOLD)));
+            p.spawn((ClockText, label("3:00", 30.0, INK)));
+            p.spawn((ScoreText, label("0 / 0", 20.0, GOLD)));
         });
     commands.spawn((
         Banner,
         scope.clone(),
-        Text::new(""),
-        font(72.0),
-        TextColor(GOLD),
+        label("", 72.0, GOLD),
         TextLayout::justify(Justify::Center),
         Node {
             position_type: PositionType::Absolute,
@@ -129,9 +126,7 @@ fn spawn_hud(mut commands: Commands) {
     commands.spawn((
         HintText,
         scope.clone(),
-        Text::new(""),
-        font(22.0),
-        TextColor(INK),
+        label("", 22.0, INK),
         TextLayout::justify(Justify::Center),
         Node {
             position_type: PositionType::Absolute,
@@ -157,7 +152,7 @@ fn spawn_hud(mut commands: Commands) {
             border_radius: BorderRadius::all(px(12)),
             ..default()
         },
-        BackgroundColor(Color::srgba(0.06, 0.07, 0.12, 0.95)),
+        BackgroundColor(ROUND_END_PANEL),
     ));
 }
 
@@ -166,10 +161,8 @@ fn tag_cook(add: On<Add, CookView>, cooks: Query<&CookView>, mut commands: Comma
     let Ok(cook) = cooks.get(add.entity) else { return };
     commands.spawn((
         NameTag(add.entity),
-        Text::new(cook.name.clone()),
-        font(14.0),
-        TextColor(seat_color(cook.seat)),
-        BackgroundColor(Color::srgba(0.05, 0.05, 0.08, 0.75)),
+        label(cook.name.clone(), 14.0, seat_color(cook.seat)),
+        BackgroundColor(NAME_TAG),
         Node {
             position_type: PositionType::Absolute,
             padding: UiRect::axes(px(5), px(1)),
@@ -197,10 +190,8 @@ pub fn spawn_nudges(
             let text = reason.nudge().to_string();
             commands.spawn((
                 Nudge { room: tick.room, seat: *seat, text: text.clone(), ttl: NUDGE_SECS },
-                Text::new(text),
-                font(18.0),
-                TextColor(Color::srgb(1.0, 0.92, 0.75)),
-                BackgroundColor(Color::srgba(0.45, 0.08, 0.05, 0.85)),
+                label(text, 18.0, NUDGE_TEXT),
+                BackgroundColor(NUDGE),
                 Node {
                     position_type: PositionType::Absolute,
                     padding: UiRect::axes(px(6), px(2)),
@@ -305,11 +296,11 @@ fn update_rail(
 
 fn deadline_color(f: f32) -> Color {
     if f > 0.5 {
-        Color::srgb(0.3, 0.85, 0.35)
+        DEADLINE_OK
     } else if f > 0.25 {
-        Color::srgb(0.95, 0.75, 0.15)
+        DEADLINE_SOON
     } else {
-        Color::srgb(0.95, 0.25, 0.15)
+        DEADLINE_LATE
     }
 }
 
@@ -330,8 +321,8 @@ fn spawn_card(p: &mut ChildSpawnerCommands, order: &OrderView, tick: u32) {
     .with_children(|card| {
         card.spawn(Node { justify_content: JustifyContent::SpaceBetween, ..default() })
             .with_children(|row| {
-                row.spawn((Text::new(order.name.clone()), font(18.0), TextColor(INK)));
-                row.spawn((Text::new(format!("{}", order.value)), font(16.0), TextColor(GOLD)));
+                row.spawn(label(order.name.clone(), 18.0, INK));
+                row.spawn(label(format!("{}", order.value), 16.0, GOLD));
             });
         for (i, f) in &order.parts {
             card.spawn(Node { column_gap: px(6), align_items: AlignItems::Center, ..default() })
@@ -345,17 +336,13 @@ fn spawn_card(p: &mut ChildSpawnerCommands, order: &OrderView, tick: u32) {
                         },
                         BackgroundColor(part_color(*i, *f)),
                     ));
-                    let label = format!("{} {}", f.name().to_lowercase(), i.name().to_lowercase());
-                    row.spawn((
-                        Text::new(label),
-                        font(13.0),
-                        TextColor(Color::srgb(0.8, 0.82, 0.86)),
-                    ));
+                    let text = format!("{} {}", f.name().to_lowercase(), i.name().to_lowercase());
+                    row.spawn(label(text, 13.0, CARD_TEXT));
                 });
         }
         card.spawn((
             Node { height: px(6), width: percent(100), ..default() },
-            BackgroundColor(Color::srgb(0.2, 0.2, 0.25)),
+            BackgroundColor(DEADLINE_TRACK),
         ))
         .with_child((
             DeadlineFill(order.id),
@@ -450,13 +437,13 @@ fn show_round_end(
         cooks.iter().filter(|(_, r)| r.0 == room).map(|(c, _)| c).collect();
     cooks.sort_by_key(|c| c.seat);
     let (title, color) = match result {
-        Verdict::Won => ("Kitchen cleared!", Color::srgb(0.4, 0.95, 0.45)),
-        Verdict::Lost => ("Out of time", Color::srgb(0.95, 0.4, 0.3)),
+        Verdict::Won => ("Kitchen cleared!", WON),
+        Verdict::Lost => ("Out of time", LOST),
         Verdict::Aborted => ("Round aborted", INK),
     };
     commands.entity(panel).with_children(|p| {
-        p.spawn((Text::new(view.level_name.clone()), font(20.0), TextColor(INK)));
-        p.spawn((Text::new(title), font(40.0), TextColor(color)));
+        p.spawn(label(view.level_name.clone(), 20.0, INK));
+        p.spawn(label(title, 40.0, color));
         p.spawn(Node { column_gap: px(14), ..default() }).with_children(|row| {
             for k in 0..3u8 {
                 let lit = k < view.stars;
@@ -467,28 +454,25 @@ fn show_round_end(
                         border_radius: BorderRadius::MAX,
                         ..default()
                     },
-                    BackgroundColor(if lit { GOLD } else { Color::srgb(0.25, 0.25, 0.3) }),
+                    BackgroundColor(if lit { GOLD } else { STAR_UNLIT }),
                 ));
             }
         });
-        p.spawn((
-            Text::new(format!(
+        p.spawn((label(
+            format!(
                 "score {} / {}    served {}    missed {}",
                 view.score, view.target, view.served, view.missed
-            )),
-            font(20.0),
-            TextColor(GOLD),
-        ));
+            ),
+            20.0,
+            GOLD,
+        ),));
         for c in &cooks {
-            p.spawn((
-                Text::new(format!(
-                    "{:<16} {:>4} pts  {:>2} dishes",
-                    c.name, c.score, c.dishes_served
-                )),
-                font(18.0),
-                TextColor(seat_color(c.seat)),
-            ));
+            p.spawn((label(
+                format!("{:<16} {:>4} pts  {:>2} dishes", c.name, c.score, c.dishes_served),
+                18.0,
+                seat_color(c.seat),
+            ),));
         }
-        p.spawn((Text::new(keys_line), font(16.0), TextColor(Color::srgb(0.7, 0.7, 0.75))));
+        p.spawn(label(keys_line, 16.0, HINT));
     });
 }

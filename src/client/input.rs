@@ -3,31 +3,16 @@
 //! the network) drains.
 
 use super::config::Bindings;
+// The actions and devices live in `device`, so `config` can bind them without importing this
+// file back; re-exported for the callers (the client tests) that name them `input::…`.
+pub use super::device::{CookAction, Device};
 use super::{AppState, Autoplay, Options};
 use crate::sim::input::InputFrame;
 use crate::sim::rng::SplitMix64;
 use crate::sim::room::Seat;
+use crate::sim::units::MAX_COOKS;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
-
-/// What a cook can do: walk and press the one action button.
-#[derive(Actionlike, PartialEq, Eq, Clone, Copy, Hash, Debug, Reflect)]
-pub enum CookAction {
-    #[actionlike(DualAxis)]
-    Move,
-    Act,
-}
-
-/// A physical way to play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Device {
-    /// Keyboard 1: WASD + Space / E unless rebound (`config::Bindings`).
-    KeyboardLeft,
-    /// Keyboard 2: arrows + Enter / Right Ctrl unless rebound.
-    KeyboardRight,
-    /// A gamepad entity: left stick or d-pad + South (A / Cross) unless rebound.
-    Gamepad(Entity),
-}
 
 /// The devices that joined, in seat order (seat = index).
 #[derive(Resource, Clone, Debug, Default)]
@@ -36,7 +21,7 @@ pub struct Lineup(pub Vec<Device>);
 impl Lineup {
     /// Join `device` if it is not in yet and a seat is free; true when it joined.
     pub fn join(&mut self, device: Device) -> bool {
-        if self.0.contains(&device) || self.0.len() >= 4 {
+        if self.0.contains(&device) || self.0.len() >= MAX_COOKS {
             return false;
         }
         self.0.push(device);

@@ -6,7 +6,7 @@
 //! assets. A local round still reads its level from disk when it starts, so a level edited
 //! while the game runs is played as it is now.
 
-use super::hud::font;
+use super::theme::{BUTTON, GOLD, PLAIN, label, screen, title};
 use super::{AppState, Options};
 use crate::level::files::{INDEX_FILE, level_files};
 use crate::level::loader::{LEVELS_SOURCE, LevelLoaderSettings};
@@ -143,45 +143,26 @@ struct BarFill;
 struct BarText;
 
 fn spawn_loading_screen(mut commands: Commands) {
-    commands
-        .spawn((
-            DespawnOnExit(AppState::Loading),
+    commands.spawn(screen(AppState::Loading, 16.0)).with_children(|p| {
+        p.spawn(title("UNDERCOOKED", 56.0));
+        p.spawn((
             Node {
-                width: percent(100),
-                height: percent(100),
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                justify_content: JustifyContent::Center,
-                row_gap: px(16),
+                width: px(480),
+                height: px(20),
+                border: UiRect::all(px(2)),
+                border_radius: BorderRadius::all(px(6)),
                 ..default()
             },
-            BackgroundColor(Color::srgb(0.07, 0.08, 0.13)),
+            BorderColor::all(PLAIN),
+            BackgroundColor(BUTTON),
         ))
-        .with_children(|p| {
-            p.spawn((Text::new("UNDERCOOKED"), font(56.0), TextColor(Color::srgb(1.0, 0.8, 0.15))));
-            p.spawn((
-                Node {
-                    width: px(480),
-                    height: px(20),
-                    border: UiRect::all(px(2)),
-                    border_radius: BorderRadius::all(px(6)),
-                    ..default()
-                },
-                BorderColor::all(Color::srgb(0.85, 0.86, 0.9)),
-                BackgroundColor(Color::srgb(0.13, 0.14, 0.2)),
-            ))
-            .with_child((
-                BarFill,
-                Node { width: percent(0), height: percent(100), ..default() },
-                BackgroundColor(Color::srgb(1.0, 0.8, 0.15)),
-            ));
-            p.spawn((
-                BarText,
-                Text::new("loading the recipe book and levels"),
-                font(18.0),
-                TextColor(Color::srgb(0.85, 0.86, 0.9)),
-            ));
-        });
+        .with_child((
+            BarFill,
+            Node { width: percent(0), height: percent(100), ..default() },
+            BackgroundColor(GOLD),
+        ));
+        p.spawn((BarText, label("loading the recipe book and levels", 18.0, PLAIN)));
+    });
 }
 
 fn paint_bar(

@@ -14,7 +14,7 @@ use crate::level::{find_level, load_recipes_file};
 use crate::project::{RoomTick, project_rooms};
 use crate::protocol::{InRoom, RoomView};
 use crate::sim::room::{Room, Seat, SeatSpec};
-use crate::sim::units::TICK_HZ;
+use crate::sim::units::{MAX_COOKS, TICK_HZ};
 use crate::sim::{SimPlugin, SimSystems};
 use bevy::prelude::*;
 use std::sync::Arc;
@@ -79,7 +79,7 @@ impl LocalBots {
 /// Returns the number of cooks and the bot seats; `all_bots` (`--autoplay bot`) makes every
 /// seat a bot.
 pub fn seat_plan(players: usize, bots: usize, all_bots: bool) -> (usize, Vec<Seat>) {
-    let cooks = (players + bots).clamp(1, 4);
+    let cooks = (players + bots).clamp(1, MAX_COOKS);
     let first_bot = if all_bots { 0 } else { players.min(cooks) };
     (cooks, (first_bot..cooks).map(|s| s as Seat).collect())
 }
@@ -168,7 +168,10 @@ fn start_local_round(world: &mut World) {
     let seats: Vec<SeatSpec> = (0..cooks as u8)
         .map(|s| {
             let bot = if bot_seats.contains(&s) { "Bot " } else { "" };
-            SeatSpec::new(s, format!("P{} {bot}{}", s + 1, COOK_NAMES[s as usize % 4]))
+            SeatSpec::new(
+                s,
+                format!("P{} {bot}{}", s + 1, COOK_NAMES[s as usize % COOK_NAMES.len()]),
+            )
         })
         .collect();
     let seed = world.get_resource::<RoundSeed>().map_or(options.seed, |s| s.0);
@@ -182,7 +185,8 @@ fn start_local_round(world: &mut World) {
     set_phase(world, phase);
 }
 
-const COOK_NAMES: [&str; 4] = ["Basil", "Saffron", "Pepper", "Ginger"];
+/// One name a seat.
+const COOK_NAMES: [&str; MAX_COOKS] = ["Basil", "Saffron", "Pepper", "Ginger"];
 
 /// The clock follows the phase: only a live (or settling) round ticks.
 pub fn set_phase(world: &mut World, phase: RoundPhase) {

@@ -4,11 +4,14 @@
 use super::config::{
     Bindings, ConfigFile, ConfigWarning, Control, Rebinding, Slot, capture_rebind, store_bindings,
 };
-use super::hud::font;
-use super::input::{Device, Lineup};
+use super::device::Device;
+use super::input::Lineup;
 use super::loading::{GameAssets, campaign_from_assets};
 use super::local::{HostError, MenuBots, SelectedLevel};
 use super::save::SaveData;
+use super::theme::{
+    BUTTON, BUTTON_LIT, DIM, ERROR, GOLD, PLAIN, WARNING, label, paragraph, screen, title,
+};
 use super::{AppState, Options, Screen};
 use crate::level::{LevelAsset, load_campaign, load_recipes_file};
 use bevy::prelude::*;
@@ -130,8 +133,8 @@ struct Presses {
     back: bool,
 }
 
-const HIGHLIGHT: Color = Color::srgb(1.0, 0.8, 0.15);
-const PLAIN: Color = Color::srgb(0.85, 0.86, 0.9);
+/// Pixels between the lines of a menu screen.
+pub(super) const MENU_GAP: f32 = 14.0;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Cursor>().init_resource::<JoinForm>();
@@ -171,27 +174,11 @@ fn skip_to_level(
     }
 }
 
-pub(super) fn screen(state: AppState) -> impl Bundle {
-    (
-        DespawnOnExit(state),
-        Node {
-            width: percent(100),
-            height: percent(100),
-            flex_direction: FlexDirection::Column,
-            align_items: AlignItems::Center,
-            justify_content: JustifyContent::Center,
-            row_gap: px(14),
-            ..default()
-        },
-        BackgroundColor(Color::srgb(0.07, 0.08, 0.13)),
-    )
-}
-
 fn spawn_title(mut commands: Commands) {
-    commands.spawn(screen(AppState::Title)).with_children(|p| {
-        p.spawn((Text::new("UNDERCOOKED"), font(84.0), TextColor(HIGHLIGHT)));
-        p.spawn((Text::new("a co-op kitchen for one to four cooks"), font(22.0), TextColor(PLAIN)));
-        p.spawn((Text::new("press any key"), font(18.0), TextColor(Color::srgb(0.6, 0.6, 0.65))));
+    commands.spawn(screen(AppState::Title, MENU_GAP)).with_children(|p| {
+        p.spawn(title("UNDERCOOKED", 84.0));
+        p.spawn(label("a co-op kitchen for one to four cooks", 22.0, PLAIN));
+        p.spawn(label("press any key", 18.0, DIM));
     });
 }
 
@@ -238,12 +225,12 @@ pub(super) fn spawn_item(
     p: &mut ChildSpawnerCommands,
     index: usize,
     action: MenuAction,
-    label: String,
+    line: String,
     (width, text): (Val, f32),
 ) {
     let pad = if text < 24.0 { px(5) } else { px(8) };
     p.spawn((
-        MenuItem { index, action, label: label.clone() },
+        MenuItem { index, action, label: line.clone() },
         Button,
         Node {
             width,
@@ -252,15 +239,15 @@ pub(super) fn spawn_item(
             border_radius: BorderRadius::all(px(8)),
             ..default()
         },
-        BackgroundColor(Color::srgb(0.13, 0.14, 0.2)),
+        BackgroundColor(BUTTON),
     ))
-    .with_child((Text::new(label), font(text), TextColor(PLAIN)));
+    .with_child(label(line, text, PLAIN));
 }
 
 fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Res<HostError>) {
     cursor.0 = 0;
-    commands.spawn(screen(AppState::Menu)).with_children(|p| {
-        p.spawn((Text::new("UNDERCOOKED"), font(56.0), TextColor(HIGHLIGHT)));
+    commands.spawn(screen(AppState::Menu, MENU_GAP)).with_children(|p| {
+        p.spawn(title("UNDERCOOKED", 56.0));
         spawn_items(
             p,
             vec![
@@ -275,19 +262,8 @@ fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Re
                 (MenuAction::Quit, "Quit".into()),
             ],
         );
-        p.spawn((
-            LineupText,
-            Text::new(""),
-            font(18.0),
-            TextColor(PLAIN),
-            TextLayout::justify(Justify::Center),
-        ));
-        p.spawn((
-            ErrorText,
-            Text::new(error.0.clone().unwrap_or_default()),
-            font(16.0),
-            TextColor(Color::srgb(1.0, 0.4, 0.3)),
-        ));
+        p.spawn((LineupText, paragraph("", 18.0, PLAIN)));
+        p.spawn((ErrorText, label(error.0.clone().unwrap_or_default(), 16.0, ERROR)));
     });
 }
 
@@ -321,8 +297,8 @@ fn spawn_level_select(
             .and_then(|b| load_campaign(&options.0.levels, &b))
             .map_err(|e| e.to_string()),
     };
-    commands.spawn(screen(AppState::LevelSelect)).with_children(|p| {
-        p.spawn((Text::new("Level select"), font(44.0), TextColor(HIGHLIGHT)));
+    commands.spawn(screen(AppState::LevelSelect, MENU_GAP)).with_children(|p| {
+        p.spawn(title("Level select", 44.0));
         let mut items = Vec::new();
         match levels {
             Ok(levels) => {
@@ -348,11 +324,7 @@ fn spawn_level_select(
                 }
             }
             Err(e) => {
-                p.spawn((
-                    Text::new(format!("cannot read the campaign: {e}")),
-                    font(16.0),
-                    TextColor(Color::srgb(1.0, 0.4, 0.3)),
-                ));
+                p.spawn(label(format!("cannot read the campaign: {e}"), 16.0, ERROR));
             }
         }
         items.push((MenuAction::Back, "Back".into()));
@@ -402,8 +374,8 @@ fn spawn_settings(
 ) {
     cursor.0 = 0;
     let rebinding = Rebinding::default();
-    commands.spawn(screen(AppState::Settings)).with_children(|p| {
-        p.spawn((Text::new("Settings"), font(44.0), TextColor(HIGHLIGHT)));
+    commands.spawn(screen(AppState::Settings, MENU_GAP)).with_children(|p| {
+        p.spawn(title("Settings", 44.0));
         spawn_items(p, vec![(MenuAction::Volume, volume_label(save.volume))]);
         // The key table: one column per slot, one cell per control (index 1 + column * 6 + row).
         p.spawn(Node { flex_direction: FlexDirection::Row, column_gap: px(16), ..default() })
@@ -417,7 +389,7 @@ fn spawn_settings(
                             ..default()
                         })
                         .with_children(|column| {
-                            column.spawn((Text::new(slot.name()), font(20.0), TextColor(HIGHLIGHT)));
+                            column.spawn(title(slot.name(), 20.0));
                             for (row, control) in Control::ALL.into_iter().enumerate() {
                                 let label = rebind_label(&bindings, &rebinding, slot, control);
                                 spawn_item(
@@ -432,22 +404,14 @@ fn spawn_settings(
                 }
             });
         let first = 1 + Slot::ALL.len() * Control::ALL.len();
-        spawn_item(p, first, MenuAction::ResetKeys, "Reset keys to defaults".into(), (px(420), 22.0));
+        let reset = "Reset keys to defaults".into();
+        spawn_item(p, first, MenuAction::ResetKeys, reset, (px(420), 22.0));
         spawn_item(p, first + 1, MenuAction::Back, "Back".into(), (px(420), 22.0));
-        p.spawn((
-            RebindText,
-            Text::new(warning.0.clone().unwrap_or_default()),
-            font(16.0),
-            TextColor(Color::srgb(1.0, 0.55, 0.35)),
-            TextLayout::justify(Justify::Center),
-        ));
-        p.spawn((
-            Text::new(
-                "Choose a control, then press its new key (or gamepad button). The left stick always moves.\nIn a round: P / Esc / Start pauses, then R restarts and M leaves; F3 shows the performance overlay",
-            ),
-            font(15.0),
-            TextColor(PLAIN),
-            TextLayout::justify(Justify::Center),
+        p.spawn((RebindText, paragraph(warning.0.clone().unwrap_or_default(), 16.0, WARNING)));
+        p.spawn(paragraph(
+            "Choose a control, then press its new key (or gamepad button). The left stick always moves.\nIn a round: P / Esc / Start pauses, then R restarts and M leaves; F3 shows the performance overlay",
+            15.0,
+            PLAIN,
         ));
     });
 }
@@ -606,7 +570,7 @@ fn paint_menu(
 ) {
     for (mut item, children, mut bg) in &mut items {
         let on = item.index == cursor.0;
-        bg.0 = if on { Color::srgb(0.25, 0.22, 0.12) } else { Color::srgb(0.13, 0.14, 0.2) };
+        bg.0 = if on { BUTTON_LIT } else { BUTTON };
         match item.action {
             MenuAction::Volume => item.label = volume_label(save.volume),
             MenuAction::Rebind(slot, control) => {
@@ -620,7 +584,7 @@ fn paint_menu(
                 if t.0 != item.label {
                     t.0 = item.label.clone();
                 }
-                color.0 = if on { HIGHLIGHT } else { PLAIN };
+                color.0 = if on { GOLD } else { PLAIN };
             }
         }
     }

@@ -8,6 +8,7 @@
 pub mod audio;
 pub mod config;
 pub mod designer;
+pub mod device;
 pub mod hud;
 pub mod input;
 pub mod interp;
@@ -23,9 +24,11 @@ pub mod paste;
 pub mod perf;
 pub mod save;
 pub mod shot;
+pub mod theme;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
+use crate::sim::units::MAX_COOKS;
 use bevy::app::PluginGroupBuilder;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
@@ -40,13 +43,21 @@ pub struct PlayArgs {
     #[arg(long)]
     pub level: Option<String>,
     /// Local cooks (1–4): keyboard halves first, then gamepads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=4))]
+    #[arg(
+        long,
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u8).range(1..=MAX_COOKS as i64)
+    )]
     pub players: u8,
     /// Drive every cook by a generator instead of the devices (for automated looking).
     #[arg(long, value_enum)]
     pub autoplay: Option<Autoplay>,
     /// Planner bots seated after the local players (0–3; the kitchen holds four cooks).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_parser = clap::value_parser!(u8).range(0..=MAX_COOKS as i64 - 1)
+    )]
     pub bots: u8,
     /// Designer mode (with `--level`): a saved edit of the level restarts it at once, a broken
     /// edit is listed on screen; F2 shows grid coordinates and station indices, F5 re-seeds.

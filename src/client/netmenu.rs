@@ -5,23 +5,20 @@
 //! end in the kitchen on the server's replicated views (`online::go_online`); the menu takes the
 //! window back to local play (`online::leave_online`).
 
-use super::hud::font;
 use super::local::{HostError, SelectedLevel};
 use super::menu::{
-    Cursor, JoinField, JoinForm, MenuAction, NetChoice, field_label, screen, spawn_item,
+    Cursor, JoinField, JoinForm, MENU_GAP, MenuAction, NetChoice, field_label, spawn_item,
 };
 use super::online::{
     Hosting, PendingJoin, go_online, host_data_dir, host_lan, join_target, leave_online, start_join,
 };
 use super::paste::{clipboard_text, first_line};
+use super::theme::{PLAIN, WARNING, paragraph, screen, title};
 use super::{AppState, Online, Options, Screen};
 use crate::protocol::LobbyView;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
-
-const INK: Color = Color::srgb(0.85, 0.86, 0.9);
-const GOLD: Color = Color::srgb(1.0, 0.8, 0.15);
 
 /// The Join screen's status line (what the join is doing, or why it failed).
 #[derive(Component)]
@@ -105,24 +102,15 @@ fn start_hosting(world: &mut World) {
 
 fn spawn_host_screen(mut commands: Commands, mut cursor: ResMut<Cursor>) {
     cursor.0 = 0;
-    commands.spawn(screen(AppState::Host)).with_children(|p| {
-        p.spawn((Text::new("Hosting on your network"), font(44.0), TextColor(GOLD)));
-        p.spawn((
-            HostInfo,
-            Text::new("opening the server..."),
-            font(22.0),
-            TextColor(INK),
-            TextLayout::justify(Justify::Center),
-        ));
+    commands.spawn(screen(AppState::Host, MENU_GAP)).with_children(|p| {
+        p.spawn(title("Hosting on your network", 44.0));
+        p.spawn((HostInfo, paragraph("opening the server...", 22.0, PLAIN)));
         spawn_item(p, 0, MenuAction::StartHosted, "Start cooking".into(), (px(420), 26.0));
         spawn_item(p, 1, MenuAction::Back, "Stop hosting".into(), (px(420), 26.0));
-        p.spawn((
-            Text::new(
-                "Friends join from their menu (Join a game) with the address and code, or the link.\nThe round starts once everyone in the kitchen is ready.",
-            ),
-            font(16.0),
-            TextColor(INK),
-            TextLayout::justify(Justify::Center),
+        p.spawn(paragraph(
+            "Friends join from their menu (Join a game) with the address and code, or the link.\nThe round starts once everyone in the kitchen is ready.",
+            16.0,
+            PLAIN,
         ));
     });
 }
@@ -172,28 +160,19 @@ fn spawn_join_screen(
     cursor.0 = 0;
     form.editing = None;
     form.status = None;
-    commands.spawn(screen(AppState::Join)).with_children(|p| {
-        p.spawn((Text::new("Join a game"), font(44.0), TextColor(GOLD)));
+    commands.spawn(screen(AppState::Join, MENU_GAP)).with_children(|p| {
+        p.spawn(title("Join a game", 44.0));
         for (i, field) in [JoinField::Address, JoinField::Code].into_iter().enumerate() {
             let label = field_label(&form, field);
             spawn_item(p, i, MenuAction::EditField(field), label, (px(640), 24.0));
         }
         spawn_item(p, 2, MenuAction::Connect, "Connect".into(), (px(420), 26.0));
         spawn_item(p, 3, MenuAction::Back, "Back".into(), (px(420), 26.0));
-        p.spawn((
-            StatusText,
-            Text::new(""),
-            font(18.0),
-            TextColor(Color::srgb(1.0, 0.55, 0.35)),
-            TextLayout::justify(Justify::Center),
-        ));
-        p.spawn((
-            Text::new(
-                "The host's screen shows its address (HOST:PORT), the room code and a join link.\nChoose a field and type or paste (Ctrl+V); Enter, Tab or Esc ends typing. A join link needs no code.",
-            ),
-            font(16.0),
-            TextColor(INK),
-            TextLayout::justify(Justify::Center),
+        p.spawn((StatusText, paragraph("", 18.0, WARNING)));
+        p.spawn(paragraph(
+            "The host's screen shows its address (HOST:PORT), the room code and a join link.\nChoose a field and type or paste (Ctrl+V); Enter, Tab or Esc ends typing. A join link needs no code.",
+            16.0,
+            PLAIN,
         ));
     });
 }

@@ -4,32 +4,23 @@
 //! error list. Checks that depend on a sound grid (spawn and station reachability) run only
 //! once the grid itself is clean, so one typo in a row is one error, not a cascade.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 
 use super::error::{ErrorCode, LevelError, Pos};
-use super::model::{
-    Cell, HazardSpec, Level, LevelFixed, OrdersSpec, PropLimits, RecipeBook, StationDef,
-    seconds_to_ticks,
+use super::grid::{Grid, HazardGrid, Report, duration_problem, flood, ticks, usable_from};
+use super::limits::{
+    MAX_CONCURRENT, MAX_GRID_SIDE, MAX_ORDER_SPAN_S, MAX_PROPS, MAX_SCORE, MAX_TIME_LIMIT_S,
+    valid_id,
 };
+use super::model::{HazardSpec, Level, LevelFixed, OrdersSpec, PropLimits, RecipeBook, StationDef};
 use super::schema::{LevelFile, TileSpec};
 use super::source_map::{SourceMap, StrLoc};
 use super::text::{decode_text, parse_ron};
 use crate::sim::kinds::{Form, Ingredient, StationKind, Tile, Vessel};
+use crate::sim::units::MAX_COOKS;
 
-/// Largest grid side, in cells: bigger kitchens are unplayable and almost surely a mistake.
-pub const MAX_GRID_SIDE: usize = 64;
-/// Longest round, seconds (an hour).
-pub const MAX_TIME_LIMIT_S: f64 = 3600.0;
-/// Longest order interval or deadline, seconds (ten minutes).
-pub const MAX_ORDER_SPAN_S: f64 = 600.0;
-/// Most live orders on the rail.
-pub const MAX_CONCURRENT: i64 = 16;
-/// Most plates or pots a kitchen can own.
-pub const MAX_PROPS: i64 = 99;
-/// Largest target score, miss penalty or base score.
-pub const MAX_SCORE: i64 = 1_000_000;
-/// The highest spawn digit (four cooks).
-const MAX_SPAWNS: u32 = 4;
+/// The highest spawn digit: one spawn a seat.
+const MAX_SPAWNS: u32 = MAX_COOKS as u32;
 
 /// Parses, validates and compiles one level against the recipe book.
 pub fn parse_level(src: &[u8], file: &str, book: &RecipeBook) -> Result<Level, Vec<LevelError>> {
@@ -42,29 +33,6 @@ pub fn parse_level(src: &[u8], file: &str, book: &RecipeBook) -> Result<Level, V
 pub fn id_position(src: &[u8]) -> Option<Pos> {
     let text = std::str::from_utf8(src).ok()?;
     SourceMap::new(text).field_value("id")
-}
-
-/// An id is a stable key in files, indexes and save data: lower-case ASCII, digits, `_`.
-pub fn valid_id(id: &str) -> bool {
-    !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-}
-
-/// The error sink one compile run reports into.
-pub(super) struct Report<'a> {
-    file: &'a str,
-    pub(super) map: &'a SourceMap,
-    errors: Vec<LevelError>,
-}
-
-impl Report<'_> {
-    pub(super) fn push(&mut self, code: ErrorCode, pos: Option<Pos>, message: impl Into<String>) {
-        self.errors.push(LevelError::new(code, self.file, pos, message));
-    }
-
-    /// The position of a field's value, else of the field, else of its parent field.
-    fn at(&self, field: &str, parent: &str) -> Option<Pos> {
-        self.map.field_value(field).or_else(|| self.map.field(parent))
-    }
 }
 
 /// What one grid character means.
@@ -91,7 +59,7 @@ pub fn builtin_glyph(c: char) -> Option<Glyph> {
         'T' => Tile::Station(StationKind::Trash),
         'R' => Tile::Station(StationKind::PlateRack),
         'E' => Tile::Station(StationKind::ExtinguisherStand),
-        '1'..='4' => return c.to_digit(10).map(Glyph::Spawn),
+        _ if is_spawn_char(c) => return c.to_digit(10).map(Glyph::Spawn),
         _ => {
             let ingredient = Ingredient::ALL.into_iter().find(|i| i.shelf_char() == c)?;
             Tile::Station(StationKind::Shelf(ingredient))
@@ -172,33 +140,6 @@ impl Legend {
 
 fn ingredient_names() -> String {
     Ingredient::ALL.map(Ingredient::name).join(", ")
-}
-
-/// The decoded grid: tiles (unknown or missing cells read as Void), spawns and stations with
-/// the text position of each, and whether its shape is sound enough for topology checks.
-struct Grid {
-    width: i32,
-    height: i32,
-    tiles: Vec<Tile>,
-    /// (spawn number, cell, position) in scan order.
-    spawns: Vec<(u32, Cell, Option<Pos>)>,
-    /// Row-major station list with positions.
-    stations: Vec<(StationKind, Cell, Option<Pos>)>,
-    sound: bool,
-}
-
-impl Grid {
-    fn tile(&self, (x, y): Cell) -> Tile {
-        if x < 0 || y < 0 || x >= self.width || y >= self.height {
-            return Tile::Wall;
-        }
-        let i = (y * self.width + x) as usize;
-        self.tiles.get(i).copied().unwrap_or(Tile::Wall)
-    }
-
-    fn has_station(&self, kind: StationKind) -> bool {
-        self.stations.iter().any(|(k, _, _)| *k == kind)
-    }
 }
 
 fn decode_grid(raw: &LevelFile, legend: &Legend, rep: &mut Report) -> Grid {
@@ -309,45 +250,6 @@ fn check_serve(grid: &Grid, rep: &mut Report) {
     }
 }
 
-fn walkable(tile: Tile) -> bool {
-    !tile.blocks_body()
-}
-
-const STEPS: [Cell; 4] = [(0, -1), (0, 1), (-1, 0), (1, 0)];
-
-/// Every walkable cell a cook starting at `start` can walk to.
-fn flood(grid: &Grid, start: Cell) -> Vec<bool> {
-    let mut seen = vec![false; grid.tiles.len()];
-    let index = |(x, y): Cell| (y * grid.width + x) as usize;
-    let mut queue = VecDeque::new();
-    if walkable(grid.tile(start)) {
-        seen[index(start)] = true;
-        queue.push_back(start);
-    }
-    while let Some((x, y)) = queue.pop_front() {
-        for (dx, dy) in STEPS {
-            let next = (x + dx, y + dy);
-            if walkable(grid.tile(next)) && !seen[index(next)] {
-                seen[index(next)] = true;
-                queue.push_back(next);
-            }
-        }
-    }
-    seen
-}
-
-/// A station is usable by standing on it (walkable ones) or from an orthogonal neighbour.
-fn usable_from(grid: &Grid, region: &[bool], (x, y): Cell) -> bool {
-    let in_region = |(cx, cy): Cell| {
-        cx >= 0
-            && cy >= 0
-            && cx < grid.width
-            && cy < grid.height
-            && region.get((cy * grid.width + cx) as usize).copied().unwrap_or(false)
-    };
-    in_region((x, y)) || STEPS.iter().any(|(dx, dy)| in_region((x + dx, y + dy)))
-}
-
 fn check_reachability(grid: &Grid, rep: &mut Report) {
     if !grid.sound || grid.spawns.is_empty() {
         return;
@@ -450,19 +352,6 @@ fn check_props(raw: &LevelFile, grid: &Grid, rep: &mut Report) {
     }
 }
 
-/// Is `seconds` a usable duration no longer than `max`? Returns the problem, if any.
-pub(super) fn duration_problem(seconds: f64, max: f64) -> Option<String> {
-    if seconds.is_nan() {
-        Some("is not a number".into())
-    } else if seconds <= 0.0 {
-        Some(format!("is {seconds} s; it must be more than 0"))
-    } else if seconds > max {
-        Some(format!("is {seconds} s; at most {max} s"))
-    } else {
-        None
-    }
-}
-
 fn check_durations(raw: &LevelFile, rep: &mut Report) {
     let (lo, hi) = raw.orders.interval;
     let checks = [
@@ -511,65 +400,6 @@ fn check_id(raw: &LevelFile, rep: &mut Report) {
     }
 }
 
-/// The decoded grid as the hazard checks see it (the grid type stays private here).
-pub(super) struct HazardGrid<'a>(&'a Grid);
-
-impl HazardGrid<'_> {
-    pub(super) fn size(&self) -> (i32, i32) {
-        (self.0.width, self.0.height)
-    }
-
-    pub(super) fn sound(&self) -> bool {
-        self.0.sound && self.0.width > 0
-    }
-
-    pub(super) fn tile(&self, cell: Cell) -> Tile {
-        self.0.tile(cell)
-    }
-
-    pub(super) fn spawns(&self) -> Vec<(u32, Cell, Option<Pos>)> {
-        self.0.spawns.clone()
-    }
-
-    pub(super) fn has_station(&self, kind: StationKind) -> bool {
-        self.0.has_station(kind)
-    }
-
-    /// Spawns whose cook could use no station if `gone` cells were `to` (the flood and
-    /// the reach rule of SPAWN_BLOCKED, on a grid with the shifting cells gone).
-    pub(super) fn stranded_spawns(&self, gone: &[Cell], to: Tile) -> Vec<(u32, Option<Pos>)> {
-        let g = self.0;
-        let mut shifted = Grid {
-            width: g.width,
-            height: g.height,
-            tiles: g.tiles.clone(),
-            spawns: Vec::new(),
-            stations: Vec::new(),
-            sound: g.sound,
-        };
-        for &(x, y) in gone {
-            if let Some(t) = shifted.tiles.get_mut((y * g.width + x) as usize) {
-                *t = to;
-            }
-        }
-        let standing: Vec<&(StationKind, Cell, Option<Pos>)> =
-            g.stations.iter().filter(|s| !gone.contains(&s.1)).collect();
-        g.spawns
-            .iter()
-            .filter(|&&(_, cell, _)| {
-                let region = flood(&shifted, cell);
-                !standing.iter().any(|&&(_, at, _)| usable_from(&shifted, &region, at))
-            })
-            .map(|&(n, _, pos)| (n, pos))
-            .collect()
-    }
-}
-
-/// Seconds → whole ticks, at least one (a zero-tick span would stack two events on a tick).
-pub(super) fn ticks(seconds: f64) -> u32 {
-    u32::try_from(seconds_to_ticks(seconds).max(1)).unwrap_or(u32::MAX)
-}
-
 fn to_i32(n: i64) -> i32 {
     i32::try_from(n).unwrap_or(if n < 0 { i32::MIN } else { i32::MAX })
 }
@@ -611,7 +441,7 @@ pub fn compile_level(
     file: &str,
     book: &RecipeBook,
 ) -> Result<Level, Vec<LevelError>> {
-    let mut rep = Report { file, map, errors: Vec::new() };
+    let mut rep = Report::new(file, map);
     check_id(raw, &mut rep);
     let legend = Legend::build(raw, &mut rep);
     let grid = decode_grid(raw, &legend, &mut rep);
@@ -721,13 +551,5 @@ mod tests {
     fn oversized_grids_are_refused_before_any_allocation() {
         let row = "#".repeat(MAX_GRID_SIDE + 1);
         assert_eq!(codes(&level_src(&[row.as_str()], "", "")), [ErrorCode::GridSize]);
-    }
-
-    #[test]
-    fn ids_are_lower_snake() {
-        assert!(valid_id("burger_bar2"));
-        for bad in ["", "Burger", "burger bar", "bürger", "a-b"] {
-            assert!(!valid_id(bad), "{bad}");
-        }
     }
 }

@@ -17,7 +17,7 @@ pub enum ErrorCode {
     RonSyntax,
     /// Grid rows of different lengths.
     GridRagged,
-    /// Grid with no rows, an empty row, or larger than [`crate::level::compile::MAX_GRID_SIDE`].
+    /// Grid with no rows, an empty row, or larger than [`crate::level::limits::MAX_GRID_SIDE`].
     GridSize,
     /// A grid character neither the built-in legend nor the level's `legend` defines.
     UnknownTile,

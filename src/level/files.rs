@@ -6,8 +6,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::compile::{id_position, parse_level, valid_id};
+use super::compile::{id_position, parse_level};
 use super::error::{ErrorCode, LevelError, LoadError};
+use super::limits::valid_id;
 use super::model::{Level, RecipeBook};
 use super::recipes::parse_recipes;
 use super::schema::CampaignFile;

@@ -5,8 +5,8 @@
 //! cells, a second Fire) and against the kitchen (an extinguisher stand for Fire, no spawn
 //! stranded by a shifting floor). Each problem points at the hazard's field in the file.
 
-use super::compile::{HazardGrid, Report, duration_problem, ticks};
 use super::error::ErrorCode;
+use super::grid::{HazardGrid, Report, duration_problem, ticks};
 use super::model::{CartSpec, Cell, FireSpec, HazardSpec, PatchSpec, ShiftSpec, TICK_HZ, Traction};
 use super::schema::{CellFile, HazardFile, LevelFile, ShiftTo};
 use crate::sim::kinds::{StationKind, Tile};

@@ -2,8 +2,8 @@
 
 use std::collections::BTreeSet;
 
-use super::compile::{MAX_SCORE, valid_id};
 use super::error::{ErrorCode, LevelError};
+use super::limits::{MAX_SCORE, valid_id};
 use super::model::{Recipe, RecipeBook};
 use super::schema::RecipeBookFile;
 use super::source_map::SourceMap;

@@ -11,6 +11,7 @@ use crate::sim::hash::named_fields;
 use crate::sim::input::InputFrame;
 use crate::sim::kinds::Dir4;
 use crate::sim::room::{Room, SeatSpec};
+use crate::sim::units::MAX_COOKS;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::hash::Hasher;
@@ -200,7 +201,7 @@ pub fn check_bundle(bundle: &Bundle) -> Result<BundleCheck, String> {
     if level.id != bundle.level_id {
         return Err(format!("the level source is `{}`, not `{}`", level.id, bundle.level_id));
     }
-    if bundle.seats.is_empty() || bundle.seats.len() > 4 {
+    if bundle.seats.is_empty() || bundle.seats.len() > MAX_COOKS {
         return Err(format!("{} seats", bundle.seats.len()));
     }
     let expected: serde_json::Value = serde_json::from_str(&bundle.result)

@@ -6,6 +6,7 @@
 use crate::sim::input::InputFrame;
 use crate::sim::kinds::{Dir4, Form, Ingredient};
 use crate::sim::room::{ItemKind, Seat};
+use crate::sim::units::MAX_COOKS;
 use serde::{Deserialize, Serialize};
 
 /// An item a script puts on a station before tick 0.
@@ -85,7 +86,7 @@ pub enum ScriptError {
     Syntax(String),
     #[error("frame {index}: seat {seat} is outside the script's {seats} seats")]
     SeatOutOfRange { index: usize, seat: Seat, seats: u8 },
-    #[error("a script seats 1 to 4 cooks, not {0}")]
+    #[error("a script seats 1 to {MAX_COOKS} cooks, not {0}")]
     BadSeatCount(u8),
     #[error("frame {index}: repeat must be at least 1")]
     ZeroRepeat { index: usize },
@@ -124,7 +125,7 @@ impl InputScript {
     pub fn validate(&self, stations: usize) -> Result<(), Vec<ScriptError>> {
         let mut errors = Vec::new();
         let seats = self.seat_count();
-        if !(1..=4).contains(&seats) {
+        if !(1..=MAX_COOKS).contains(&usize::from(seats)) {
             errors.push(ScriptError::BadSeatCount(seats));
         }
         let ticks = self.run_ticks();

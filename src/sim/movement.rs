@@ -9,8 +9,8 @@ use super::events::SimEvent;
 use super::kinds::Dir4;
 use super::room::{Cook, CookState, Room, V2};
 use super::units::{
-    ACCEL, DECEL, MAX_SPEED, MOVE_UNIT, PUSH_ITERATIONS, PUSH_SLOP, RADIUS, STUN_TICKS, TILE,
-    cell_of,
+    ACCEL, DECEL, MAX_COOKS, MAX_SPEED, MOVE_UNIT, PUSH_ITERATIONS, PUSH_SLOP, RADIUS, STUN_TICKS,
+    TILE, cell_of,
 };
 use crate::level::model::Level;
 use smallvec::SmallVec;
@@ -245,7 +245,7 @@ pub fn move_room_cooks(room: &mut Room) {
     // shares one level, and its refcount's cache line was bounced between threads each tick.
     let Room { level, cooks, events, .. } = room;
     let level: &Level = level;
-    let mut starts: SmallVec<[(V2, Dir4); 4]> = SmallVec::new();
+    let mut starts: SmallVec<[(V2, Dir4); MAX_COOKS]> = SmallVec::new();
     for cook in cooks.iter_mut() {
         let held = apply_stun(cook, events);
         starts.push((cook.pos, cook.facing));

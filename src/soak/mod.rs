@@ -17,6 +17,7 @@ use crate::level::{find_level, load_campaign, load_recipes_file};
 use crate::sim::invariants::{self, Violation};
 use crate::sim::room::{Room, SeatSpec};
 use crate::sim::step_room;
+use crate::sim::units::MAX_COOKS;
 use clap::Args;
 use ledger::{Drift, Ledger};
 use std::fmt;
@@ -24,8 +25,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Cooks in every soaked room: two planner bots, two random cooks.
-pub const SOAK_COOKS: u8 = 4;
+/// Cooks in every soaked room: a full kitchen, two planner bots and the rest random.
+pub const SOAK_COOKS: u8 = MAX_COOKS as u8;
 /// The seats the planner bots drive; the rest are random.
 const BOT_SEATS: [u8; 2] = [0, 1];
 

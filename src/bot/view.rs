@@ -1,0 +1,136 @@
+//! What the planner reads about one bot this tick ([`View`]) and the words its choices are
+//! made of: the acts (press, hold to wash, trash), a plate's parts, and which fixture turns a
+//! raw ingredient into a part.
+
+use super::act::{Act, Mode, Until};
+use super::claims::{Claim, ClaimTable};
+use super::nav::{Distances, FAR};
+use crate::level::model::Part;
+use crate::sim::kinds::{Form, Ingredient, StationKind, Vessel};
+use crate::sim::room::{Item, ItemKind, Room, Seat, StationState};
+use crate::sim::stations::transition;
+
+/// Everything the planner reads about one bot's situation this tick.
+pub(super) struct View<'a> {
+    pub(super) room: &'a Room,
+    pub(super) seat: Seat,
+    pub(super) cell: (i32, i32),
+    pub(super) held: Option<&'a Item>,
+    pub(super) dist: &'a Distances,
+}
+
+impl<'a> View<'a> {
+    pub(super) fn cost(&self, station: usize) -> u32 {
+        self.dist.to(station, self.cell)
+    }
+
+    /// The nearest station satisfying `keep`, ties to the lower index.
+    pub(super) fn nearest(&self, keep: impl Fn(usize) -> bool) -> Option<usize> {
+        (0..self.room.stations.len())
+            .filter(|&s| keep(s) && self.cost(s) != FAR)
+            .min_by_key(|&s| (self.cost(s), s))
+    }
+
+    pub(super) fn kind(&self, s: usize) -> StationKind {
+        self.room.stations[s].kind
+    }
+
+    pub(super) fn state(&self, s: usize) -> StationState {
+        self.room.stations[s].state
+    }
+
+    pub(super) fn foods_on(&self, s: usize) -> Vec<Part> {
+        self.room
+            .items_on(s)
+            .filter_map(|i| match i.kind {
+                ItemKind::Food(g, f) => Some((g, f)),
+                ItemKind::Plate { .. } | ItemKind::Extinguisher => None,
+            })
+            .collect()
+    }
+
+    pub(super) fn shelf(&self, ing: Ingredient) -> Option<usize> {
+        self.nearest(|s| self.kind(s) == StationKind::Shelf(ing))
+    }
+
+    pub(super) fn trash(&self) -> Option<usize> {
+        self.nearest(|s| self.kind(s) == StationKind::Trash)
+    }
+}
+
+/// What a part needs done to a raw ingredient: the fixture kind whose transition yields it.
+pub(super) fn process_kind(part: Part) -> Option<StationKind> {
+    let (ing, form) = part;
+    if form == Form::Raw {
+        return None;
+    }
+    [StationKind::ChopBoard, StationKind::Stove(Vessel::Pan), StationKind::Stove(Vessel::Pot)]
+        .into_iter()
+        .find(|k| transition(*k, ing, Form::Raw).is_some_and(|(out, _)| out == form))
+}
+
+/// Take one `p` out of `parts`; false when there was none.
+pub(super) fn remove_one(parts: &mut Vec<Part>, p: Part) -> bool {
+    match parts.iter().position(|q| *q == p) {
+        Some(i) => {
+            parts.remove(i);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Stoves: slow work that cooks on while the bot does other things.
+pub(super) fn is_heat(kind: StationKind) -> bool {
+    matches!(kind, StationKind::Stove(_))
+}
+
+/// An act at `station` (always `Some`: the planner's choices are `Option<Act>`).
+pub(super) fn act(station: usize, mode: Mode, label: String) -> Option<Act> {
+    Some(Act { station, mode, label })
+}
+
+/// One press of the action at `station`.
+pub(super) fn press(station: usize, label: String) -> Option<Act> {
+    act(station, Mode::Press, label)
+}
+
+/// The plate's parts, if the item is a plate.
+pub(super) fn plate_parts(item: &Item) -> Option<&[Part]> {
+    match &item.kind {
+        ItemKind::Plate { parts } => Some(parts),
+        ItemKind::Food(..) | ItemKind::Extinguisher => None,
+    }
+}
+
+/// Hold the action at fixture `s` until it is clean.
+pub(super) fn wash(s: usize, label: String) -> Option<Act> {
+    act(s, Mode::Hold { until: Until::Clean, max: 60 }, label)
+}
+
+/// Claim the nearest open sink and wash every dirty plate.
+pub(super) fn wash_plates(v: &View, claims: &mut ClaimTable) -> Option<Act> {
+    let room = v.room;
+    let sink =
+        v.nearest(|s| v.kind(s) == StationKind::Sink && claims.open_to(Claim::Station(s), v.seat))?;
+    claims.claim(Claim::Station(sink), v.seat);
+    let want = room.plates_clean + room.plates_dirty;
+    let max = 24 * room.plates_dirty + 12;
+    act(
+        sink,
+        Mode::Hold { until: Until::Plates(want), max },
+        format!("wash {} plates at #{sink}", room.plates_dirty),
+    )
+}
+
+/// Hold the held item over the nearest trash until the hand is empty.
+pub(super) fn trash_held(v: &View, what: &str) -> Option<Act> {
+    let t = v.trash()?;
+    act(t, Mode::Hold { until: Until::HandEmpty, max: 14 }, format!("trash {what} at #{t}"))
+}
+
+/// `v` in order (for multiset comparisons).
+pub(super) fn sorted(mut v: Vec<Part>) -> Vec<Part> {
+    v.sort();
+    v
+}

@@ -1,0 +1,84 @@
+//! The kitchen's floor, walls and holes: one mesh a tile, laid again whenever the grid
+//! changes.
+
+use super::art::{Art, Shape};
+use super::camera::{KitchenCamera, camera_for_grid};
+use crate::client::theme::{FLOOR_DARK, FLOOR_LIGHT, WALL};
+use crate::protocol::GridView;
+use crate::sim::kinds::Tile;
+use bevy::prelude::*;
+
+/// Tile meshes of a grid (rebuilt when the grid changes).
+#[derive(Component)]
+pub(super) struct TileArt;
+
+/// A grid arrived or changed (a shifting floor went or came back): lay its floor, walls and
+/// voids again; re-aim the camera. A system on `Changed` rather than an `Insert` observer,
+/// because a replicated update may mutate the component in place.
+pub(super) fn build_grid(
+    grids: Query<(Entity, &GridView, Option<&Children>), Changed<GridView>>,
+    old: Query<(), With<TileArt>>,
+    mut camera: Query<&mut Transform, With<KitchenCamera>>,
+    mut commands: Commands,
+    mut art: ResMut<Art>,
+    mut mats: ResMut<Assets<StandardMaterial>>,
+) {
+    for (room, grid, children) in &grids {
+        lay_grid(room, grid, children, &old, &mut camera, &mut commands, &mut art, &mut mats);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn lay_grid(
+    room: Entity,
+    grid: &GridView,
+    children: Option<&Children>,
+    old: &Query<(), With<TileArt>>,
+    camera: &mut Query<&mut Transform, With<KitchenCamera>>,
+    commands: &mut Commands,
+    art: &mut Art,
+    mats: &mut Assets<StandardMaterial>,
+) {
+    for child in children.into_iter().flatten() {
+        if old.contains(*child) {
+            commands.entity(*child).despawn();
+        }
+    }
+    commands.entity(room).insert((Transform::default(), Visibility::default()));
+    let mut pieces = Vec::new();
+    for y in 0..grid.height {
+        for x in 0..grid.width {
+            let Some(&tile) = grid.tiles.get((y * grid.width + x) as usize) else { continue };
+            let c = Vec3::new(x as f32 + 0.5, 0.0, y as f32 + 0.5);
+            match tile {
+                Tile::Floor | Tile::Station(_) => {
+                    let color = if (x + y) % 2 == 0 { FLOOR_LIGHT } else { FLOOR_DARK };
+                    pieces.push(art.piece(
+                        mats,
+                        Shape::Cube,
+                        color,
+                        c - Vec3::Y * 0.05,
+                        Vec3::new(1.0, 0.1, 1.0),
+                    ));
+                }
+                Tile::Wall => pieces.push(art.piece(
+                    mats,
+                    Shape::Cube,
+                    WALL,
+                    c + Vec3::Y * 0.6,
+                    Vec3::new(1.0, 1.2, 1.0),
+                )),
+                // A hole: nothing drawn, the dark background shows through.
+                Tile::Void => {}
+            }
+        }
+    }
+    commands.entity(room).with_children(|p| {
+        for piece in pieces {
+            p.spawn((piece, TileArt));
+        }
+    });
+    if let Ok(mut cam) = camera.single_mut() {
+        *cam = camera_for_grid(grid.width as f32, grid.height as f32);
+    }
+}

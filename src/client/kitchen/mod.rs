@@ -1,0 +1,48 @@
+//! The kitchen in 3D: a tilted camera over the grid, primitive meshes for tiles, stations,
+//! items and cooks, spawned by observers as view components appear and posed every frame.
+//! One file per thing drawn; this one wires them into the frame.
+//!
+//! World space: x = grid column, z = grid row (rows grow toward the camera), y = up; one tile
+//! is one world unit, so a µtile position divided by 1 000 000 is a world position.
+
+mod art;
+mod camera;
+mod cooks;
+mod grid;
+mod hazards;
+mod items;
+mod stations;
+
+pub use camera::KitchenCamera;
+
+use super::PresentSystems;
+use super::theme::VOID;
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<art::Art>();
+    app.insert_resource(ClearColor(VOID));
+    app.insert_resource(GlobalAmbientLight { color: Color::WHITE, brightness: 500.0, ..default() });
+    app.add_systems(Startup, camera::spawn_camera);
+    app.add_observer(stations::dress_station)
+        .add_observer(cooks::dress_cook)
+        .add_observer(items::dress_item);
+    app.add_systems(
+        Update,
+        (
+            grid::build_grid,
+            items::restyle_items,
+            cooks::pose_cooks,
+            // After the cooks: an item in hand follows its cook's pose of this frame.
+            items::place_items,
+            stations::show_station_state,
+            hazards::sync_hazards,
+            hazards::pose_carts,
+            stations::flicker_flames,
+            hazards::flash_shifts,
+        )
+            .chain()
+            .after(super::interp::blend_cooks)
+            .in_set(PresentSystems),
+    );
+}

@@ -1,0 +1,278 @@
+//! Stations: a body by kind (counter, shelf, board, stove, sink, ...) with its moving parts —
+//! progress bar, burn warning, dirt and flames — shown each frame from the station's view.
+
+use super::art::{Art, Piece, Shape};
+use crate::client::theme::{
+    BAR_BACK, BAR_FILL, BURN_WARNING, BURNER, CHOP_BOARD, DIRT, FLAMES, KNIFE, PAN, PREP, PREP_TOP,
+    RACK_PLATE, SERVE, SERVE_HATCH, SHELF_WOOD, SINK_WATER, STAND_FOOT, STAND_RED, STEEL, STOVE,
+    TRASH_BIN, TRASH_MOUTH, WOOD, WOOD_TOP, ingredient_color,
+};
+use crate::protocol::{HazardView, InRoom, StationView};
+use crate::sim::kinds::{StationKind, Vessel};
+use crate::sim::room::StationState;
+use bevy::prelude::*;
+
+/// Height of an item resting on a station, and the station's moving parts.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct StationParts {
+    pub(super) top: f32,
+    bar: Entity,
+    fill: Entity,
+    burn: Entity,
+    dirt: Entity,
+    /// Flames (hidden unless the station is ablaze).
+    fire: Entity,
+}
+
+/// One flame cube of a fire, with its flicker phase.
+#[derive(Component, Clone, Copy, Debug)]
+pub(super) struct Flame(f32);
+
+/// Whether a body may stand on this kind (drawn low so a cook on it stays visible).
+fn is_low(kind: StationKind) -> bool {
+    kind.walkable()
+}
+
+/// A station appeared: its body by kind, plus a progress bar, burn warning and dirt (hidden).
+pub(super) fn dress_station(
+    add: On<Add, StationView>,
+    stations: Query<&StationView>,
+    mut commands: Commands,
+    mut art: ResMut<Art>,
+    mut mats: ResMut<Assets<StandardMaterial>>,
+) {
+    let e = add.entity;
+    let Ok(st) = stations.get(e) else { return };
+    let (cx, cy) = st.cell;
+    let at = Vec3::new(cx as f32 + 0.5, 0.0, cy as f32 + 0.5);
+    let h = if is_low(st.kind) { 0.35 } else { 0.9 };
+    let m = &mut mats;
+    let top_y = match st.kind {
+        StationKind::Stove(Vessel::Pot) => h + 0.4,
+        StationKind::Trash => 0.65,
+        _ => h + 0.05,
+    };
+    let pieces: Vec<Piece> =
+        body_sketch(st.kind, h).into_iter().map(|(s, c, p, z)| art.piece(m, s, c, p, z)).collect();
+    let bar_bg = art.piece(m, Shape::Cube, BAR_BACK, Vec3::ZERO, Vec3::new(0.84, 0.1, 0.14));
+    let fill = commands
+        .spawn(art.piece(
+            m,
+            Shape::Cube,
+            BAR_FILL,
+            Vec3::new(0.0, 0.0, 0.02),
+            Vec3::new(0.8, 0.12, 0.14),
+        ))
+        .id();
+    let bar = commands
+        .spawn((Transform::from_xyz(0.0, h + 0.75, 0.0), Visibility::Hidden))
+        .add_child(fill)
+        .with_child(bar_bg)
+        .id();
+    let burn = commands
+        .spawn((
+            art.piece(
+                m,
+                Shape::Sphere,
+                BURN_WARNING,
+                Vec3::new(0.0, h + 1.0, 0.0),
+                Vec3::splat(0.3),
+            ),
+            Visibility::Hidden,
+        ))
+        .id();
+    let fire = commands
+        .spawn((Transform::from_xyz(0.0, top_y, 0.0), Visibility::Hidden))
+        .with_children(|p| {
+            for (k, (dx, dz, s)) in
+                [(0.0, 0.0, 0.42), (-0.2, 0.15, 0.28), (0.2, -0.12, 0.3), (0.12, 0.2, 0.22)]
+                    .into_iter()
+                    .enumerate()
+            {
+                p.spawn((
+                    Flame(k as f32 * 1.7),
+                    art.piece(
+                        m,
+                        Shape::Cube,
+                        FLAMES[k % FLAMES.len()],
+                        Vec3::new(dx, s / 2.0, dz),
+                        Vec3::splat(s),
+                    ),
+                ));
+            }
+        })
+        .id();
+    let dirt = commands
+        .spawn((Transform::from_xyz(0.0, h + 0.05, 0.0), Visibility::Hidden))
+        .with_children(|p| {
+            for (dx, dz, s) in [(-0.2, 0.1, 0.25), (0.18, -0.15, 0.2), (0.1, 0.22, 0.15)] {
+                p.spawn(art.piece(
+                    m,
+                    Shape::Cylinder,
+                    DIRT,
+                    Vec3::new(dx, 0.0, dz),
+                    Vec3::new(s, 0.03, s),
+                ));
+            }
+        })
+        .id();
+    commands
+        .entity(e)
+        .insert((
+            Transform::from_translation(at),
+            Visibility::default(),
+            StationParts { top: top_y, bar, fill, burn, dirt, fire },
+        ))
+        .add_children(&[bar, burn, dirt, fire])
+        .with_children(|p| {
+            for piece in pieces {
+                p.spawn(piece);
+            }
+        });
+}
+
+/// Each frame: progress bars on working stations, the blinking burn warning, dirt, and
+/// flickering flames on a burning fixture (shrinking as a cook sprays it).
+#[allow(clippy::type_complexity)]
+pub(super) fn show_station_state(
+    time: Res<Time<Real>>,
+    stations: Query<(&StationView, &InRoom, &StationParts)>,
+    hazards: Query<&HazardView>,
+    mut parts: Query<(&mut Transform, &mut Visibility), (Without<StationView>, Without<Flame>)>,
+) {
+    let t = time.elapsed_secs();
+    for (st, room, p) in &stations {
+        let hz = hazards.get(room.0).ok();
+        let burning = hz.is_some_and(|h| h.burning.contains(&st.index));
+        if let Ok((mut tf, mut vis)) = parts.get_mut(p.fire) {
+            vis.set_if_neq(if burning { Visibility::Inherited } else { Visibility::Hidden });
+            if burning {
+                // Spraying beats the fire down: the flames shrink toward nothing.
+                let sprayed = hz
+                    .and_then(|h| {
+                        let most = h
+                            .sprays
+                            .iter()
+                            .filter(|(_, s, _)| *s == st.index)
+                            .map(|(_, _, n)| *n)
+                            .max()?;
+                        Some(most as f32 / h.extinguish_ticks.max(1) as f32)
+                    })
+                    .unwrap_or(0.0);
+                tf.scale = Vec3::splat((1.0 - sprayed).clamp(0.25, 1.0));
+            }
+        }
+        let working =
+            st.duration > 0 && matches!(st.state, StationState::Working | StationState::Dirty);
+        if let Ok((_, mut vis)) = parts.get_mut(p.bar) {
+            vis.set_if_neq(if working { Visibility::Inherited } else { Visibility::Hidden });
+        }
+        if working && let Ok((mut tf, _)) = parts.get_mut(p.fill) {
+            let f = (st.progress as f32 / st.duration as f32).clamp(0.0, 1.0);
+            tf.scale.x = 0.8 * f.max(0.02);
+            tf.translation.x = -0.4 + 0.4 * f.max(0.02);
+        }
+        if let Ok((mut tf, mut vis)) = parts.get_mut(p.burn) {
+            // Blinks faster as the heat runs out (heat is ticks left before BURNT).
+            let rate = if st.heat < 40 { 8.0 } else { 3.0 };
+            let on = st.heat > 0 && (t * rate).fract() < 0.6;
+            vis.set_if_neq(if on { Visibility::Inherited } else { Visibility::Hidden });
+            tf.scale = Vec3::splat(if st.heat < 40 { 0.38 } else { 0.28 });
+        }
+        if let Ok((_, mut vis)) = parts.get_mut(p.dirt) {
+            let dirty = st.state == StationState::Dirty;
+            vis.set_if_neq(if dirty { Visibility::Inherited } else { Visibility::Hidden });
+        }
+    }
+}
+
+/// Each frame: a fire's flame cubes flicker about their own size and turn.
+pub(super) fn flicker_flames(real: Res<Time<Real>>, mut flames: Query<(&Flame, &mut Transform)>) {
+    let t = real.elapsed_secs();
+    for (flame, mut tf) in &mut flames {
+        let k = (t * 11.0 + flame.0).sin() * 0.5 + 0.5;
+        let base = tf.scale.x.max(0.05);
+        tf.scale.y = base * (0.8 + 0.6 * k);
+        tf.translation.y = tf.scale.y / 2.0;
+        tf.rotation = Quat::from_rotation_y(t * 2.0 + flame.0);
+    }
+}
+
+/// A primitive before it has a material: shape, colour, centre and size.
+type Sketch = (Shape, Color, Vec3, Vec3);
+
+/// The still parts of a station of `kind` whose work surface is at height `h`.
+fn body_sketch(kind: StationKind, h: f32) -> Vec<Sketch> {
+    let mut parts: Vec<Sketch> = Vec::new();
+    let body = |color: Color| (Shape::Cube, color, Vec3::Y * h / 2.0, Vec3::new(0.96, h, 0.96));
+    let top = |color: Color| (Shape::Cube, color, Vec3::Y * (h + 0.02), Vec3::new(0.9, 0.04, 0.9));
+    match kind {
+        StationKind::Counter => parts.extend([body(WOOD), top(WOOD_TOP)]),
+        StationKind::Shelf(i) => {
+            parts.extend([body(SHELF_WOOD), top(ingredient_color(i))]);
+            // A crate of the ingredient: three whole ones on top.
+            for k in 0..3 {
+                let off = Vec3::new(-0.25 + 0.25 * k as f32, h + 0.16, 0.0);
+                parts.push((Shape::Sphere, ingredient_color(i), off, Vec3::splat(0.26)));
+            }
+        }
+        StationKind::ChopBoard => parts.extend([
+            body(WOOD),
+            top(WOOD_TOP),
+            (Shape::Cube, CHOP_BOARD, Vec3::Y * (h + 0.06), Vec3::new(0.7, 0.05, 0.55)),
+            (Shape::Cube, KNIFE, Vec3::new(0.3, h + 0.1, 0.2), Vec3::new(0.35, 0.03, 0.07)),
+        ]),
+        StationKind::Stove(v) => {
+            parts.extend([
+                body(STOVE),
+                (Shape::Cylinder, BURNER, Vec3::Y * (h + 0.01), Vec3::new(0.6, 0.03, 0.6)),
+            ]);
+            match v {
+                Vessel::Pan => parts.extend([
+                    (Shape::Cylinder, PAN, Vec3::Y * (h + 0.06), Vec3::new(0.7, 0.08, 0.7)),
+                    (Shape::Cube, PAN, Vec3::new(0.5, h + 0.08, 0.0), Vec3::new(0.35, 0.04, 0.08)),
+                ]),
+                Vessel::Pot => parts.push((
+                    Shape::Cylinder,
+                    STEEL,
+                    Vec3::Y * (h + 0.2),
+                    Vec3::new(0.72, 0.38, 0.72),
+                )),
+            }
+        }
+        StationKind::Prep => parts.extend([body(PREP), top(PREP_TOP)]),
+        StationKind::Serve => parts.extend([
+            body(SERVE),
+            (Shape::Cube, SERVE_HATCH, Vec3::Y * (h + 0.02), Vec3::new(0.8, 0.04, 0.3)),
+        ]),
+        StationKind::Sink => parts.extend([
+            body(STEEL),
+            (Shape::Cube, SINK_WATER, Vec3::Y * (h + 0.01), Vec3::new(0.7, 0.04, 0.7)),
+        ]),
+        StationKind::Trash => parts.extend([
+            (Shape::Cylinder, TRASH_BIN, Vec3::Y * 0.3, Vec3::new(0.7, 0.6, 0.7)),
+            (Shape::Cylinder, TRASH_MOUTH, Vec3::Y * 0.61, Vec3::new(0.55, 0.02, 0.55)),
+        ]),
+        StationKind::ExtinguisherStand => {
+            // A red post on a grey foot, with a bracket the canister hangs on.
+            parts.extend([
+                (Shape::Cube, STAND_FOOT, Vec3::Y * 0.04, Vec3::new(0.6, 0.08, 0.6)),
+                (Shape::Cylinder, STAND_RED, Vec3::Y * 0.6, Vec3::new(0.14, 1.2, 0.14)),
+                (Shape::Cube, STAND_RED, Vec3::new(0.0, h + 0.02, 0.0), Vec3::new(0.5, 0.04, 0.3)),
+                (Shape::Sphere, Color::WHITE, Vec3::Y * 1.22, Vec3::splat(0.16)),
+            ]);
+        }
+        StationKind::PlateRack => {
+            parts.extend([body(WOOD), top(WOOD_TOP)]);
+            for k in 0..4 {
+                parts.push((
+                    Shape::Cylinder,
+                    RACK_PLATE,
+                    Vec3::Y * (h + 0.04 + 0.05 * k as f32),
+                    Vec3::new(0.62, 0.04, 0.62),
+                ));
+            }
+        }
+    }
+    parts
+}
