@@ -24,20 +24,19 @@ use crate::net::client::{
     Transport, add_client_plugins, add_connection, join_link, open_connection, parse_join_link,
     request_seat,
 };
+use crate::net::predict::{Predictor, reconcile_seen};
+use crate::net::seen::SeenRound;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::server::{HostConfig, ServerHandle, spawn_server};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::session::JoinReply;
 use crate::net::session::{SendPace, ready_due};
-use crate::net::predict::{Predictor, reconcile_seen};
-use crate::net::seen::SeenRound;
 use crate::net::uplink::Uplink;
 use crate::project::RoomTick;
 use crate::protocol::{
-    InputAck, InputBatch, LobbyCommand, LobbyPhase, LobbyView, PackedInput, RoomView,
-    TickEvents, Welcome,
+    InputAck, InputBatch, LobbyCommand, LobbyPhase, LobbyView, PackedInput, RoomView, TickEvents,
+    Welcome,
 };
-use leafwing_input_manager::prelude::ActionState;
 use crate::sim::units::TICK_HZ;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -46,6 +45,7 @@ use bevy_replicon::client::Remote;
 use bevy_replicon_renet::RenetClient;
 #[cfg(not(target_arch = "wasm32"))]
 use bevy_replicon_renet::netcode::NetcodeClientTransport;
+use leafwing_input_manager::prelude::ActionState;
 #[cfg(not(target_arch = "wasm32"))]
 use std::net::{IpAddr, SocketAddr, UdpSocket};
 #[cfg(not(target_arch = "wasm32"))]

@@ -201,36 +201,44 @@ const HIGHLIGHT: Color = Color::srgb(1.0, 0.8, 0.15);
 const PLAIN: Color = Color::srgb(0.85, 0.86, 0.9);
 
 fn spawn_menu(mut commands: Commands) {
-    commands.spawn(super::menu::screen(AppState::Menu)).with_children(|p| {
-        p.spawn((Text::new("UNDERCOOKED"), font(56.0), TextColor(HIGHLIGHT)));
-        let items = [(WebAction::Create, "Make a room"), (WebAction::Join, "Join a room by code")];
-        for (index, (action, label)) in items.into_iter().enumerate() {
+    commands.spawn(super::theme::screen(AppState::Menu, super::menu::MENU_GAP)).with_children(
+        |p| {
+            p.spawn((Text::new("UNDERCOOKED"), font(56.0), TextColor(HIGHLIGHT)));
+            let items =
+                [(WebAction::Create, "Make a room"), (WebAction::Join, "Join a room by code")];
+            for (index, (action, label)) in items.into_iter().enumerate() {
+                p.spawn((
+                    WebItem { index, action },
+                    Button,
+                    Node {
+                        width: px(420),
+                        padding: UiRect::axes(px(16), px(8)),
+                        justify_content: JustifyContent::Center,
+                        border_radius: BorderRadius::all(px(8)),
+                        ..default()
+                    },
+                    BackgroundColor(Color::srgb(0.13, 0.14, 0.2)),
+                ))
+                .with_child((Text::new(label), font(26.0), TextColor(PLAIN)));
+            }
             p.spawn((
-                WebItem { index, action },
-                Button,
-                Node {
-                    width: px(420),
-                    padding: UiRect::axes(px(16), px(8)),
-                    justify_content: JustifyContent::Center,
-                    border_radius: BorderRadius::all(px(8)),
-                    ..default()
-                },
-                BackgroundColor(Color::srgb(0.13, 0.14, 0.2)),
-            ))
-            .with_child((Text::new(label), font(26.0), TextColor(PLAIN)));
-        }
-        p.spawn((
-            Text::new(
-                "Solo and local play need the desktop game: the browser has no embedded \
+                Text::new(
+                    "Solo and local play need the desktop game: the browser has no embedded \
                      server.\nFriends join your room from its link.\nKeys: WASD + Space/E, \
                      Arrows + Enter, or a gamepad",
-            ),
-            font(16.0),
-            TextColor(PLAIN),
-            TextLayout::justify(Justify::Center),
-        ));
-        p.spawn((StatusText, Text::new(""), font(18.0), TextColor(Color::srgb(1.0, 0.55, 0.4))));
-    });
+                ),
+                font(16.0),
+                TextColor(PLAIN),
+                TextLayout::justify(Justify::Center),
+            ));
+            p.spawn((
+                StatusText,
+                Text::new(""),
+                font(18.0),
+                TextColor(Color::srgb(1.0, 0.55, 0.4)),
+            ));
+        },
+    );
 }
 
 fn steer_menu(

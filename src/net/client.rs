@@ -534,7 +534,6 @@ fn bot_frame(
     })
 }
 
-
 /// Follows the room clock and the gate's acks, and sends each frame when it is due: stamped
 /// for the tick at which it will arrive, with every unacknowledged frame repeated
 /// ([`Uplink`]).

@@ -40,9 +40,9 @@ pub mod peer;
 pub mod predict;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod rooms;
+pub mod seen;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod server;
-pub mod seen;
 pub mod session;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod ticktime;

@@ -4,8 +4,7 @@
 
 use crate::bot::remote::Views;
 use crate::protocol::{
-    CookMotion, CookView, GridView, InRoom, ItemView, RoomClock, RoomView, RoundSource,
-    StationView,
+    CookMotion, CookView, GridView, InRoom, ItemView, RoomClock, RoomView, RoundSource, StationView,
 };
 use crate::sim::events::SimEvent;
 use bevy::ecs::system::SystemParam;
@@ -38,7 +37,14 @@ pub fn with_views<R>(
         seen.stations.iter().filter(|(r, _)| r.0 == room).map(|(_, s)| s).collect();
     let items: Vec<&ItemView> =
         seen.items.iter().filter(|(r, _)| r.0 == room).map(|(_, i)| i).collect();
-    let views =
-        Views { clock, room: view, grid, cooks: &cooks, stations: &stations, items: &items, events };
+    let views = Views {
+        clock,
+        room: view,
+        grid,
+        cooks: &cooks,
+        stations: &stations,
+        items: &items,
+        events,
+    };
     f(&views)
 }
