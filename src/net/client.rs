@@ -240,8 +240,8 @@ impl ClientSession {
         let round3 = |v: f64| (v * 1000.0).round() / 1000.0;
         json!({
             "reconciles": p.stats.reconciles,
-            "corrections": c.len(),
-            "corrections_per_s": if played > 0.0 { round3(c.len() as f64 / played) } else { 0.0 },
+            "corrections": p.stats.corrected,
+            "corrections_per_s": if played > 0.0 { round3(p.stats.corrected as f64 / played) } else { 0.0 },
             "correction_mean_tiles": round3(c.iter().sum::<f64>() / c.len().max(1) as f64),
             "correction_max_tiles": round3(c.iter().copied().fold(0.0, f64::max)),
             "error_max_tiles": round3(p.stats.errors.iter().copied().fold(0.0, f64::max)),

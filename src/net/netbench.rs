@@ -232,7 +232,7 @@ fn measure(args: &NetBenchArgs, rtt: u32) -> Result<Value, String> {
         sent += s.frames_sent;
         press.extend(s.uplink.stats.press_to_applied_ms.iter().copied());
         if let Some(p) = s.predictor.as_ref() {
-            corrections += p.stats.corrections.len();
+            corrections += p.stats.corrected as usize;
             sizes.extend(p.stats.corrections.iter().copied());
             errors.extend(p.stats.errors.iter().copied());
             press_move.extend(p.stats.press_to_move_ticks.iter().map(|t| *t as f64));

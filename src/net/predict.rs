@@ -10,7 +10,7 @@
 //! Other cooks are not in the prediction (they are drawn from the views, interpolated).
 
 use super::seen::{SeenRound, with_views};
-use super::uplink::Uplink;
+use super::uplink::{Uplink, push_sample};
 use crate::bot::remote::{RemoteBotError, Views, compile_round, snapshot};
 use crate::level::model::{Level, RecipeBook};
 use crate::protocol::{PackedInput, RoundSource};
@@ -33,7 +33,8 @@ const PATH_KEEP: usize = 64;
 pub struct PredictStats {
     /// Rebuilds from an authoritative tick.
     pub reconciles: u64,
-    /// Rebuilds that moved the newest prediction, and by how much (tiles).
+    /// Rebuilds that moved the newest prediction, and the newest sizes (tiles).
+    pub corrected: u64,
     pub corrections: Vec<f64>,
     /// |predicted − authoritative| at each authoritative tick whose prediction the server's
     /// acks confirm was made from the frames it applied, each at its own tick (tiles): the same
@@ -149,7 +150,8 @@ impl Predictor {
         if let (Some(old), Some(new)) = (before, self.newest())
             && old != new
         {
-            self.stats.corrections.push(tiles(old.x - new.x, old.y - new.y));
+            self.stats.corrected += 1;
+            push_sample(&mut self.stats.corrections, tiles(old.x - new.x, old.y - new.y));
             self.offset.0 += (old.x - new.x) as f64;
             self.offset.1 += (old.y - new.y) as f64;
         }
@@ -168,7 +170,7 @@ impl Predictor {
             }
             self.unsettled.pop_front();
             if verdict == Some(true) {
-                self.stats.errors.push(error);
+                push_sample(&mut self.stats.errors, error);
             } else {
                 self.stats.spoilt += 1;
             }
@@ -218,7 +220,7 @@ impl Predictor {
             && let Some(now) = self.newest()
         {
             if Some(now) != before {
-                self.stats.press_to_move_ticks.push(tick.saturating_sub(at));
+                push_sample(&mut self.stats.press_to_move_ticks, tick.saturating_sub(at));
                 self.move_press = None;
             } else if tick > at + 1 {
                 // Pushed into a counter or a wall: there is no move to show.

@@ -168,7 +168,8 @@ impl Uplink {
                 // whose ack was lost, at its own tick (it was not reported late).
                 let tick = if s.seq == applied { ack.tick.saturating_sub(1) } else { s.tick };
                 let at_ms = tick as f64 * TICK_MS;
-                self.stats.press_to_applied_ms.push((at_ms - s.server_ms - down).max(0.0));
+                let latency = (at_ms - s.server_ms - down).max(0.0);
+                push_sample(&mut self.stats.press_to_applied_ms, latency);
                 s.press = false;
             }
         }
@@ -342,6 +343,18 @@ impl Uplink {
 /// Ticks back that still count as the same round (a tick that far behind the newest seen
 /// means the round restarted).
 const TICK_WINDOW_GUESS: u32 = 20;
+
+/// Samples a measurement keeps: the newest 4,096 (over three minutes of presses, ticks or
+/// corrections), so a window left online for hours does not grow.
+pub const SAMPLES_KEEP: usize = 4096;
+
+/// Appends `x`, dropping the older half when [`SAMPLES_KEEP`] is reached.
+pub fn push_sample<T>(samples: &mut Vec<T>, x: T) {
+    if samples.len() >= SAMPLES_KEEP {
+        samples.drain(..SAMPLES_KEEP / 2);
+    }
+    samples.push(x);
+}
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
