@@ -131,7 +131,7 @@ enum Command {
         #[arg(long)]
         headless: bool,
         #[arg(long, value_enum, default_value = "random")]
-        inputs: undercooked::net::client::InputMode,
+        inputs: undercooked::net::headless::InputMode,
         /// How long to stay connected.
         #[arg(long, default_value_t = 30.0)]
         seconds: f64,
@@ -255,7 +255,7 @@ fn main() -> ExitCode {
             ws,
             reconnect,
         } => {
-            let (web, room) = match (room, undercooked::net::client::parse_join_link(&web)) {
+            let (web, room) = match (room, undercooked::net::api::parse_join_link(&web)) {
                 (None, Some((web, code))) if !create => (web, Some(code)),
                 (room, _) => (web, room),
             };
@@ -277,7 +277,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
-            let args = undercooked::net::client::JoinArgs {
+            let args = undercooked::net::loadgen::JoinArgs {
                 web,
                 room,
                 create,
@@ -292,7 +292,7 @@ fn main() -> ExitCode {
                 ws,
                 reconnect,
             };
-            ExitCode::from(undercooked::net::client::run_join(&args))
+            ExitCode::from(undercooked::net::loadgen::run_join(&args))
         }
         Command::Bot { what } => ExitCode::from(undercooked::bot::prove::run(what)),
         Command::Soak(args) => ExitCode::from(undercooked::soak::run(&args)),

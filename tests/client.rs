@@ -200,7 +200,7 @@ fn the_game_renders_a_kitchen_under_xvfb() {
 fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     use bevy::state::app::StatesPlugin;
     use undercooked::client::online::{OnlineSession, connect};
-    use undercooked::net::client::request_seat;
+    use undercooked::net::api::request_seat;
     use undercooked::net::rooms::HostedRoom;
     use undercooked::net::server::{HostConfig, spawn_server};
     use undercooked::protocol::{CookView, GridView, LobbyPhase, LobbyView, RoomClock, RoomView};
@@ -626,7 +626,7 @@ fn the_loading_state_loads_the_content_then_opens_the_title() {
 #[test]
 fn join_links_and_typed_addresses_name_the_room() {
     use undercooked::client::online::join_target;
-    use undercooked::net::client::{join_link, parse_join_link};
+    use undercooked::net::api::{join_link, parse_join_link};
     let link = join_link("192.168.1.5:7780", "KQX4");
     assert_eq!(link, "http://192.168.1.5:7780/?room=KQX4");
     let pair = ("192.168.1.5:7780".to_string(), "KQX4".to_string());
@@ -655,7 +655,8 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
         Hosting, go_online, host_lan, join_target, leave_online, windowed_plugin,
     };
     use undercooked::client::{AppState, Online};
-    use undercooked::net::client::{HeadlessClient, InputMode, request_seat};
+    use undercooked::net::api::request_seat;
+    use undercooked::net::headless::{HeadlessClient, InputMode};
     use undercooked::protocol::LobbyView;
 
     let dir = temp_dir("host");

@@ -5,13 +5,13 @@
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use undercooked::net::client::{
-    HeadlessClient, InputMode, JoinArgs, JoinReply, Transport, api_create, api_join, connect_seats,
-    open_seats,
-};
+use undercooked::net::api::{api_create, api_join};
+use undercooked::net::headless::{HeadlessClient, InputMode, Transport};
 use undercooked::net::inputs::{FrameCounts, InputLink};
+use undercooked::net::loadgen::{JoinArgs, connect_seats, open_seats};
 use undercooked::net::rooms::{HostedRoom, replay_admitted};
 use undercooked::net::server::{HostConfig, Peer, ServerHandle, spawn_server};
+use undercooked::net::session::JoinReply;
 use undercooked::net::web::WebConfig;
 use undercooked::protocol::{InputBatch, LobbyCommand, LobbyPhase, PackedInput};
 use undercooked::replay::bundle::{Bundle, check_bundle};
@@ -934,7 +934,7 @@ fn a_client_over_a_bad_link_loses_no_press_and_predicts_its_cook() {
         let (code, mut clients) =
             seat_room(&host, 1, "tutorial", InputMode::Random).expect("the round starts");
         let end = Instant::now() + Duration::from_secs(8);
-        undercooked::net::client::drive(&mut clients, Duration::from_millis(5), end);
+        undercooked::net::loadgen::drive(&mut clients, Duration::from_millis(5), end);
         let s = clients[0].session();
         let sent = s.frames_sent;
         let stats = s.stats();

@@ -1,6 +1,6 @@
 //! The online client: the game window connected to a hosted room (`undercooked join HOST:PORT
 //! --room CODE` without `--headless`). It gets its connect token and its replicon/renet
-//! connection from `net::client` (shared with the headless client), and it never simulates:
+//! connection from `net::api` and `net::headless` (shared with the headless client), and it never simulates:
 //! no `SimPlugin`, no projection, no local host — the kitchen, HUD and audio read the views
 //! the server replicates, exactly as they read the embedded server's views in local play.
 //!
@@ -20,16 +20,15 @@ use super::local::RoundPhase;
 use super::{Online, Options, PlayArgs};
 use crate::clock::TickClockPlugin;
 #[cfg(not(target_arch = "wasm32"))]
-use crate::net::client::{
-    Transport, add_client_plugins, add_connection, join_link, open_connection, parse_join_link,
-    request_seat,
-};
+use crate::net::api::{join_link, parse_join_link, request_seat};
+use crate::net::headless::{Transport, add_connection, open_connection};
 use crate::net::predict::{Predictor, reconcile_seen};
 use crate::net::seen::SeenRound;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::server::{HostConfig, ServerHandle, spawn_server};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::session::JoinReply;
+use crate::net::session::add_client_plugins;
 use crate::net::session::{SendPace, ready_due};
 use crate::net::uplink::Uplink;
 use crate::project::RoomTick;
@@ -154,7 +153,7 @@ fn one_seat_many_devices(
 /// Makes `app` an online client seated by `reply`: the shared connection plus [`OnlinePlugin`].
 #[cfg(not(target_arch = "wasm32"))]
 pub fn connect(app: &mut App, reply: &JoinReply) -> Result<(), String> {
-    add_connection(app, reply, &crate::net::client::Transport::Udp)?;
+    add_connection(app, reply, &crate::net::headless::Transport::Udp)?;
     app.add_plugins(OnlinePlugin);
     app.world_mut().resource_mut::<OnlineSession>().code = reply.code.clone();
     Ok(())

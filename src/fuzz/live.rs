@@ -1,7 +1,8 @@
 //! A real server on 127.0.0.1 (`net::server::spawn_server`, ephemeral ports) for the socket
 //! targets, raw TCP exchanges with it, and the after-run proof that it still serves and plays.
 
-use crate::net::client::{HeadlessClient, InputMode, api_create, api_join};
+use crate::net::api::{api_create, api_join};
+use crate::net::headless::{HeadlessClient, InputMode};
 use crate::net::server::{HostConfig, ServerHandle, spawn_server};
 use crate::net::web::{WebConfig, WebLimits};
 use std::io::{Read, Write};

@@ -19,7 +19,7 @@ use tungstenite::protocol::frame::coding::{Data, OpCode};
 
 /// A real netcode connection request for a room on `server`, as a browser would relay it.
 fn connection_request(server: &LiveServer) -> Result<Vec<u8>, String> {
-    let reply = crate::net::client::api_create(&server.web.to_string(), "Relay", None)?;
+    let reply = crate::net::api::api_create(&server.web.to_string(), "Relay", None)?;
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(reply.token.as_bytes())
         .map_err(|e| e.to_string())?;

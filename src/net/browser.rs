@@ -108,7 +108,7 @@ fn path_what(path: &str) -> &'static str {
 }
 
 /// A seat from the page's web port: in room `code`, or in a new room when `None` (the
-/// native client's `net::client::request_seat`, over fetch).
+/// native client's `net::api::request_seat`, over fetch).
 pub async fn request_seat(code: Option<&str>, name: &str) -> Result<JoinReply, BrowserError> {
     let (status, v) = match code {
         None => post_json("/api/rooms", &json!({"name": name, "level": null})).await?,

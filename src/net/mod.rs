@@ -14,13 +14,15 @@
 //! built ([`session`], [`tokens`], [`ws`] with [`browser`]'s socket and fetch).
 
 #[cfg(not(target_arch = "wasm32"))]
+pub mod api;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod bots;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod client;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod gate;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod headless;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod http;
 #[cfg(not(target_arch = "wasm32"))]
@@ -29,6 +31,8 @@ pub mod impair;
 pub mod inputs;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod limiter;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod loadgen;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod logs;
 #[cfg(not(target_arch = "wasm32"))]

@@ -6,11 +6,11 @@
 //!
 //! Wall-clock time is read here: this measures the network, it is no part of the rules.
 
-use super::client::{
-    HeadlessClient, InputMode, Transport, api_create, api_join, drive, percentile,
-};
+use super::api::{api_create, api_join};
+use super::headless::{HeadlessClient, InputMode, Transport, percentile};
 use super::impair::{Conditions, TcpProxy, UdpProxy};
 use super::inputs::{FrameCounts, InputLink};
+use super::loadgen::drive;
 use super::peer::Peer;
 use super::rooms::{HostedRoom, replay_admitted};
 use super::server::{HostConfig, ServerHandle, spawn_server};

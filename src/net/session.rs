@@ -1,7 +1,7 @@
 //! The client side of a hosted session that every client shares, native or browser: what the
 //! web port answers to a create or a join ([`JoinReply`]), the replicon/renet plugins and the
 //! send pacing of a connection, and when to (re)send `Ready`. The HTTP call and the socket
-//! differ per platform (`net::client` natively with minreq and UDP or `net::ws`; `net::browser`
+//! differ per platform (`net::api` and `net::headless` natively with minreq and UDP or `net::ws`; `net::browser`
 //! with fetch and the page's WebSocket) and come in through [`insert_client`].
 
 use crate::protocol::{LobbyPhase, LobbyView, ProtocolPlugin};

@@ -7,7 +7,8 @@
 use std::net::{SocketAddr, UdpSocket};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use undercooked::net::client::{HeadlessClient, InputMode, api_create, api_join};
+use undercooked::net::api::{api_create, api_join};
+use undercooked::net::headless::{HeadlessClient, InputMode};
 use undercooked::net::server::{HostConfig, ServerHandle, spawn_server};
 use undercooked::net::session::JoinReply;
 use undercooked::net::tokens::{read_token, unix_now};

@@ -420,7 +420,7 @@ fn only_configured_origins_may_call_the_api_or_open_a_relay() {
         Some(201)
     );
     assert_eq!(create("https://play.example", &addr.to_string()).map(|a| a.0), Some(201));
-    let reply = undercooked::net::client::api_create(&addr.to_string(), "Ann", None).unwrap();
+    let reply = undercooked::net::api::api_create(&addr.to_string(), "Ann", None).unwrap();
     let token = || undercooked::net::tokens::read_token(&reply.token).unwrap();
     let open = |origin: Option<&str>| {
         undercooked::net::ws::WsClientTransport::connect(&addr.to_string(), origin, token())
@@ -469,7 +469,7 @@ fn a_relay_keeps_its_connections_place_under_the_per_address_cap() {
     let limits = WebLimits { per_address: 2, ..WebLimits::default() };
     let h = server("relaycap", WebConfig { limits, ..WebConfig::default() });
     let web = h.addrs.web.to_string();
-    let reply = undercooked::net::client::api_create(&web, "Ann", None).unwrap();
+    let reply = undercooked::net::api::api_create(&web, "Ann", None).unwrap();
     let token = || undercooked::net::tokens::read_token(&reply.token).unwrap();
     let open = || undercooked::net::ws::WsClientTransport::connect(&web, None, token());
     let first = open().expect("relay 1");

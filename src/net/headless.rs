@@ -1,9 +1,14 @@
-//! The headless network client: gets a connect token from the web port like a player, connects
-//! over netcode, marks itself ready, sends one input frame per tick through the uplink (clock
-//! sync, stamping, repeats: `net::uplink`) and measures what it gets back. It is `undercooked join … --headless`, the load generator and the tests' client.
+//! The headless network client: a connection opened with a connect token (UDP, or the web
+//! port's WebSocket relay), marking itself ready, sending one input frame per tick through the
+//! uplink (clock sync, stamping, repeats: `net::uplink`), predicting its cook, and measuring
+//! what it gets back. It is `undercooked join … --headless`, the load generator's connection
+//! and the tests' client; the game window shares its connection opening.
 
 use super::predict::{Predictor, reconcile_seen};
 use super::seen::{SeenRound, with_views};
+use super::session::{
+    JoinReply, SendPace, add_client_plugins, add_send_pacing, insert_client, ready_due,
+};
 use super::tokens::read_token;
 use super::uplink::Uplink;
 use crate::bot::remote::{RemoteBot, SharedClaims};
@@ -21,36 +26,6 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::net::UdpSocket;
 use std::time::{Duration, Instant};
-
-pub use super::session::{
-    JoinReply, KEEPALIVE, SendPace, add_client_plugins, add_send_pacing, insert_client,
-    parse_reply, ready_due,
-};
-
-fn post(url: &str, body: &Value) -> Result<(i32, Value), String> {
-    let resp = minreq::post(url)
-        .with_header("Content-Type", "application/json")
-        .with_body(body.to_string())
-        .with_timeout(10)
-        .send()
-        .map_err(|e| format!("{url}: {e}"))?;
-    let value = serde_json::from_str(resp.as_str().unwrap_or("")).unwrap_or(Value::Null);
-    Ok((resp.status_code, value))
-}
-
-/// Asks the web port for a seat: a new room when `code` is `None` (with `level`, if given),
-/// otherwise the room `code`. Shared by the headless client and the windowed online client.
-pub fn request_seat(
-    web: &str,
-    code: Option<&str>,
-    name: &str,
-    level: Option<&str>,
-) -> Result<JoinReply, String> {
-    match code {
-        None => api_create(web, name, level),
-        Some(code) => api_join(web, code, name, None),
-    }
-}
 
 /// Makes `app` a network client seated by `reply`: replicon, renet, the protocol, a netcode
 /// transport (UDP, or the web port's WebSocket relay) carrying the reply's connect token, and the
@@ -105,44 +80,6 @@ fn open_probed_connection(
             Ok(None)
         }
     }
-}
-
-/// `http://HOST:PORT/?room=CODE`, the form the web port serves rooms at.
-pub fn join_link(web: &str, code: &str) -> String {
-    format!("http://{web}/?room={code}")
-}
-
-/// A join link (`http://HOST:PORT/?room=CODE`, scheme optional) as (web address, room code).
-pub fn parse_join_link(text: &str) -> Option<(String, String)> {
-    let text = text.trim();
-    let rest =
-        text.strip_prefix("http://").or_else(|| text.strip_prefix("https://")).unwrap_or(text);
-    let (web, query) = rest.split_once('?')?;
-    let web = web.trim_end_matches('/');
-    let code = query.split('&').find_map(|kv| kv.strip_prefix("room="))?;
-    (!web.is_empty() && !code.is_empty()).then(|| (web.to_string(), code.to_string()))
-}
-
-/// `POST /api/rooms`: a new room, with the caller seated in it.
-pub fn api_create(web: &str, name: &str, level: Option<&str>) -> Result<JoinReply, String> {
-    let (status, v) =
-        post(&format!("http://{web}/api/rooms"), &json!({"name": name, "level": level}))?;
-    parse_reply(status, v)
-}
-
-/// `POST /api/rooms/CODE/join`; `reconnect` resumes a held seat.
-pub fn api_join(
-    web: &str,
-    code: &str,
-    name: &str,
-    reconnect: Option<&str>,
-) -> Result<JoinReply, String> {
-    let mut body = json!({"name": name});
-    if let Some(r) = reconnect {
-        body["reconnect"] = json!(r);
-    }
-    let (status, v) = post(&format!("http://{web}/api/rooms/{code}/join"), &body)?;
-    parse_reply(status, v)
 }
 
 /// How a client's netcode packets travel.
@@ -400,6 +337,12 @@ impl HeadlessClient {
         Ok(HeadlessClient { app, probe })
     }
 
+    /// The connection's UDP socket (a second handle) to poll for waiting packets; `None` over
+    /// the relay.
+    pub fn probe(&self) -> Option<&UdpSocket> {
+        self.probe.as_ref()
+    }
+
     /// One frame of the client (real time).
     pub fn step(&mut self) {
         self.app.update();
@@ -646,273 +589,6 @@ fn sample_bandwidth(client: Option<Res<RenetClient>>, mut s: ResMut<ClientSessio
         s.down.push(info.bytes_received_per_second);
         s.up.push(info.bytes_sent_per_second);
     }
-}
-
-/// `undercooked join` options.
-#[derive(Clone, Debug)]
-pub struct JoinArgs {
-    pub web: String,
-    pub room: Option<String>,
-    pub create: bool,
-    pub name: String,
-    pub inputs: InputMode,
-    pub seconds: f64,
-    pub stats: bool,
-    pub clients: usize,
-    /// Rooms to create (with `create`), each with `clients` connections: the load generator.
-    pub rooms: usize,
-    pub level: Option<String>,
-    /// The longest a connection goes unstepped: a UDP connection is stepped when a packet
-    /// waits for it and otherwise after this long (its keepalive); a relay connection on this
-    /// period. 5 ms follows the relay finely; a load run uses 50.
-    pub frame_ms: u64,
-    /// Connect through the web port's WebSocket relay instead of UDP.
-    pub ws: bool,
-    /// Resume the held seat of `room` with this reconnect secret.
-    pub reconnect: Option<String>,
-}
-
-/// The seats `undercooked join` asks for: the created, named or resumed (`--reconnect`) room's
-/// first, then `--clients` − 1 more in the same room (a refused extra seat is a warning); with
-/// `--rooms N`, that for each of N new rooms (a refused room is a warning, and ends the
-/// creating).
-pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, String> {
-    if args.rooms > 1 {
-        if !args.create {
-            return Err("--rooms needs --create".into());
-        }
-        let mut replies = Vec::new();
-        for r in 0..args.rooms {
-            let one = JoinArgs { rooms: 1, name: format!("{}{r}", args.name), ..args.clone() };
-            match open_seats(&one) {
-                Ok(seats) => replies.extend(seats),
-                Err(e) => {
-                    eprintln!("warning: room {r}: {e}");
-                    break;
-                }
-            }
-        }
-        return if replies.is_empty() { Err("no room was created".into()) } else { Ok(replies) };
-    }
-    let first = if let (Some(code), Some(secret)) = (&args.room, &args.reconnect) {
-        api_join(&args.web, code, &args.name, Some(secret))?
-    } else if args.create || args.room.is_some() {
-        let code = if args.create { None } else { args.room.as_deref() };
-        request_seat(&args.web, code, &args.name, args.level.as_deref())?
-    } else {
-        return Err("give --room CODE or --create".into());
-    };
-    let mut replies = vec![first.clone()];
-    for i in 1..args.clients.max(1) {
-        match api_join(&args.web, &first.code, &format!("{}-{i}", args.name), None) {
-            Ok(r) => replies.push(r),
-            Err(e) => eprintln!("warning: client {i}: {e}"),
-        }
-    }
-    Ok(replies)
-}
-
-/// One headless connection per seat, with `args.inputs`; `--inputs bot` connections of a room
-/// share one claim table, so the process's bots split each kitchen like a server team.
-pub fn connect_seats(
-    args: &JoinArgs,
-    replies: &[JoinReply],
-) -> Result<Vec<HeadlessClient>, String> {
-    let transport = if args.ws {
-        Transport::WebSocket { web: args.web.clone(), origin: None }
-    } else {
-        Transport::Udp
-    };
-    let mut clients = replies
-        .iter()
-        .map(|r| HeadlessClient::connect_via(r, args.inputs, &transport))
-        .collect::<Result<Vec<_>, String>>()
-        .map_err(|e| format!("connect: {e}"))?;
-    if args.inputs == InputMode::Bot {
-        let mut claims: BTreeMap<&str, SharedClaims> = BTreeMap::new();
-        for (c, r) in clients.iter_mut().zip(replies) {
-            c.share_claims(claims.entry(r.code.as_str()).or_default().clone());
-        }
-    }
-    Ok(clients)
-}
-
-/// How long the load generator lets packets gather after the first arrives (see [`drive`]).
-const COALESCE: Duration = Duration::from_micros(1000);
-
-/// Steps `clients` until `end`: each when a packet is waiting on its socket, or when `idle`
-/// has passed since its last step (relay connections: on that period only).
-///
-/// Stepping every connection every few milliseconds made an idle step most of a load
-/// generator's work; a connection has something to do ~20 times a second (the room's tick
-/// arrives, its frame goes out) plus its keepalive, so one `poll` over every socket decides.
-///
-/// Answers how many steps it took.
-pub fn drive(clients: &mut [HeadlessClient], idle: Duration, end: Instant) -> u64 {
-    use rustix::event::{PollFd, PollFlags, Timespec, poll};
-    let mut last = vec![Instant::now(); clients.len()];
-    let mut ready = vec![false; clients.len()];
-    let mut steps = 0;
-    loop {
-        let now = Instant::now();
-        if now >= end {
-            return steps;
-        }
-        // Each connection wakes for its packets, its keepalive, and the moment its next frame
-        // is due (the uplink sends each frame as late as still arrives in time).
-        let due: Vec<Instant> = clients
-            .iter()
-            .zip(&last)
-            .map(|(c, t)| c.until_send().map_or(*t + idle, |d| (now + d).min(*t + idle)))
-            .collect();
-        let next = due.iter().copied().min().unwrap_or(end).min(end);
-        let wait = next.saturating_duration_since(now);
-        {
-            // Relay connections have no socket here and wait for their timer.
-            let (mut fds, owners): (Vec<PollFd>, Vec<usize>) = clients
-                .iter()
-                .enumerate()
-                .filter_map(|(i, c)| Some((PollFd::new(c.probe.as_ref()?, PollFlags::IN), i)))
-                .unzip();
-            let timeout =
-                Timespec { tv_sec: wait.as_secs() as _, tv_nsec: wait.subsec_nanos() as _ };
-            match poll(&mut fds, Some(&timeout)) {
-                // A server flushes a tick to every client of a world in one go, often as two
-                // or three packets per client: waiting a moment lets one step take them all.
-                Ok(n) if n > 0 => {
-                    std::thread::sleep(COALESCE);
-                    let _ = poll(&mut fds, Some(&Timespec { tv_sec: 0, tv_nsec: 0 }));
-                }
-                Ok(_) | Err(rustix::io::Errno::INTR) => {}
-                Err(e) => {
-                    eprintln!("warning: poll: {e}");
-                    std::thread::sleep(idle);
-                }
-            }
-            ready.fill(false);
-            for (f, &i) in fds.iter().zip(&owners) {
-                ready[i] = !f.revents().is_empty();
-            }
-        }
-        let now = Instant::now();
-        for (((c, t), r), d) in clients.iter_mut().zip(&mut last).zip(&ready).zip(&due) {
-            if *r || now >= *d {
-                c.step();
-                *t = now;
-                steps += 1;
-            }
-        }
-    }
-}
-
-/// CPU seconds this process has used (user + system), so `--stats` says what the load cost.
-fn cpu_seconds() -> f64 {
-    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
-    t.tv_sec as f64 + t.tv_nsec as f64 / 1e9
-}
-
-/// Runs `undercooked join … --headless`; returns the exit code.
-pub fn run_join(args: &JoinArgs) -> u8 {
-    let replies = match open_seats(args) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
-    };
-    let Some(first) = replies.first().cloned() else { return 1 };
-    let codes: Vec<&str> = replies.iter().map(|r| r.code.as_str()).collect();
-    let mut rooms = codes.clone();
-    rooms.dedup();
-    if args.create {
-        for code in &rooms {
-            println!("room: {code}");
-        }
-    }
-    let mut clients = match connect_seats(args, &replies) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
-    };
-    eprintln!(
-        "joined {} with {} connection(s) over {}",
-        if rooms.len() == 1 {
-            format!("room {}", first.code)
-        } else {
-            format!("{} rooms", rooms.len())
-        },
-        clients.len(),
-        if args.ws { "the WebSocket relay" } else { "UDP" }
-    );
-    let (start, cpu_start) = (Instant::now(), cpu_seconds());
-    let end = start + Duration::from_secs_f64(args.seconds.max(0.0));
-    let steps = drive(&mut clients, Duration::from_millis(args.frame_ms.max(1)), end);
-    let cpu_s = cpu_seconds() - cpu_start;
-    let cpu = cpu_s / start.elapsed().as_secs_f64().max(1e-3);
-    for c in &mut clients {
-        c.disconnect();
-    }
-    if args.stats {
-        let per: Vec<Value> = clients
-            .iter()
-            .map(|c| {
-                let mut v = c.session().stats();
-                if let Some(bot) = c.bot() {
-                    v["bot_plans"] = json!(bot.plans);
-                    v["bot_error"] = json!(bot.error.as_ref().map(ToString::to_string));
-                }
-                v
-            })
-            .collect();
-        let mut line = summarize(&per);
-        // The generator's own CPU while it drove the connections (1.0 = one core busy).
-        line["cpu_cores"] = json!((cpu * 1000.0).round() / 1000.0);
-        line["steps_per_s"] = json!((steps as f64 / args.seconds.max(1e-3)).round());
-        line["cpu_us_per_step"] = json!((cpu_s * 1e6 / steps.max(1) as f64).round());
-        if rooms.len() == 1 {
-            line["room"] = json!(first.code);
-            line["per_client"] = json!(per);
-        } else {
-            line["rooms"] = json!(rooms.len());
-            line["per_room"] = rooms
-                .iter()
-                .map(|code| {
-                    let mine: Vec<Value> = per
-                        .iter()
-                        .zip(&codes)
-                        .filter(|(_, c)| *c == code)
-                        .map(|(v, _)| v.clone())
-                        .collect();
-                    let mut s = summarize(&mine);
-                    s["room"] = json!(code);
-                    s
-                })
-                .collect();
-        }
-        println!("{line}");
-    }
-    0
-}
-
-/// The `--stats` figures over some connections: how many, the fewest ticks any followed, the
-/// median of that, mean bandwidth, the worst round trip and press → applied p99, late frames.
-fn summarize(per: &[Value]) -> Value {
-    let num = |k: &'static str| per.iter().filter_map(move |v| v[k].as_f64());
-    let n = per.len().max(1) as f64;
-    let mut ticks: Vec<f64> = num("ticks_received").collect();
-    ticks.sort_by(f64::total_cmp);
-    json!({
-        "clients": per.len(),
-        "ticks_received": ticks.first().copied().unwrap_or(0.0) as u64,
-        "ticks_received_median": ticks.get(ticks.len() / 2).copied().unwrap_or(0.0) as u64,
-        "down_bytes_per_s": (num("down_bytes_per_s").sum::<f64>() / n).round(),
-        "up_bytes_per_s": (num("up_bytes_per_s").sum::<f64>() / n).round(),
-        "rtt_ms": num("rtt_ms").reduce(f64::max),
-        "press_to_applied_ms_p99": num("press_to_applied_ms_p99").reduce(f64::max),
-        "late": num("late").sum::<f64>(),
-    })
 }
 
 /// The `p`th percentile of `v` (nearest rank), None when empty.
