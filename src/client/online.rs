@@ -21,14 +21,14 @@ use super::{Online, Options, PlayArgs};
 use crate::clock::TickClockPlugin;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::api::{join_link, parse_join_link, request_seat};
+#[cfg(not(target_arch = "wasm32"))]
 use crate::net::headless::{Transport, add_connection, open_connection};
 use crate::net::predict::{Predictor, reconcile_seen};
 use crate::net::seen::SeenRound;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::server::{HostConfig, ServerHandle, spawn_server};
 #[cfg(not(target_arch = "wasm32"))]
-use crate::net::session::JoinReply;
-use crate::net::session::add_client_plugins;
+use crate::net::session::{JoinReply, add_client_plugins};
 use crate::net::session::{SendPace, ready_due};
 use crate::net::uplink::Uplink;
 use crate::project::RoomTick;
