@@ -269,6 +269,22 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     let s = w.resource::<OnlineSession>();
     assert_eq!(s.welcome.as_ref().map(|w| w.seat), Some(0));
     assert!(s.frames_sent >= 5 && s.events_received > 0);
+    // The own cook is drawn from the prediction, near where the server has it (the stick
+    // walks right, so the prediction is ahead by the input lead: well under a tile).
+    let predictor = s.predictor.as_ref().expect("the welcome started a prediction");
+    assert!(predictor.stats.reconciles > 0, "authoritative ticks rebuilt it: {predictor:?}");
+    let drawn = *w
+        .get_resource::<undercooked::client::interp::PredictedCook>()
+        .expect("the window draws its own cook from the prediction");
+    assert_eq!(drawn.seat, 0);
+    let (_, motion) = w
+        .query::<(&CookView, &undercooked::protocol::CookMotion)>()
+        .iter(w)
+        .find(|(c, _)| c.seat == 0)
+        .expect("seat 0's cook is replicated");
+    let server = bevy::math::Vec2::new(motion.pos.0 as f32, motion.pos.1 as f32) / 1e6;
+    assert!(drawn.at.distance(server) < 1.0, "drawn at {:?}, the server has {server:?}", drawn.at);
+    let s = w.resource::<OnlineSession>();
     let lobby = w.query::<&LobbyView>().iter(w).next().cloned().expect("the lobby is replicated");
     assert_eq!(lobby.phase, LobbyPhase::Round, "auto-ready started the round");
     assert!(lobby.seats.iter().all(|s| s.ready));
