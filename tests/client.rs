@@ -284,7 +284,6 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
         .expect("seat 0's cook is replicated");
     let server = bevy::math::Vec2::new(motion.pos.0 as f32, motion.pos.1 as f32) / 1e6;
     assert!(drawn.at.distance(server) < 1.0, "drawn at {:?}, the server has {server:?}", drawn.at);
-    let s = w.resource::<OnlineSession>();
     let lobby = w.query::<&LobbyView>().iter(w).next().cloned().expect("the lobby is replicated");
     assert_eq!(lobby.phase, LobbyPhase::Round, "auto-ready started the round");
     assert!(lobby.seats.iter().all(|s| s.ready));
