@@ -63,8 +63,6 @@ pub struct OnlineSession {
     pub code: String,
     /// From the server's `Welcome` (the seat the server gives this connection's frames).
     pub welcome: Option<Welcome>,
-    /// The room tick last seen.
-    pub last_tick: Option<u32>,
     pub frames_sent: u64,
     /// The input link: clock sync, stamping, repeats, and what the F3 overlay shows of it.
     pub uplink: Uplink,
@@ -209,7 +207,6 @@ fn send_frames(
         s.tapped |= s.controls.1;
     }
     let Some((room, clock, view, _)) = seen.rooms.iter().next() else {
-        s.last_tick = None;
         acks.clear();
         return;
     };
@@ -217,16 +214,11 @@ fn send_frames(
         s.round = Some(room);
         s.uplink.reset_round();
     }
-    for ack in acks.read() {
-        s.uplink.on_ack(now, ack);
-    }
     let session = &mut *s;
-    if session.last_tick != Some(clock.tick) {
-        session.last_tick = Some(clock.tick);
-        session.uplink.observe_clock(now, clock.tick);
-        if let Some(predictor) = session.predictor.as_mut() {
-            reconcile_seen(predictor, &session.uplink, &seen);
-        }
+    if session.uplink.follow(now, acks.read(), clock.tick)
+        && let Some(predictor) = session.predictor.as_mut()
+    {
+        reconcile_seen(predictor, &session.uplink, &seen);
     }
     if view.result.is_some() {
         return;
@@ -243,10 +235,7 @@ fn send_frames(
         session.tapped = false;
         session.frames_sent = session.uplink.stats.frames_sent;
         if let Some(predictor) = session.predictor.as_mut() {
-            let next = predictor.next_tick().unwrap_or(u32::MAX);
-            for (tick, c) in session.uplink.sent_from(next) {
-                predictor.extend(tick, c);
-            }
+            predictor.catch_up(&session.uplink);
         }
         out.write(batch);
         pace.due = true;

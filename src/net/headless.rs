@@ -505,22 +505,18 @@ fn follow_room(
         s.round = Some(room);
         s.uplink.reset_round();
     }
-    for ack in acks.read() {
-        s.uplink.on_ack(now, ack);
-    }
     let tick = clock.tick;
-    match s.tick {
-        Some(old) if tick > old => s.ticks_received += (tick - old) as u64,
-        Some(old) if tick == old => {}
-        _ => {}
+    if let Some(old) = s.tick
+        && tick > old
+    {
+        s.ticks_received += (tick - old) as u64;
     }
-    if s.tick != Some(tick) {
-        s.tick = Some(tick);
-        s.uplink.observe_clock(now, tick);
-        let session = &mut *s;
-        if let Some(predictor) = session.predictor.as_mut() {
-            reconcile_seen(predictor, &session.uplink, &seen);
-        }
+    s.tick = Some(tick);
+    let session = &mut *s;
+    if session.uplink.follow(now, acks.read(), tick)
+        && let Some(predictor) = session.predictor.as_mut()
+    {
+        reconcile_seen(predictor, &session.uplink, &seen);
     }
     if s.mode == InputMode::Manual || view.result.is_some() {
         return;
@@ -539,10 +535,7 @@ fn follow_room(
         && batch.is_some()
     {
         session.playing_since.get_or_insert(now);
-        let next = predictor.next_tick();
-        for (tick, controls) in uplink.sent_from(next.unwrap_or(u32::MAX)) {
-            predictor.extend(tick, controls);
-        }
+        predictor.catch_up(&uplink);
     }
     session.uplink = uplink;
     if let Some(batch) = batch {

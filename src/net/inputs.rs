@@ -58,8 +58,9 @@ impl FrameCounts {
         self.future + self.flood + self.no_round + self.malformed
     }
 
-    /// Adds what changed between `before` and `after` (one link's counters over one batch).
-    fn add_change(&mut self, before: &FrameCounts, after: &FrameCounts) {
+    /// Adds what changed between `before` and `after` (one link's counters over one batch;
+    /// from `FrameCounts::default()`, a whole link's).
+    pub fn add_change(&mut self, before: &FrameCounts, after: &FrameCounts) {
         self.admitted += after.admitted - before.admitted;
         self.late += after.late - before.late;
         self.merged += after.merged - before.merged;

@@ -211,14 +211,7 @@ fn measure(args: &NetBenchArgs, rtt: u32) -> Result<Value, String> {
     let links = host.links();
     let mut total = FrameCounts::default();
     for (_, c) in &links {
-        total.admitted += c.admitted;
-        total.merged += c.merged;
-        total.late += c.late;
-        total.lost += c.lost;
-        total.future += c.future;
-        total.flood += c.flood;
-        total.no_round += c.no_round;
-        total.malformed += c.malformed;
+        total.add_change(&FrameCounts::default(), c);
     }
     let mut press = Vec::new();
     let (mut corrections, mut sizes, mut errors, mut press_move, mut sent) =

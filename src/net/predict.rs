@@ -208,6 +208,15 @@ impl Predictor {
         Ok(())
     }
 
+    /// Predicts every frame `link` has sent since the prediction's newest tick (the frames
+    /// just sent), on top of the newest prediction.
+    pub fn catch_up(&mut self, link: &Uplink) {
+        let Some(next) = self.next_tick() else { return };
+        for (tick, controls) in link.sent_from(next) {
+            self.extend(tick, controls);
+        }
+    }
+
     /// A frame was just sent: predict its tick on top of the newest prediction.
     pub fn extend(&mut self, tick: u32, controls: PackedInput) {
         let pressed = controls.mv != (0, 0) && self.last_mv == (0, 0);
@@ -272,14 +281,6 @@ impl Predictor {
         self.offset = (self.offset.0 * keep, self.offset.1 * keep);
         let p = self.newest()?;
         Some((p.x as f64 + self.offset.0, p.y as f64 + self.offset.1))
-    }
-
-    /// The newest two predicted positions (older, newer), for drawing between ticks.
-    pub fn last_two(&self) -> Option<(V2, V2)> {
-        let n = self.path.len();
-        let newer = self.path.back()?.1;
-        let older = if n >= 2 { self.path[n - 2].1 } else { newer };
-        Some((older, newer))
     }
 }
 

@@ -89,6 +89,8 @@ pub struct Uplink {
     on_time: VecDeque<(u32, bool)>,
     /// The newest tick an ack has reported.
     acked_tick: Option<u32>,
+    /// The replicated clock's tick last followed.
+    clock_tick: Option<u32>,
     /// The controls of the last frame sent (a change is a press).
     controls_were: PackedInput,
     pub stats: LinkStats,
@@ -111,7 +113,28 @@ impl Uplink {
         self.last_applied = None;
         self.on_time.clear();
         self.acked_tick = None;
+        self.clock_tick = None;
         self.controls_were = PackedInput::default();
+    }
+
+    /// What one client frame brought: the acks that arrived, then the room's replicated
+    /// clock. Answers whether the clock shows a tick not seen before: a new authoritative
+    /// state, for the prediction to rebuild from.
+    pub fn follow<'a>(
+        &mut self,
+        now: Duration,
+        acks: impl IntoIterator<Item = &'a InputAck>,
+        tick: u32,
+    ) -> bool {
+        for ack in acks {
+            self.on_ack(now, ack);
+        }
+        if self.clock_tick == Some(tick) {
+            return false;
+        }
+        self.clock_tick = Some(tick);
+        self.observe_clock(now, tick);
+        true
     }
 
     /// The room's next tick is `tick`, as seen at `now` (a replicated clock or an ack).
