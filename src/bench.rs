@@ -7,10 +7,11 @@
 use crate::bot::planner::BotTeam;
 use crate::clock::headless_app;
 use crate::level::cli::{DEFAULT_LEVELS_DIR, RECIPES_PATH};
-use crate::level::model::{Level, RecipeBook};
 use crate::level::{LoadError, find_level, load_campaign, load_recipes_file};
 use crate::sim::input::InputFrame;
 use crate::sim::kinds::Dir4;
+use crate::sim::kitchen::Level;
+use crate::sim::recipe_book::RecipeBook;
 use crate::sim::rng::SplitMix64;
 use crate::sim::room::{Room, SeatSpec};
 use crate::sim::step_room;

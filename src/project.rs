@@ -103,7 +103,7 @@ pub fn hazard_view(room: &Room) -> HazardView {
             .zip(&h.patches)
             .filter(|(_, on)| **on)
             .flat_map(|(p, _)| {
-                let ice = p.traction == crate::level::model::Traction::Ice;
+                let ice = p.traction == crate::sim::hazard_spec::Traction::Ice;
                 p.cells.iter().map(move |&c| (c, ice))
             })
             .collect(),

@@ -5,8 +5,8 @@
 //! the headless server, or the embedded server of a local game. Everything here is plain data
 //! in the sim's integer units, so the client interpolates and formats, and nothing drifts.
 
-use crate::level::model::ShiftPhase;
 use crate::sim::events::SimEvent;
+use crate::sim::hazard_spec::ShiftPhase;
 use crate::sim::input::InputFrame;
 use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Tile};
 use crate::sim::room::{CookState, StationState, Verdict};

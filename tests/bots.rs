@@ -8,11 +8,12 @@ use std::sync::Arc;
 use undercooked::bot::claims::Claim;
 use undercooked::bot::planner::BotTeam;
 use undercooked::bot::prove::play_round;
-use undercooked::level::model::{Level, RecipeBook};
 use undercooked::level::{builtin_recipes, load_campaign};
 use undercooked::sim::events::{DeniedReason, SimEvent};
 use undercooked::sim::input::InputFrame;
 use undercooked::sim::kinds::StationKind;
+use undercooked::sim::kitchen::Level;
+use undercooked::sim::recipe_book::RecipeBook;
 use undercooked::sim::room::{Room, Seat, SeatSpec, Verdict};
 use undercooked::sim::step_room;
 

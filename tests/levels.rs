@@ -9,12 +9,14 @@ use std::process::Command;
 
 use undercooked::level::compile::parse_level;
 use undercooked::level::files::{LevelSource, check_campaign, check_level_set, level_files};
-use undercooked::level::model::{Level, RecipeBook, TICK_HZ};
 use undercooked::level::{
     ErrorCode, LevelError, builtin_recipes, find_level, load_campaign, load_recipes_file,
     parse_recipes,
 };
 use undercooked::sim::kinds::{StationKind, Tile};
+use undercooked::sim::kitchen::Level;
+use undercooked::sim::recipe_book::RecipeBook;
+use undercooked::sim::units::TICK_HZ;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

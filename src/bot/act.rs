@@ -3,9 +3,9 @@
 
 use super::errand::Intent;
 use super::nav::{FAR, distances, path_avoiding, steer, walkable};
-use crate::level::model::Cell;
 use crate::sim::events::{DeniedReason, DeniedWhy, SimEvent};
 use crate::sim::kinds::{Dir4, Tile};
+use crate::sim::kitchen::Cell;
 use crate::sim::room::{Cook, Room, Seat, StationState, V2};
 
 /// When a held (or awaited) action is finished.

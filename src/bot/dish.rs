@@ -10,9 +10,9 @@ use super::view::{
     View, act, is_heat, plate_parts, press, process_kind, remove_one, sorted, trash_held, wash,
     wash_plates,
 };
-use crate::level::model::Part;
 use crate::sim::dishes::{is_submultiset, recipe_of};
 use crate::sim::kinds::{Form, Ingredient, StationKind, Vessel};
+use crate::sim::recipe_book::Part;
 use crate::sim::room::{Item, ItemKind, Place, StationState};
 use crate::sim::stations::{POT_CAPACITY, transition, work_ticks};
 

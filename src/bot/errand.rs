@@ -2,8 +2,8 @@
 //! one input frame per tick from the room's state — the same frames a player would send.
 
 use super::nav::{arrived, path, steer};
-use crate::level::model::Cell;
 use crate::sim::kinds::Dir4;
+use crate::sim::kitchen::Cell;
 use crate::sim::room::{Room, Seat};
 use std::collections::VecDeque;
 

@@ -3,8 +3,8 @@
 //! map ([`Distances`]): how far every cell is from each fixture, where to rest, where the
 //! traffic runs.
 
-use crate::level::model::{Cell, Level};
 use crate::sim::kinds::Tile;
+use crate::sim::kitchen::{Cell, Level};
 use crate::sim::room::{Cook, V2};
 use crate::sim::units::{MOVE_UNIT, RADIUS, TILE};
 use std::collections::VecDeque;

@@ -10,9 +10,9 @@ use super::nav::{Distances, FAR, distances, walkable};
 use super::view::{
     View, act, is_heat, plate_parts, press, process_kind, remove_one, trash_held, wash, wash_plates,
 };
-use crate::level::model::Part;
 use crate::sim::dishes::is_submultiset;
 use crate::sim::kinds::{StationKind, Tile, Vessel};
+use crate::sim::recipe_book::Part;
 use crate::sim::room::{ItemKind, Room, Seat, StationState};
 
 /// Choose the one next action for `bot` (None = nothing useful to do right now).

@@ -17,7 +17,6 @@
 use super::claims::ClaimTable;
 use super::planner::BotTeam;
 use crate::level::compile::parse_level;
-use crate::level::model::{Level, RecipeBook};
 use crate::level::recipes::parse_recipes;
 use crate::protocol::{
     CookMotion, CookView, GridView, ItemLook, ItemPlace, ItemView, RoomClock, RoomView,
@@ -25,6 +24,8 @@ use crate::protocol::{
 };
 use crate::sim::events::SimEvent;
 use crate::sim::input::InputFrame;
+use crate::sim::kitchen::Level;
+use crate::sim::recipe_book::RecipeBook;
 use crate::sim::room::{Item, ItemId, ItemKind, Mark, Order, Place, Room, Seat, SeatSpec, V2};
 use std::fmt;
 use std::sync::{Arc, Mutex};

@@ -5,8 +5,8 @@
 use super::act::{Act, Mode, Until};
 use super::claims::{Claim, ClaimTable};
 use super::nav::{Distances, FAR};
-use crate::level::model::Part;
 use crate::sim::kinds::{Form, Ingredient, StationKind, Vessel};
+use crate::sim::recipe_book::Part;
 use crate::sim::room::{Item, ItemKind, Room, Seat, StationState};
 use crate::sim::stations::transition;
 

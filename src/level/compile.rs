@@ -1,4 +1,4 @@
-//! Level file → validated `model::Level`: every check, every problem reported at once.
+//! Level file → validated `sim::kitchen::Level`: every check, every problem reported at once.
 //!
 //! The order of work is: decode the text, parse the schema, then run each check into one
 //! error list. Checks that depend on a sound grid (spawn and station reachability) run only
@@ -12,11 +12,13 @@ use super::limits::{
     MAX_CONCURRENT, MAX_GRID_SIDE, MAX_ORDER_SPAN_S, MAX_PROPS, MAX_SCORE, MAX_TIME_LIMIT_S,
     valid_id,
 };
-use super::model::{HazardSpec, Level, LevelFixed, OrdersSpec, PropLimits, RecipeBook, StationDef};
 use super::schema::{LevelFile, TileSpec};
 use super::source_map::{SourceMap, StrLoc};
 use super::text::{decode_text, parse_ron};
+use crate::sim::hazard_spec::HazardSpec;
 use crate::sim::kinds::{Form, Ingredient, StationKind, Tile, Vessel};
+use crate::sim::kitchen::{Level, LevelFixed, OrdersSpec, PropLimits, StationDef};
+use crate::sim::recipe_book::RecipeBook;
 use crate::sim::units::MAX_COOKS;
 
 /// The highest spawn digit: one spawn a seat.

@@ -12,11 +12,12 @@
 use super::seen::{SeenRound, with_views};
 use super::uplink::{Uplink, push_sample};
 use crate::bot::remote::{RemoteBotError, Views, compile_round, snapshot};
-use crate::level::model::{Level, RecipeBook};
 use crate::protocol::{PackedInput, RoundSource};
 use crate::sim::action::gate_room_actions;
 use crate::sim::input::{InputFrame, resolve_room_inputs};
+use crate::sim::kitchen::Level;
 use crate::sim::movement::move_room_cooks;
+use crate::sim::recipe_book::RecipeBook;
 use crate::sim::room::{Room, Seat, V2};
 use crate::sim::units::TILE;
 use std::collections::VecDeque;

@@ -356,11 +356,49 @@ mod tests {
         assert_eq!(station_word(&st) as u64 >> 32, u32::MAX as u64);
     }
 
+    /// The sketch `#####` `#1.2#` `#-T-#` `#####` with two cooks, built by hand: the rules
+    /// import nothing from `level/`, so their own tests build levels without its sketches.
+    fn two_cook_room() -> Room {
+        use crate::sim::kinds::{StationKind, Tile};
+        use crate::sim::kitchen::{Level, LevelFixed, OrdersSpec, PropLimits, StationDef};
+        use crate::sim::recipe_book::RecipeBook;
+        use crate::sim::room::SeatSpec;
+        use std::sync::Arc;
+        let (w, f) = (Tile::Wall, Tile::Floor);
+        let (counter, trash) = (StationKind::Counter, StationKind::Trash);
+        let (c, t) = (Tile::Station(counter), Tile::Station(trash));
+        let tiles = vec![w, w, w, w, w, w, f, f, f, w, w, c, t, c, w, w, w, w, w, w];
+        let stations = [(counter, 1), (trash, 2), (counter, 3)]
+            .map(|(kind, x)| StationDef { kind, cell: (x, 2) })
+            .to_vec();
+        let fixed = LevelFixed {
+            id: "test".into(),
+            name: "test".into(),
+            hint: String::new(),
+            spawns: vec![(1, 1), (3, 1)],
+            stations,
+            props: PropLimits { plates: 4, pots: 2 },
+            orders: OrdersSpec {
+                pool: Vec::new(),
+                concurrent: 1,
+                interval_min: 1,
+                interval_max: 1,
+                deadline: 1,
+                miss_penalty: 0,
+            },
+            time_limit: 20 * 180,
+            target_score: 1,
+            hazards: Default::default(),
+        };
+        let level = Arc::new(Level::new(5, 4, tiles, fixed));
+        Room::new(level, Arc::new(RecipeBook::default()), 1, &SeatSpec::numbered(2))
+    }
+
     #[test]
     fn the_chain_hashes_exactly_the_named_walk() {
         use crate::sim::kinds::{Form, Ingredient};
         use crate::sim::room::ItemKind;
-        let mut room = crate::sim::tests::room(&["#####", "#1.2#", "#-T-#", "#####"], 2);
+        let mut room = two_cook_room();
         room.preplace(0, ItemKind::Food(Ingredient::Onion, Form::Chopped));
         let parts = vec![(Ingredient::Lettuce, Form::Chopped), (Ingredient::Tomato, Form::Chopped)];
         room.preplace(2, ItemKind::Plate { parts });

@@ -10,11 +10,12 @@ use super::action::reach::select_target;
 use super::events::SimEvent;
 pub use super::fires::FireState;
 use super::fires::Fires;
+use super::hazard_spec::{ShiftPhase, Traction};
 use super::kinds::{Form, StationKind, Tile, Vessel};
+use super::kitchen::{Cell, Level};
 use super::movement::{Axis, stun, sweep_axis};
 use super::room::{CookState, ItemId, ItemKind, MoveModifiers, Place, Room, StationState, V2};
 use super::units::{PUSH_SLOP, RADIUS, TILE};
-use crate::level::model::{Cell, Level, ShiftPhase, Traction};
 use smallvec::SmallVec;
 use std::sync::Arc;
 

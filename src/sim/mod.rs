@@ -9,12 +9,15 @@ pub mod events;
 pub mod fires;
 pub mod freshness;
 pub mod hash;
+pub mod hazard_spec;
 pub mod hazards;
 pub mod input;
 pub mod invariants;
 pub mod kinds;
+pub mod kitchen;
 pub mod movement;
 pub mod orders;
+pub mod recipe_book;
 pub mod rng;
 pub mod room;
 pub mod round;
@@ -210,6 +213,3 @@ pub fn step_room(room: &mut Room) {
     round::step_room_round(room);
     advance_room(room);
 }
-
-#[cfg(test)]
-mod tests;

@@ -7,12 +7,12 @@
 
 use super::events::SimEvent;
 use super::kinds::Dir4;
+use super::kitchen::Level;
 use super::room::{Cook, CookState, Room, V2};
 use super::units::{
     ACCEL, DECEL, MAX_COOKS, MAX_SPEED, MOVE_UNIT, PUSH_ITERATIONS, PUSH_SLOP, RADIUS, STUN_TICKS,
     TILE, cell_of,
 };
-use crate::level::model::Level;
 use smallvec::SmallVec;
 
 /// An axis of the grid.

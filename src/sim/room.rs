@@ -7,9 +7,10 @@
 use super::events::SimEvent;
 use super::input::{InputQueue, ResolvedInput};
 use super::kinds::{Dir4, Form, Ingredient, StationKind, Tile};
+use super::kitchen::{Cell, Level};
+use super::recipe_book::{Part, RecipeBook};
 use super::rng::SplitMix64;
 use super::units::{QUALITY_FULL, TILE, cell_centre};
-use crate::level::model::{Cell, Level, Part, RecipeBook};
 use bevy::prelude::*;
 use std::sync::Arc;
 

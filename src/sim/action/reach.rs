@@ -1,8 +1,8 @@
 //! The reach zone: which fixture a press is aimed at (discrete cell walk, then distance).
 
-use crate::level::model::Cell;
 use crate::sim::events::DeniedReason;
 use crate::sim::kinds::Dir4;
+use crate::sim::kitchen::Cell;
 use crate::sim::room::{Cook, Room, V2};
 use crate::sim::units::REACH_LIMIT;
 

@@ -302,7 +302,7 @@ fn the_table_cannot_lose_a_row() {
         assert!(verbs.contains(&format!("{:?}", v.kind())), "verb {v:?} has no row");
     }
     // CONTESTED_LOST is the gate's, never the ladder's: proven by the contested tests; the
-    // serve refusals are the scoring's (tests in src/sim/tests/kitchen.rs).
+    // serve refusals are the scoring's (tests in src/level/tests/kitchen.rs).
     let not_ladder = [
         DeniedReason::ContestedLost,
         DeniedReason::Burnt,

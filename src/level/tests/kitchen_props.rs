@@ -4,9 +4,9 @@
 
 use super::kitchen::room_with;
 use super::{place, send};
-use crate::level::model::Part;
 use crate::sim::events::{DeniedReason, SimEvent};
 use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Vessel};
+use crate::sim::recipe_book::Part;
 use crate::sim::rng::SplitMix64;
 use crate::sim::room::{ItemKind, Order, Place, Room, StationState};
 use crate::sim::scoring::points;

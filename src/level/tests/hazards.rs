@@ -3,15 +3,16 @@
 //! extinguish at hold − 1 vs hold, the shift warning and the move to the nearest safe tile.
 
 use super::{place, send};
-use crate::level::model::{
-    CartSpec, FireSpec, HazardSpec, Level, PatchSpec, ShiftPhase, ShiftSpec, Traction,
-};
 use crate::level::recipes::builtin_recipes;
 use crate::level::sketch::sketch_level;
 use crate::sim::events::{DeniedReason, SimEvent};
 use crate::sim::hash::named_fields;
+use crate::sim::hazard_spec::{
+    CartSpec, FireSpec, HazardSpec, PatchSpec, ShiftPhase, ShiftSpec, Traction,
+};
 use crate::sim::hazards::{CART_RADIUS, SPILL_GRIP_PPM, SPILL_SPEED_PPM, cart_pos};
 use crate::sim::kinds::{Dir4, Form, Ingredient, Tile};
+use crate::sim::kitchen::Level;
 use crate::sim::room::{
     CookState, ItemKind, MoveModifiers, Place, Room, SeatSpec, StationState, V2, Verdict,
 };

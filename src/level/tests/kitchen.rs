@@ -2,14 +2,15 @@
 //! one test per "What proves it" clause of the rulebook, driven through `step_room`.
 
 use super::{hold, place, send};
-use crate::level::model::{Level, Part};
 use crate::level::recipes::builtin_recipes;
 use crate::level::sketch::sketch_level;
 use crate::report::result_payload;
 use crate::sim::events::{DeniedReason, DeniedWhy, SimEvent};
 use crate::sim::freshness::{BURN_TICKS, CARRY_DECAY_PER_TICK, ROT_PER_TICK};
 use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Vessel};
+use crate::sim::kitchen::Level;
 use crate::sim::orders::{FIRST_ORDER_DELAY_TICKS, MIN_RETRY_TICKS};
+use crate::sim::recipe_book::Part;
 use crate::sim::rng::SplitMix64;
 use crate::sim::room::{
     Counters, Item, ItemId, ItemKind, Order, Place, Room, SeatSpec, StationState, Verdict,
