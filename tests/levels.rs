@@ -544,7 +544,8 @@ fn hot_reload_restarts_the_designer_room_keeps_the_last_good_level_and_clears_on
     use bevy::prelude::*;
     use std::time::Duration;
     use undercooked::level::{DesignerPlugin, LevelLibrary, LevelWatchConfig, LevelWatchPlugin};
-    use undercooked::sim::room::{Room, SeatSpec};
+    use undercooked::sim::open::SeatSpec;
+    use undercooked::sim::room::Room;
 
     let dir = temp_levels("app", false);
     let file = dir.join("tutorial.ron");

@@ -23,10 +23,15 @@ use crate::protocol::{
     RoundSource, StationView,
 };
 use crate::sim::events::SimEvent;
+use crate::sim::ids::{ItemId, Seat};
 use crate::sim::input::InputFrame;
+use crate::sim::item::{Item, ItemKind, Mark, Place};
 use crate::sim::kitchen::Level;
+use crate::sim::open::SeatSpec;
+use crate::sim::order::Order;
 use crate::sim::recipe_book::RecipeBook;
-use crate::sim::room::{Item, ItemId, ItemKind, Mark, Order, Place, Room, Seat, SeatSpec, V2};
+use crate::sim::room::Room;
+use crate::sim::v2::V2;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 

@@ -12,9 +12,10 @@ use crate::replay::bundle::{
 };
 use crate::replay::golden::hex;
 use crate::replay::script::InputScript;
+use crate::sim::open::SeatSpec;
 use crate::sim::recipe_book::RecipeBook;
 use crate::sim::rng::SplitMix64;
-use crate::sim::room::{Room, SeatSpec};
+use crate::sim::room::Room;
 use std::path::Path;
 use std::sync::Arc;
 

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use super::error::{ErrorCode, LevelError, Pos};
 use super::source_map::SourceMap;
 use crate::sim::kinds::{StationKind, Tile};
-use crate::sim::kitchen::Cell;
+use crate::sim::units::Cell;
 use crate::sim::units::TICK_HZ;
 
 /// The error sink one compile run reports into.

@@ -10,7 +10,7 @@ use super::grid::{HazardGrid, Report, duration_problem, ticks};
 use super::schema::{CellFile, HazardFile, LevelFile, ShiftTo};
 use crate::sim::hazard_spec::{CartSpec, FireSpec, HazardSpec, PatchSpec, ShiftSpec, Traction};
 use crate::sim::kinds::{StationKind, Tile};
-use crate::sim::kitchen::Cell;
+use crate::sim::units::Cell;
 use crate::sim::units::TICK_HZ;
 
 /// Longest hazard duration or cycle, seconds (ten minutes, as for orders).

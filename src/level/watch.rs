@@ -24,8 +24,9 @@ use super::error::{ErrorCode, LevelError};
 use super::files::level_files;
 use super::recipes::{builtin_recipes, parse_recipes};
 use crate::sim::kitchen::Level;
+use crate::sim::open::SeatSpec;
 use crate::sim::recipe_book::RecipeBook;
-use crate::sim::room::{Room, SeatSpec};
+use crate::sim::room::Room;
 
 /// How often the watcher looks at the files by default: well under the one-second
 /// save-to-screen budget, and rare enough to be free.

@@ -19,8 +19,9 @@ use crate::replay::bundle::{
     BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, content_hash, pack_frames,
 };
 use crate::sim::kitchen::Level;
+use crate::sim::open::SeatSpec;
 use crate::sim::recipe_book::RecipeBook;
-use crate::sim::room::{Room, SeatSpec};
+use crate::sim::room::Room;
 use crate::sim::round::{SETTLE_TICKS, abort};
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;

@@ -2,7 +2,7 @@
 //! µtiles, with the pure timetables client and sim both read.
 
 use super::kinds::Tile;
-use super::kitchen::Cell;
+use super::units::Cell;
 
 /// What a patch of floor does to the cook standing on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -7,11 +7,9 @@
 
 use super::hazard_spec::HazardSpec;
 use super::kinds::{StationKind, Tile};
+use super::units::Cell;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
-
-/// A grid cell coordinate: x is the column, y the row (row 0 is the first string of the file).
-pub type Cell = (i32, i32);
 
 /// One fixture of a level, in its stable index order (row-major scan of the grid).
 #[derive(Clone, Debug, PartialEq, Eq)]

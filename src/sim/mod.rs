@@ -4,26 +4,37 @@
 //! stable id. No floats, no clock, no OS randomness anywhere under this folder (a test scans).
 
 pub mod action;
+pub mod cook;
+pub mod counters;
 pub mod dishes;
 pub mod events;
 pub mod fires;
 pub mod freshness;
 pub mod hash;
 pub mod hazard_spec;
+pub mod hazard_state;
 pub mod hazards;
+pub mod ids;
 pub mod input;
 pub mod invariants;
+pub mod item;
 pub mod kinds;
 pub mod kitchen;
 pub mod movement;
+pub mod open;
+pub mod order;
 pub mod orders;
 pub mod recipe_book;
+pub mod resolve;
 pub mod rng;
 pub mod room;
 pub mod round;
 pub mod scoring;
+pub mod station;
 pub mod stations;
 pub mod units;
+pub mod v2;
+pub mod verdict;
 
 use bevy::ecs::batching::BatchingStrategy;
 use bevy::prelude::*;
@@ -138,7 +149,7 @@ fn guarded(room: &mut Room, stage: &(impl Fn(&mut Room) + Send + Sync)) {
 pub fn resolve_inputs(mut rooms: Query<&mut Room>) {
     for_each_room(&mut rooms, |room| {
         room.events.clear();
-        input::resolve_room_inputs(room);
+        resolve::resolve_room_inputs(room);
     });
 }
 
@@ -201,7 +212,7 @@ fn advance_room(room: &mut Room) {
 /// tools use it; a test proves it matches the scheduled chain hash for hash.
 pub fn step_room(room: &mut Room) {
     room.events.clear();
-    input::resolve_room_inputs(room);
+    resolve::resolve_room_inputs(room);
     if room.result.is_none() {
         action::gate_room_actions(room);
         movement::move_room_cooks(room);

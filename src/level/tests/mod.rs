@@ -15,8 +15,10 @@ use crate::level::recipes::builtin_recipes;
 use crate::level::sketch::sketch_level;
 use crate::sim::input::InputFrame;
 use crate::sim::kinds::Dir4;
-use crate::sim::room::{Room, SeatSpec, V2};
+use crate::sim::open::SeatSpec;
+use crate::sim::room::Room;
 use crate::sim::step_room;
+use crate::sim::v2::V2;
 use std::sync::Arc;
 
 /// A room on a sketched grid with `seats` cooks.
