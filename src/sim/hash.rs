@@ -400,7 +400,7 @@ mod tests {
     /// import nothing from `level/`, so their own tests build levels without its sketches.
     fn two_cook_room() -> Room {
         use crate::sim::kinds::{StationKind, Tile};
-        use crate::sim::kitchen::{Level, LevelFixed, OrdersSpec, PropLimits, StationDef};
+        use crate::sim::kitchen::{Level, LevelFixed, StationDef};
         use crate::sim::open::SeatSpec;
         use crate::sim::recipe_book::RecipeBook;
         use std::sync::Arc;
@@ -411,25 +411,7 @@ mod tests {
         let stations = [(counter, 1), (trash, 2), (counter, 3)]
             .map(|(kind, x)| StationDef { kind, cell: (x, 2) })
             .to_vec();
-        let fixed = LevelFixed {
-            id: "test".into(),
-            name: "test".into(),
-            hint: String::new(),
-            spawns: vec![(1, 1), (3, 1)],
-            stations,
-            props: PropLimits { plates: 4, pots: 2 },
-            orders: OrdersSpec {
-                pool: Vec::new(),
-                concurrent: 1,
-                interval_min: 1,
-                interval_max: 1,
-                deadline: 1,
-                miss_penalty: 0,
-            },
-            time_limit: 20 * 180,
-            target_score: 1,
-            hazards: Default::default(),
-        };
+        let fixed = LevelFixed { spawns: vec![(1, 1), (3, 1)], stations, ..Default::default() };
         let level = Arc::new(Level::new(5, 4, tiles, fixed));
         Room::new(level, Arc::new(RecipeBook::default()), 1, &SeatSpec::numbered(2))
     }

@@ -14,7 +14,7 @@ use super::hazard_spec::{ShiftPhase, Traction};
 use super::hazard_state::{CartState, Spray};
 use super::ids::ItemId;
 use super::item::{ItemKind, Place};
-use super::kinds::{Form, StationKind, Tile, Vessel};
+use super::kinds::{Form, StationKind, Tile};
 use super::kitchen::Level;
 use super::movement::{Axis, stun, sweep_axis};
 use super::room::Room;
@@ -339,16 +339,7 @@ fn smouldering(room: &Room, s: usize) -> bool {
 fn ignite(room: &mut Room, s: usize, t: u32) {
     let Some(spec) = room.level.hazards.fire else { return };
     clear_station(room, s);
-    let st = &mut room.stations[s];
-    if st.kind == StationKind::Stove(Vessel::Pot) && st.state != StationState::Idle {
-        room.pots_dirty = room.pots_dirty.saturating_sub(1);
-        room.pots_clean += 1;
-    }
-    let st = &mut room.stations[s];
-    st.state = StationState::Blocked;
-    st.worker = None;
-    st.progress = 0;
-    st.cooldown = 0;
+    room.reset_station(s, StationState::Blocked);
     let gap = room.rng.range_inclusive(spec.spread_min, spec.spread_max).max(1);
     room.hazards.fires.set(s, FireState { burning: true, smoulder: 0, next_spread: t + gap });
 }

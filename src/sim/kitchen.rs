@@ -19,14 +19,14 @@ pub struct StationDef {
 }
 
 /// How many of each prop the kitchen owns (clean + dirty always sum to this).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct PropLimits {
     pub plates: u32,
     pub pots: u32,
 }
 
 /// The ticket rail's spec in ticks.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct OrdersSpec {
     /// Recipe ids (keys of the recipe book) the rail draws from.
     pub pool: Vec<String>,
@@ -59,8 +59,9 @@ pub struct Level {
     fixed: Arc<LevelFixed>,
 }
 
-/// The parts of a level that stay fixed for a whole round (see [`Level`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The parts of a level that stay fixed for a whole round (see [`Level`]). The default is an
+/// empty kitchen that no compile would pass (no spawns, no time), for tests to fill in.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct LevelFixed {
     pub id: String,
     pub name: String,

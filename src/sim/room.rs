@@ -12,12 +12,12 @@ use super::hazard_state::HazardState;
 use super::ids::{ItemId, Seat};
 use super::input::InputQueue;
 use super::item::{Item, ItemKind, Place};
-use super::kinds::{StationKind, Tile};
+use super::kinds::{StationKind, Tile, Vessel};
 use super::kitchen::Level;
 use super::order::Order;
 use super::recipe_book::RecipeBook;
 use super::rng::SplitMix64;
-use super::station::Station;
+use super::station::{Station, StationState};
 use super::units::{Cell, QUALITY_FULL};
 use super::verdict::Verdict;
 use bevy::prelude::*;
@@ -113,6 +113,24 @@ impl Room {
                 self.cooks[c].held = None;
             }
             self.items.remove(i);
+        }
+    }
+
+    /// Station `s` back to a bare fixture in `state`: no worker, no progress, no release
+    /// grace, and a pot stove's pot back in the clean stock. Washing a pot clean and a fire
+    /// throwing it clear are the same reset. A pre-placed pot (scripts, tests) never left the
+    /// stock, so with no pot out there is nothing to give back.
+    pub fn reset_station(&mut self, s: usize, state: StationState) {
+        let st = &mut self.stations[s];
+        let holds_pot =
+            st.kind == StationKind::Stove(Vessel::Pot) && st.state != StationState::Idle;
+        st.state = state;
+        st.worker = None;
+        st.progress = 0;
+        st.cooldown = 0;
+        if holds_pot && self.pots_dirty > 0 {
+            self.pots_dirty -= 1;
+            self.pots_clean += 1;
         }
     }
 

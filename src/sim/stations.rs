@@ -219,18 +219,7 @@ fn finish_in_place_wash(room: &mut Room, s: usize) {
         room.counters.wasted += 1;
         room.events.push(SimEvent::Wasted { item, station });
     }
-    if room.stations[s].kind == StationKind::Stove(Vessel::Pot) {
-        // A pre-placed pot (scripts, tests) never left the stock: nothing to give back.
-        if room.pots_dirty > 0 {
-            room.pots_dirty -= 1;
-            room.pots_clean += 1;
-        }
-    }
-    let st = &mut room.stations[s];
-    st.state = StationState::Idle;
-    st.worker = None;
-    st.progress = 0;
-    st.cooldown = 0;
+    room.reset_station(s, StationState::Idle);
     room.events.push(SimEvent::Washed { station });
 }
 
