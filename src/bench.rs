@@ -16,6 +16,7 @@ use crate::sim::recipe_book::RecipeBook;
 use crate::sim::rng::SplitMix64;
 use crate::sim::room::Room;
 use crate::sim::step_room;
+use crate::sim::units::MAX_COOKS;
 use bevy::prelude::*;
 use clap::{Args, Subcommand};
 use std::path::Path;
@@ -53,7 +54,11 @@ pub struct SimBenchArgs {
     pub seed: u64,
     /// Also time N planner bots (1–4) playing one room through `sim::step_room`: their
     /// planning cost per bot per tick, apart from the sim's.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_parser = clap::value_parser!(u8).range(0..=MAX_COOKS as i64)
+    )]
     pub bots: u8,
     /// Ticks of the bots run (rounds restart with the next seed when one ends).
     #[arg(long, default_value_t = 20_000)]
@@ -64,7 +69,7 @@ pub struct SimBenchArgs {
 }
 
 /// Cooks per benchmark room, as the issue asks (every seat of a kitchen filled).
-pub const BENCH_COOKS: u8 = 4;
+pub const BENCH_COOKS: u8 = MAX_COOKS as u8;
 
 /// One seat's walk: the stick it holds and how many more ticks the button stays down.
 #[derive(Clone, Copy, Debug, Default)]

@@ -224,7 +224,9 @@ fn check_spawns(grid: &Grid, rep: &mut Report) {
         return;
     }
     if grid.spawns.is_empty() {
-        let msg = "no cook spawn; put the digits 1..4 on floor cells (1 is the first seat)";
+        let msg = format!(
+            "no cook spawn; put the digits 1..{MAX_SPAWNS} on floor cells (1 is the first seat)"
+        );
         rep.push(ErrorCode::NoSpawn, rep.map.field("grid"), msg);
         return;
     }
@@ -237,8 +239,9 @@ fn check_spawns(grid: &Grid, rep: &mut Report) {
     for (expected, &n) in (1u32..).zip(seen.iter()) {
         if n != expected {
             let pos = grid.spawns.iter().find(|s| s.0 == n).and_then(|s| s.2);
-            let msg =
-                format!("spawn {n} without spawn {expected}; number spawns 1, 2, 3, 4 in order");
+            let order: Vec<String> = (1..=MAX_SPAWNS).map(|d| d.to_string()).collect();
+            let order = order.join(", ");
+            let msg = format!("spawn {n} without spawn {expected}; number spawns {order} in order");
             rep.push(ErrorCode::SpawnNumbering, pos, msg);
             break;
         }
