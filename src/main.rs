@@ -171,7 +171,7 @@ enum Command {
     /// Feed seeded mutations of real packets, requests and files to the network stack and the
     /// loaders. Exit 0 no panic, 1 a panic (seed and input printed), 2 a target failed to start.
     #[cfg(not(target_arch = "wasm32"))]
-    Fuzz(undercooked::fuzz::FuzzArgs),
+    Fuzz(undercooked::fuzz::runner::FuzzArgs),
     /// Impair traffic to a server by hand: a UDP or TCP proxy adding delay, jitter, loss,
     /// reordering and duplication, printing its counters every second.
     #[cfg(not(target_arch = "wasm32"))]
@@ -297,7 +297,7 @@ fn main() -> ExitCode {
         Command::Bot { what } => ExitCode::from(undercooked::bot::prove::run(what)),
         Command::Soak(args) => ExitCode::from(undercooked::soak::run(&args)),
         #[cfg(not(target_arch = "wasm32"))]
-        Command::Fuzz(args) => ExitCode::from(undercooked::fuzz::run(&args)),
+        Command::Fuzz(args) => ExitCode::from(undercooked::fuzz::runner::run(&args)),
         #[cfg(not(target_arch = "wasm32"))]
         Command::Netem(args) => ExitCode::from(undercooked::net::impair::cli::run(&args)),
     }
