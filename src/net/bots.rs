@@ -9,7 +9,7 @@
 
 use super::rooms::MAX_SEATS;
 use crate::bot::planner::BotTeam;
-use crate::sim::SimSystems;
+use crate::schedule::TickSystems;
 use crate::sim::room::{Room, Seat};
 use bevy::prelude::*;
 use std::str::FromStr;
@@ -82,7 +82,7 @@ pub struct ServerBotsPlugin;
 
 impl Plugin for ServerBotsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(FixedUpdate, drive_round_bots.before(SimSystems::ResolveInput));
+        app.add_systems(FixedUpdate, drive_round_bots.in_set(TickSystems::Host));
     }
 }
 

@@ -14,11 +14,11 @@ use super::tokens::{Secret, hex};
 use crate::bot::planner::BotTeam;
 use crate::level::LevelLibrary;
 use crate::level::model::{Level, RecipeBook};
-use crate::project::project_rooms;
 use crate::protocol::{InRoom, LobbyPhase, LobbyView, RoundSource, SeatView};
 use crate::replay::bundle::{
     BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, content_hash, pack_frames,
 };
+use crate::schedule::TickSystems;
 use crate::sim::room::{Room, SeatSpec};
 use crate::sim::round::{SETTLE_TICKS, abort};
 use bevy::prelude::*;
@@ -474,7 +474,7 @@ impl Plugin for RoomsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<RoomIndex>().init_resource::<RoundFaults>();
         app.add_observer(tag_views);
-        app.add_systems(FixedPostUpdate, run_lifecycle.after(project_rooms));
+        app.add_systems(FixedPostUpdate, run_lifecycle.in_set(TickSystems::Publish));
     }
 }
 
