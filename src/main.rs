@@ -89,7 +89,7 @@ struct HostArgs {
 enum Command {
     /// Open the game window: the title screen, or `--level` straight into a kitchen.
     #[cfg(feature = "client")]
-    Play(undercooked::client::PlayArgs),
+    Play(undercooked::client::args::PlayArgs),
     /// Validate level files (files or folders; default `levels/`). Exit 0 valid, 1 invalid, 2 unreadable.
     Validate {
         /// Level files or folders of levels.
@@ -230,7 +230,7 @@ fn main() -> ExitCode {
     };
     match command {
         #[cfg(feature = "client")]
-        Command::Play(args) => undercooked::client::run(args),
+        Command::Play(args) => undercooked::client::app::run(args),
         Command::Validate { paths } => {
             ExitCode::from(undercooked::level::cli::run_validate(&paths))
         }
@@ -265,7 +265,7 @@ fn main() -> ExitCode {
             }
             if !headless {
                 #[cfg(feature = "client")]
-                return undercooked::client::online::run(
+                return undercooked::client::join::run(
                     &web,
                     if create { None } else { room.as_deref() },
                     &name,
@@ -340,7 +340,7 @@ fn run_host(h: HostArgs) -> u8 {
 /// No subcommand: the game window where there is one, otherwise the usage.
 fn play_default() -> ExitCode {
     #[cfg(feature = "client")]
-    return undercooked::client::run(undercooked::client::PlayArgs::default());
+    return undercooked::client::app::run(undercooked::client::args::PlayArgs::default());
     #[cfg(not(feature = "client"))]
     {
         use clap::CommandFactory;
