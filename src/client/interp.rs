@@ -54,6 +54,8 @@ pub struct InterpPlugin;
 impl Plugin for InterpPlugin {
     fn build(&self, app: &mut App) {
         app.add_observer(start_trail);
+        // After the projection (local play), and in `PreUpdate` for views that arrive from
+        // elsewhere; both are idempotent for a tick already recorded.
         app.add_systems(FixedPostUpdate, record_cook_ticks.in_set(TickSystems::Publish));
         app.add_systems(PreUpdate, record_cook_ticks);
         app.add_systems(Update, blend_cooks.in_set(FrameSystems::Blend));
