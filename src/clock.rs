@@ -2,6 +2,7 @@
 //! stepping mode where one `app.update()` is exactly one tick. Lives outside `sim/` because it
 //! speaks in time types, which the simulation never touches.
 
+use crate::schedule::SystemOrderPlugin;
 use crate::sim::SimPlugin;
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
@@ -14,13 +15,14 @@ pub const TICK: Duration = Duration::from_millis(50);
 /// The rulebook's MAX_DT: a stall costs at most two ticks.
 pub const MAX_FRAME: Duration = Duration::from_millis(100);
 
-/// Runs `FixedUpdate` at the sim rate with the MAX_DT ceiling.
+/// Runs `FixedUpdate` at the sim rate with the MAX_DT ceiling, its systems in the house order.
 pub struct TickClockPlugin;
 
 impl Plugin for TickClockPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(Time::<Fixed>::from_duration(TICK));
         app.insert_resource(Time::<Virtual>::from_max_delta(MAX_FRAME));
+        app.add_plugins(SystemOrderPlugin);
     }
 }
 

@@ -13,5 +13,6 @@ pub mod project;
 pub mod protocol;
 pub mod replay;
 pub mod report;
+pub mod schedule;
 pub mod sim;
 pub mod soak;

@@ -89,7 +89,7 @@ struct HostArgs {
 enum Command {
     /// Open the game window: the title screen, or `--level` straight into a kitchen.
     #[cfg(feature = "client")]
-    Play(undercooked::client::PlayArgs),
+    Play(undercooked::client::args::PlayArgs),
     /// Validate level files (files or folders; default `levels/`). Exit 0 valid, 1 invalid, 2 unreadable.
     Validate {
         /// Level files or folders of levels.
@@ -171,7 +171,7 @@ enum Command {
     /// Feed seeded mutations of real packets, requests and files to the network stack and the
     /// loaders. Exit 0 no panic, 1 a panic (seed and input printed), 2 a target failed to start.
     #[cfg(not(target_arch = "wasm32"))]
-    Fuzz(undercooked::fuzz::FuzzArgs),
+    Fuzz(undercooked::fuzz::runner::FuzzArgs),
     /// Impair traffic to a server by hand: a UDP or TCP proxy adding delay, jitter, loss,
     /// reordering and duplication, printing its counters every second.
     #[cfg(not(target_arch = "wasm32"))]
@@ -230,7 +230,7 @@ fn main() -> ExitCode {
     };
     match command {
         #[cfg(feature = "client")]
-        Command::Play(args) => undercooked::client::run(args),
+        Command::Play(args) => undercooked::client::app::run(args),
         Command::Validate { paths } => {
             ExitCode::from(undercooked::level::cli::run_validate(&paths))
         }
@@ -265,7 +265,7 @@ fn main() -> ExitCode {
             }
             if !headless {
                 #[cfg(feature = "client")]
-                return undercooked::client::online::run(
+                return undercooked::client::join::run(
                     &web,
                     if create { None } else { room.as_deref() },
                     &name,
@@ -297,7 +297,7 @@ fn main() -> ExitCode {
         Command::Bot { what } => ExitCode::from(undercooked::bot::prove::run(what)),
         Command::Soak(args) => ExitCode::from(undercooked::soak::run(&args)),
         #[cfg(not(target_arch = "wasm32"))]
-        Command::Fuzz(args) => ExitCode::from(undercooked::fuzz::run(&args)),
+        Command::Fuzz(args) => ExitCode::from(undercooked::fuzz::runner::run(&args)),
         #[cfg(not(target_arch = "wasm32"))]
         Command::Netem(args) => ExitCode::from(undercooked::net::impair::cli::run(&args)),
     }
@@ -340,7 +340,7 @@ fn run_host(h: HostArgs) -> u8 {
 /// No subcommand: the game window where there is one, otherwise the usage.
 fn play_default() -> ExitCode {
     #[cfg(feature = "client")]
-    return undercooked::client::run(undercooked::client::PlayArgs::default());
+    return undercooked::client::app::run(undercooked::client::args::PlayArgs::default());
     #[cfg(not(feature = "client"))]
     {
         use clap::CommandFactory;

@@ -6,6 +6,7 @@ use crate::protocol::{
     CookMotion, CookView, GridView, HazardView, InRoom, ItemLook, ItemPlace, ItemView, OrderView,
     RoomClock, RoomView, ShiftGroupView, StationView,
 };
+use crate::schedule::TickSystems;
 use crate::sim::events::SimEvent;
 use crate::sim::item::{ItemKind, Place};
 use crate::sim::room::Room;
@@ -38,7 +39,7 @@ pub struct ProjectionPlugin;
 impl Plugin for ProjectionPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<RoomTick>();
-        app.add_systems(FixedPostUpdate, project_rooms);
+        app.add_systems(FixedPostUpdate, project_rooms.in_set(TickSystems::Project));
     }
 }
 

@@ -396,8 +396,8 @@ fn local_bots_cook_and_serve_through_room_inputs() {
 
 #[test]
 fn the_designer_overlay_lists_a_rejected_edit_and_clears_on_fix() {
-    use undercooked::client::AppState;
     use undercooked::client::designer::{DesignerOverlay, add_designer_systems};
+    use undercooked::client::state::AppState;
     use undercooked::level::{LevelWatchConfig, LevelWatchPlugin};
 
     let dir = std::env::temp_dir().join(format!("uc-designer-{}", std::process::id()));
@@ -589,10 +589,11 @@ fn a_malformed_or_conflicting_config_is_refused_by_name_and_kept() {
 #[test]
 fn the_loading_state_loads_the_content_then_opens_the_title() {
     use bevy::state::app::StatesPlugin;
+    use undercooked::client::args::{Options, PlayArgs};
     use undercooked::client::loading::{
         GameAssets, LoadProgress, campaign_from_assets, register_content_sources,
     };
-    use undercooked::client::{AppState, Options, PlayArgs};
+    use undercooked::client::state::AppState;
     use undercooked::level::LevelAsset;
 
     let args = PlayArgs {
@@ -605,7 +606,7 @@ fn the_loading_state_loads_the_content_then_opens_the_title() {
     app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()));
     app.insert_resource(Options(args.clone()));
     app.init_state::<AppState>();
-    app.add_plugins(undercooked::client::loading::plugin);
+    app.add_plugins(undercooked::client::loading::LoadingPlugin);
     app.update();
     assert_eq!(*app.world().resource::<State<AppState>>().get(), AppState::Loading);
     let end = std::time::Instant::now() + Duration::from_secs(60);
@@ -668,9 +669,9 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
     use bevy::state::app::StatesPlugin;
     use undercooked::client::netmenu::host_lines;
     use undercooked::client::online::{
-        Hosting, go_online, host_lan, join_target, leave_online, windowed_plugin,
+        Hosting, WindowedOnlinePlugin, go_online, host_lan, join_target, leave_online,
     };
-    use undercooked::client::{AppState, Online};
+    use undercooked::client::state::{AppState, Online};
     use undercooked::net::api::request_seat;
     use undercooked::net::headless::{HeadlessClient, InputMode};
     use undercooked::protocol::LobbyView;
@@ -685,7 +686,7 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
     app.init_state::<AppState>();
     app.insert_resource(undercooked::client::config::Bindings::default());
-    windowed_plugin(&mut app);
+    app.add_plugins(WindowedOnlinePlugin);
     app.finish();
     app.cleanup();
     app.insert_resource(hosting);
@@ -845,7 +846,7 @@ fn f3_toggles_the_perf_overlay_with_live_numbers() {
     use bevy::diagnostic::DiagnosticsPlugin;
     use undercooked::client::perf::{self, PerfOverlay};
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, InputPlugin, DiagnosticsPlugin, perf::plugin));
+    app.add_plugins((MinimalPlugins, InputPlugin, DiagnosticsPlugin, perf::PerfPlugin));
     let press = |app: &mut App| {
         KeyCode::F3.press(app.world_mut());
         app.update();

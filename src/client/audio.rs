@@ -135,10 +135,15 @@ pub fn cue_for(event: &SimEvent) -> Option<Cue> {
     })
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_audio_source::<Synth>();
-    app.add_systems(Startup, make_cues);
-    app.add_systems(Update, (play_tick_cues, play_countdown_cues));
+/// The synthesised cues, played from the tick facts and the countdown.
+pub struct SoundPlugin;
+
+impl Plugin for SoundPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_audio_source::<Synth>();
+        app.add_systems(Startup, make_cues);
+        app.add_systems(Update, (play_tick_cues, play_countdown_cues));
+    }
 }
 
 fn make_cues(mut commands: Commands, mut assets: ResMut<Assets<Synth>>) {

@@ -527,25 +527,30 @@ impl Rebinding {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
-    let file = ConfigFile(config_path());
-    let (bindings, warning) = match &file.0 {
-        Some(path) => load_bindings(path),
-        None => (Bindings::default(), None),
-    };
-    let warning = warning.map(|e| {
-        let kept = file.0.as_deref().map(bad_copy_path);
-        let note = match kept {
-            Some(bad) if e.code() != "CONFIG_UNREADABLE" => {
-                format!("{e}; using the default keys (your file is kept as {})", bad.display())
-            }
-            _ => format!("{e}; using the default keys"),
+/// The key bindings from config.ron (defaults, with a warning, when it cannot be read).
+pub struct ConfigPlugin;
+
+impl Plugin for ConfigPlugin {
+    fn build(&self, app: &mut App) {
+        let file = ConfigFile(config_path());
+        let (bindings, warning) = match &file.0 {
+            Some(path) => load_bindings(path),
+            None => (Bindings::default(), None),
         };
-        warn!("{note}");
-        note
-    });
-    app.insert_resource(bindings).insert_resource(file).insert_resource(ConfigWarning(warning));
-    app.init_resource::<Rebinding>();
+        let warning = warning.map(|e| {
+            let kept = file.0.as_deref().map(bad_copy_path);
+            let note = match kept {
+                Some(bad) if e.code() != "CONFIG_UNREADABLE" => {
+                    format!("{e}; using the default keys (your file is kept as {})", bad.display())
+                }
+                _ => format!("{e}; using the default keys"),
+            };
+            warn!("{note}");
+            note
+        });
+        app.insert_resource(bindings).insert_resource(file).insert_resource(ConfigWarning(warning));
+        app.init_resource::<Rebinding>();
+    }
 }
 
 /// While a control waits for its key: the first key (keyboard slots) or gamepad button (the

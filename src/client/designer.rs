@@ -4,11 +4,12 @@
 //! the top of the window while the last good version keeps running, and fixing it clears the
 //! overlay. F2 toggles grid coordinates and station indices; F5 restarts with a new seed.
 
+use super::args::Options;
 use super::local::{
     DesignerLevel, LocalGame, RoundPhase, RoundSeed, restart_local_round, set_phase,
 };
+use super::state::AppState;
 use super::theme::font;
-use super::{AppState, Options};
 use crate::level::error::LevelError;
 use crate::level::watch::{DesignerPlugin, LevelLibrary, LevelWatchConfig, LevelWatchPlugin};
 use crate::level::{load_level_file, load_recipes_file};
@@ -33,24 +34,29 @@ pub struct GridLabel(pub Vec3);
 
 const ERROR_RED: Color = Color::srgb(1.0, 0.25, 0.2);
 
-pub(super) fn plugin(app: &mut App) {
-    let Some(options) = app.world().get_resource::<Options>().map(|o| o.0.clone()) else {
-        return;
-    };
-    if !options.designer {
-        return;
+/// Designer mode when `--designer` asks for it: the watcher, the error overlay, F2 and F5.
+pub struct DesignerOverlayPlugin;
+
+impl Plugin for DesignerOverlayPlugin {
+    fn build(&self, app: &mut App) {
+        let Some(options) = app.world().get_resource::<Options>().map(|o| o.0.clone()) else {
+            return;
+        };
+        if !options.designer {
+            return;
+        }
+        let Some(level) = options.level.as_deref() else { return };
+        let (levels_dir, id) = watched_level(level, &options.levels, &options.recipes);
+        info!("designer: watching {} for level `{id}`", levels_dir.display());
+        app.insert_resource(LevelWatchConfig {
+            levels_dir,
+            recipes: Some(options.recipes.clone()),
+            ..default()
+        });
+        app.insert_resource(DesignerLevel(id));
+        app.add_plugins((LevelWatchPlugin, DesignerPlugin));
+        add_designer_systems(app);
     }
-    let Some(level) = options.level.as_deref() else { return };
-    let (levels_dir, id) = watched_level(level, &options.levels, &options.recipes);
-    info!("designer: watching {} for level `{id}`", levels_dir.display());
-    app.insert_resource(LevelWatchConfig {
-        levels_dir,
-        recipes: Some(options.recipes.clone()),
-        ..default()
-    });
-    app.insert_resource(DesignerLevel(id));
-    app.add_plugins((LevelWatchPlugin, DesignerPlugin));
-    add_designer_systems(app);
 }
 
 /// The overlay and the designer keys, without the watcher (tests add their own watcher).

@@ -4,14 +4,15 @@
 
 use super::kitchen::KitchenCamera;
 use super::local::{LocalGame, RoundPhase};
+use super::state::{AppState, Online};
 use super::theme::{
     CARD_TEXT, DEADLINE_LATE, DEADLINE_OK, DEADLINE_SOON, DEADLINE_TRACK, GOLD, HINT, INK, LOST,
     NAME_TAG, NUDGE, NUDGE_TEXT, PANEL, ROUND_END_PANEL, STAR_UNLIT, WON, label, part_color,
     seat_color,
 };
-use super::{AppState, Online, PresentSystems};
 use crate::project::RoomTick;
 use crate::protocol::{CookView, InRoom, OrderView, RoomClock, RoomView};
+use crate::schedule::FrameSystems;
 use crate::sim::events::SimEvent;
 use crate::sim::units::TICK_HZ;
 use crate::sim::verdict::Verdict;
@@ -56,25 +57,29 @@ struct HintText;
 #[derive(Component)]
 struct RoundEndPanel;
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(AppState::Playing), spawn_hud);
-    app.add_observer(tag_cook);
-    app.add_systems(
-        Update,
-        (
-            spawn_nudges,
-            age_nudges,
-            follow_cooks,
-            update_rail,
-            update_scoreboard,
-            update_clock,
-            update_banner,
-            show_round_end,
-        )
-            .chain()
-            .after(super::interp::blend_cooks)
-            .in_set(PresentSystems),
-    );
+/// The in-round HUD: rail, scoreboard, clock, banner, nudges and the round-end panel.
+pub struct HudPlugin;
+
+impl Plugin for HudPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(OnEnter(AppState::Playing), spawn_hud);
+        app.add_observer(tag_cook);
+        app.add_systems(
+            Update,
+            (
+                spawn_nudges,
+                age_nudges,
+                follow_cooks,
+                update_rail,
+                update_scoreboard,
+                update_clock,
+                update_banner,
+                show_round_end,
+            )
+                .chain()
+                .in_set(FrameSystems::Draw),
+        );
+    }
 }
 
 fn spawn_hud(mut commands: Commands) {

@@ -5,8 +5,10 @@
 use super::config::Bindings;
 // The actions and devices live in `device`, so `config` can bind them without importing this
 // file back; re-exported for the callers (the client tests) that name them `input::…`.
+use super::args::{Autoplay, Options};
 pub use super::device::{CookAction, Device};
-use super::{AppState, Autoplay, Options};
+use super::state::AppState;
+use crate::schedule::TickSystems;
 use crate::sim::ids::Seat;
 use crate::sim::input::InputFrame;
 use crate::sim::rng::SplitMix64;
@@ -50,10 +52,6 @@ impl Outbox {
         self.frames.push((seat, InputFrame { seq, tick: 0, mv, action, face: None }));
     }
 }
-
-/// The set that fills the outbox each `FixedUpdate` tick (the host runs after it).
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct CollectInput;
 
 /// The default map of one device (Settings may rebind it: [`Bindings::map`]).
 pub fn input_map(device: Device) -> InputMap<CookAction> {
@@ -108,11 +106,16 @@ impl RandomPilot {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_plugins(InputManagerPlugin::<CookAction>::default());
-    app.init_resource::<Lineup>().init_resource::<Outbox>();
-    app.add_systems(OnEnter(AppState::Playing), spawn_local_players);
-    app.add_systems(FixedUpdate, collect_frames.in_set(CollectInput));
+/// Local players from devices, and their frames into the outbox once a tick.
+pub struct CookInputPlugin;
+
+impl Plugin for CookInputPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins(InputManagerPlugin::<CookAction>::default());
+        app.init_resource::<Lineup>().init_resource::<Outbox>();
+        app.add_systems(OnEnter(AppState::Playing), spawn_local_players);
+        app.add_systems(FixedUpdate, collect_frames.in_set(TickSystems::Collect));
+    }
 }
 
 /// One entity per joined device (and a default lineup from `--players` when nobody joined).

@@ -2,6 +2,7 @@
 //! frame draws it between them by how far the fixed clock has run into the next tick.
 
 use crate::protocol::{CookMotion, CookView, InRoom, RoomClock};
+use crate::schedule::{FrameSystems, TickSystems};
 use bevy::prelude::*;
 
 /// µtiles per world unit (1 tile = 1 world unit).
@@ -47,19 +48,18 @@ pub fn lerp_utiles(a: (i32, i32), b: (i32, i32), alpha: f32) -> Vec2 {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
 pub struct DrawnAt(pub Vec2);
 
-/// Runs in `FixedPostUpdate` after the projection (local play) and in `PreUpdate` (views that
-/// arrive from elsewhere); both are idempotent for a tick already recorded.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RecordTicks;
+/// Cooks drawn between their last two ticks.
+pub struct InterpPlugin;
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_observer(start_trail);
-    app.add_systems(
-        FixedPostUpdate,
-        record_cook_ticks.in_set(RecordTicks).after(crate::project::project_rooms),
-    );
-    app.add_systems(PreUpdate, record_cook_ticks.in_set(RecordTicks));
-    app.add_systems(Update, blend_cooks.in_set(super::PresentSystems));
+impl Plugin for InterpPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_observer(start_trail);
+        // After the projection (local play), and in `PreUpdate` for views that arrive from
+        // elsewhere; both are idempotent for a tick already recorded.
+        app.add_systems(FixedPostUpdate, record_cook_ticks.in_set(TickSystems::Publish));
+        app.add_systems(PreUpdate, record_cook_ticks);
+        app.add_systems(Update, blend_cooks.in_set(FrameSystems::Blend));
+    }
 }
 
 /// A cook's motion arrived (the projection writes it beside `CookView`): start its trail.

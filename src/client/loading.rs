@@ -6,8 +6,9 @@
 //! assets. A local round still reads its level from disk when it starts, so a level edited
 //! while the game runs is played as it is now.
 
+use super::args::Options;
+use super::state::AppState;
 use super::theme::{BUTTON, GOLD, PLAIN, label, screen, title};
-use super::{AppState, Options};
 use crate::level::files::{INDEX_FILE, level_files};
 use crate::level::loader::{LEVELS_SOURCE, LevelLoaderSettings};
 use crate::level::{LevelAsset, LevelPlugin, RecipeBookAsset, check_campaign};
@@ -95,24 +96,31 @@ impl bevy_asset_loader::asset_collection::AssetCollection for GameAssets {
 
 /// The Loading state, its collection and its screen (the app must have `AppState` and
 /// [`Options`], and [`register_content_sources`] must have run before `AssetPlugin`).
-pub fn plugin(app: &mut App) {
-    if !app.is_plugin_added::<LevelPlugin>() {
-        app.add_plugins(LevelPlugin);
+pub struct LoadingPlugin;
+
+impl Plugin for LoadingPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<LevelPlugin>() {
+            app.add_plugins(LevelPlugin);
+        }
+        app.init_resource::<LoadProgress>();
+        app.add_loading_state(
+            LoadingState::new(AppState::Loading)
+                .continue_to_state(AppState::Title)
+                // An unreadable file: the title anyway; the level select then reads the folder
+                // itself and names the problem.
+                .on_failure_continue_to_state(AppState::Title)
+                .load_collection::<GameAssets>(),
+        );
+        app.add_systems(OnEnter(AppState::Loading), spawn_loading_screen);
+        app.add_systems(
+            Update,
+            (count_loaded, paint_bar).chain().run_if(in_state(AppState::Loading)),
+        );
+        app.add_systems(OnExit(AppState::Loading), |mut commands: Commands| {
+            commands.remove_resource::<LoadingHandles>();
+        });
     }
-    app.init_resource::<LoadProgress>();
-    app.add_loading_state(
-        LoadingState::new(AppState::Loading)
-            .continue_to_state(AppState::Title)
-            // An unreadable file: the title anyway; the level select then reads the folder
-            // itself and names the problem.
-            .on_failure_continue_to_state(AppState::Title)
-            .load_collection::<GameAssets>(),
-    );
-    app.add_systems(OnEnter(AppState::Loading), spawn_loading_screen);
-    app.add_systems(Update, (count_loaded, paint_bar).chain().run_if(in_state(AppState::Loading)));
-    app.add_systems(OnExit(AppState::Loading), |mut commands: Commands| {
-        commands.remove_resource::<LoadingHandles>();
-    });
 }
 
 /// Loaded over total handles (a failed load counts as done: nothing more will come of it).

@@ -4,8 +4,9 @@
 //! Planner bots (`--bots N`, the menu's "Solo with a bot partner", `--autoplay bot`) are just
 //! more seats whose frames go into the same `room.inputs`, pushed by [`drive_local_bots`].
 
-use super::input::{CollectInput, Lineup, Outbox};
-use super::{AppState, Autoplay, Online, Options};
+use super::args::{Autoplay, Options};
+use super::input::{Lineup, Outbox};
+use super::state::{AppState, Online};
 use crate::bot::planner::BotTeam;
 use crate::clock::TickClockPlugin;
 use crate::level::watch::LevelLibrary;
@@ -17,6 +18,7 @@ use crate::sim::kitchen::Level;
 use crate::sim::open::SeatSpec;
 use crate::sim::recipe_book::RecipeBook;
 use crate::sim::room::Room;
+use crate::schedule::TickSystems;
 use crate::sim::units::{MAX_COOKS, TICK_HZ};
 use crate::sim::{SimPlugin, SimSystems};
 use bevy::prelude::*;
@@ -96,42 +98,50 @@ pub fn local_play(online: Option<Res<Online>>) -> bool {
     online.is_none()
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((TickClockPlugin, SimPlugin));
-    // `project::ProjectionPlugin`'s two lines, with the projection standing down online.
-    app.add_message::<RoomTick>();
-    app.add_systems(FixedPostUpdate, project_rooms.run_if(local_play));
-    // Connected to a server (the menu's Host or Join), no sim stage runs in this window.
-    for stage in SimSystems::ALL {
-        app.configure_sets(FixedUpdate, stage.run_if(local_play));
+/// The embedded host of local play: the clock, the sim and the projection, standing down
+/// while the window is online.
+pub struct LocalHostPlugin;
+
+impl Plugin for LocalHostPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((TickClockPlugin, SimPlugin));
+        // `project::ProjectionPlugin`'s two lines, with the projection standing down online.
+        app.add_message::<RoomTick>();
+        app.add_systems(
+            FixedPostUpdate,
+            project_rooms.in_set(TickSystems::Project).run_if(local_play),
+        );
+        // Connected to a server (the menu's Host or Join), no sim stage runs in this window.
+        for stage in SimSystems::ALL {
+            app.configure_sets(FixedUpdate, stage.run_if(local_play));
+        }
+        app.insert_resource(RoundPhase::Live).init_resource::<HostError>();
+        app.add_systems(OnEnter(AppState::Playing), start_local_round.run_if(local_play));
+        app.add_systems(OnExit(AppState::Playing), end_local_round);
+        app.add_systems(
+            FixedUpdate,
+            (push_local_inputs, drive_local_bots)
+                .chain()
+                .in_set(TickSystems::Host)
+                .run_if(local_play),
+        );
+        app.add_systems(
+            Update,
+            (
+                count_down,
+                // Before the first tick (and while paused) nothing ticks, so project by hand: the
+                // kitchen is on screen during the countdown.
+                project_rooms.run_if(|p: Res<RoundPhase>| {
+                    matches!(*p, RoundPhase::Countdown(_) | RoundPhase::Paused)
+                }),
+                toggle_pause,
+                restart_or_leave,
+                notice_round_end,
+            )
+                .chain()
+                .run_if(in_state(AppState::Playing).and_then(local_play)),
+        );
     }
-    app.insert_resource(RoundPhase::Live).init_resource::<HostError>();
-    app.add_systems(OnEnter(AppState::Playing), start_local_round.run_if(local_play));
-    app.add_systems(OnExit(AppState::Playing), end_local_round);
-    app.add_systems(
-        FixedUpdate,
-        (push_local_inputs, drive_local_bots)
-            .chain()
-            .after(CollectInput)
-            .before(SimSystems::ResolveInput)
-            .run_if(local_play),
-    );
-    app.add_systems(
-        Update,
-        (
-            count_down,
-            // Before the first tick (and while paused) nothing ticks, so project by hand: the
-            // kitchen is on screen during the countdown.
-            project_rooms.run_if(|p: Res<RoundPhase>| {
-                matches!(*p, RoundPhase::Countdown(_) | RoundPhase::Paused)
-            }),
-            toggle_pause,
-            restart_or_leave,
-            notice_round_end,
-        )
-            .chain()
-            .run_if(in_state(AppState::Playing).and_then(local_play)),
-    );
 }
 
 /// Load the selected level and spawn its room.

@@ -1,6 +1,7 @@
 //! Title, main menu, level select and settings. Keyboard halves and gamepads steer them;
 //! pressing a device's action button the first time joins it as the next cook.
 
+use super::args::{Options, Screen};
 use super::config::{
     Bindings, ConfigFile, ConfigWarning, Control, Rebinding, Slot, capture_rebind, store_bindings,
 };
@@ -9,11 +10,12 @@ use super::input::Lineup;
 use super::loading::{GameAssets, campaign_from_assets};
 use super::local::{HostError, MenuBots, SelectedLevel};
 use super::save::SaveData;
+use super::state::AppState;
 use super::theme::{
     BUTTON, BUTTON_LIT, DIM, ERROR, GOLD, PLAIN, WARNING, label, paragraph, screen, title,
 };
-use super::{AppState, Options, Screen};
 use crate::level::{LevelAsset, load_campaign, load_recipes_file};
+use crate::schedule::FrameSystems;
 use bevy::prelude::*;
 
 /// What a menu line does.
@@ -136,30 +138,37 @@ struct Presses {
 /// Pixels between the lines of a menu screen.
 pub(super) const MENU_GAP: f32 = 14.0;
 
-pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Cursor>().init_resource::<JoinForm>();
-    // After the Loading state: `--level` passes the title by.
-    app.add_systems(OnEnter(AppState::Title), (skip_to_level, open_screen));
-    app.add_systems(OnEnter(AppState::Title), spawn_title);
-    app.add_systems(OnEnter(AppState::Menu), spawn_main_menu);
-    app.add_systems(OnEnter(AppState::LevelSelect), spawn_level_select);
-    app.add_systems(OnEnter(AppState::Settings), spawn_settings);
-    app.add_systems(Update, leave_title.run_if(in_state(AppState::Title)));
-    app.add_systems(OnExit(AppState::Settings), |mut r: ResMut<Rebinding>| *r = default());
-    app.add_systems(
-        Update,
-        (capture_rebind, steer_menu, paint_menu).chain().run_if(|s: Res<State<AppState>>| {
-            matches!(
-                s.get(),
-                AppState::Menu
-                    | AppState::LevelSelect
-                    | AppState::Settings
-                    | AppState::Host
-                    | AppState::Join
-            )
-        }),
-    );
-    app.add_systems(Update, paint_error.run_if(in_state(AppState::Menu)));
+/// The title, main menu, level select and settings screens.
+pub struct MenuPlugin;
+
+impl Plugin for MenuPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Cursor>().init_resource::<JoinForm>();
+        // After the Loading state: `--level` passes the title by.
+        app.add_systems(OnEnter(AppState::Title), (skip_to_level, open_screen));
+        app.add_systems(OnEnter(AppState::Title), spawn_title);
+        app.add_systems(OnEnter(AppState::Menu), spawn_main_menu);
+        app.add_systems(OnEnter(AppState::LevelSelect), spawn_level_select);
+        app.add_systems(OnEnter(AppState::Settings), spawn_settings);
+        app.add_systems(Update, leave_title.run_if(in_state(AppState::Title)));
+        app.add_systems(OnExit(AppState::Settings), |mut r: ResMut<Rebinding>| *r = default());
+        app.add_systems(
+            Update,
+            (capture_rebind, steer_menu.in_set(FrameSystems::Steer), paint_menu).chain().run_if(
+                |s: Res<State<AppState>>| {
+                    matches!(
+                        s.get(),
+                        AppState::Menu
+                            | AppState::LevelSelect
+                            | AppState::Settings
+                            | AppState::Host
+                            | AppState::Join
+                    )
+                },
+            ),
+        );
+        app.add_systems(Update, paint_error.run_if(in_state(AppState::Menu)));
+    }
 }
 
 /// `--level` goes straight to the kitchen.

@@ -5,6 +5,7 @@
 //! end in the kitchen on the server's replicated views (`online::go_online`); the menu takes the
 //! window back to local play (`online::leave_online`).
 
+use super::args::{Options, Screen};
 use super::local::{HostError, SelectedLevel};
 use super::menu::{
     Cursor, JoinField, JoinForm, MENU_GAP, MenuAction, NetChoice, field_label, spawn_item,
@@ -13,9 +14,10 @@ use super::online::{
     Hosting, PendingJoin, go_online, host_data_dir, host_lan, join_target, leave_online, start_join,
 };
 use super::paste::{clipboard_text, first_line};
+use super::state::{AppState, Online};
 use super::theme::{PLAIN, WARNING, paragraph, screen, title};
-use super::{AppState, Online, Options, Screen};
 use crate::protocol::LobbyView;
+use crate::schedule::FrameSystems;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
@@ -28,25 +30,30 @@ struct StatusText;
 #[derive(Component)]
 struct HostInfo;
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_observer(on_net_choice);
-    app.add_systems(OnEnter(AppState::Host), spawn_host_screen);
-    app.add_systems(OnEnter(AppState::Join), spawn_join_screen);
-    // Back on the menu, the window plays locally again (and stops hosting).
-    app.add_systems(OnEnter(AppState::Menu), leave_online.run_if(resource_exists::<Online>));
-    app.add_systems(
-        Update,
-        // After the menu's steering, which stands still while a field is being typed into: the
-        // Esc that ends typing must not also leave the screen.
-        (type_into_field, poll_join, paint_status)
-            .chain()
-            .after(super::menu::steer_menu)
-            .run_if(in_state(AppState::Join)),
-    );
-    app.add_systems(
-        Update,
-        (paint_host_info, autoplay_start_cooking).run_if(in_state(AppState::Host)),
-    );
+/// The Host and Join screens, and leaving online play on the way back to the menu.
+pub struct NetMenuPlugin;
+
+impl Plugin for NetMenuPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_observer(on_net_choice);
+        app.add_systems(OnEnter(AppState::Host), spawn_host_screen);
+        app.add_systems(OnEnter(AppState::Join), spawn_join_screen);
+        // Back on the menu, the window plays locally again (and stops hosting).
+        app.add_systems(OnEnter(AppState::Menu), leave_online.run_if(resource_exists::<Online>));
+        app.add_systems(
+            Update,
+            // After the menu's steering, which stands still while a field is being typed into: the
+            // Esc that ends typing must not also leave the screen.
+            (type_into_field, poll_join, paint_status)
+                .chain()
+                .in_set(FrameSystems::Type)
+                .run_if(in_state(AppState::Join)),
+        );
+        app.add_systems(
+            Update,
+            (paint_host_info, autoplay_start_cooking).run_if(in_state(AppState::Host)),
+        );
+    }
 }
 
 /// `--screen host --autoplay ...`: the host goes on into the kitchen once its room's lobby has

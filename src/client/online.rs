@@ -9,15 +9,15 @@
 //! headless client's (`net::uplink`: clock sync, stamping, repeats), `TickEvents` become the
 //! `RoomTick` messages the HUD, audio and save file read, the lobby's phase drives the
 //! countdown banner ([`RoundPhase`]), and the seat is marked ready whenever the lobby shows it
-//! is not. [`run`] adds the window, the presentation plugins and a small lobby panel.
+//! is not. `join::run` adds the window, the presentation plugins and a small lobby panel.
 
-use super::AppState;
 use super::config::Bindings;
 use super::input::{CookAction, LocalPlayer, Outbox, frame_from_action};
 use super::interp::{PredictedCook, UTILE};
 use super::local::RoundPhase;
+use super::state::AppState;
 #[cfg(not(target_arch = "wasm32"))]
-use super::{Online, Options, PlayArgs};
+use super::state::Online;
 use crate::clock::TickClockPlugin;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::api::{join_link, parse_join_link, request_seat};
@@ -36,6 +36,7 @@ use crate::protocol::{
     InputAck, InputBatch, LobbyCommand, LobbyPhase, LobbyView, PackedInput, RoomView, TickEvents,
     Welcome,
 };
+use crate::schedule::FrameSystems;
 use crate::sim::units::TICK_HZ;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -49,8 +50,6 @@ use leafwing_input_manager::prelude::ActionState;
 use std::net::{IpAddr, SocketAddr, UdpSocket};
 #[cfg(not(target_arch = "wasm32"))]
 use std::path::{Path, PathBuf};
-#[cfg(not(target_arch = "wasm32"))]
-use std::process::ExitCode;
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::Mutex;
 #[cfg(not(target_arch = "wasm32"))]
@@ -105,7 +104,7 @@ impl Plugin for OnlinePlugin {
 
 /// The online client's systems, each running only while a connection exists: shared by
 /// [`OnlinePlugin`] (connected from the start) and the game window, which connects when the
-/// menu's Host or Join says so ([`windowed_plugin`]).
+/// menu's Host or Join says so ([`WindowedOnlinePlugin`]).
 fn add_online_systems(app: &mut App) {
     app.add_message::<RoomTick>();
     app.init_resource::<Outbox>().init_resource::<OnlineSession>();
@@ -128,7 +127,7 @@ fn add_online_systems(app: &mut App) {
         Update,
         draw_predicted_cook
             .after(send_frames)
-            .before(super::interp::blend_cooks)
+            .in_set(FrameSystems::Predict)
             .run_if(resource_exists::<RenetClient>),
     );
     app.add_observer(one_seat_many_devices);
@@ -309,12 +308,16 @@ struct LobbyText;
 pub struct InviteLink(pub String);
 
 /// The panel in the kitchen while connected (the windowed client and the browser client).
-pub fn lobby_panel(app: &mut App) {
-    app.add_systems(
-        OnEnter(AppState::Playing),
-        spawn_lobby_panel.run_if(resource_exists::<RenetClient>),
-    );
-    app.add_systems(Update, update_lobby_panel.after(follow_lobby));
+pub struct LobbyPanelPlugin;
+
+impl Plugin for LobbyPanelPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            OnEnter(AppState::Playing),
+            spawn_lobby_panel.run_if(resource_exists::<RenetClient>),
+        );
+        app.add_systems(Update, update_lobby_panel.after(follow_lobby));
+    }
 }
 
 fn spawn_lobby_panel(mut commands: Commands) {
@@ -390,40 +393,6 @@ fn update_lobby_panel(
     }
     if t.0 != text {
         t.0 = text;
-    }
-}
-
-/// `undercooked join HOST:WEB_PORT (--room CODE | --create) --name NAME`: the game window on a
-/// hosted room. Returns the exit code (1 when no seat or connection could be had).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn run(web: &str, room: Option<&str>, name: &str, level: Option<&str>) -> ExitCode {
-    let started = Instant::now();
-    let reply = match request_seat(web, room, name, level) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    if room.is_none() {
-        println!("room: {}", reply.code);
-    }
-    let args = PlayArgs::default();
-    let mut app = App::new();
-    app.add_plugins(super::window_plugins(&args));
-    app.insert_resource(super::shot::StartedAt(started));
-    app.insert_resource(Options(args));
-    app.insert_state(AppState::Playing);
-    super::presentation(&mut app);
-    if let Err(e) = connect(&mut app, &reply) {
-        eprintln!("error: connect: {e}");
-        return ExitCode::from(1);
-    }
-    app.add_plugins(lobby_panel);
-    eprintln!("joined room {} as {name}", reply.code);
-    match app.run() {
-        AppExit::Success => ExitCode::SUCCESS,
-        AppExit::Error(code) => ExitCode::from(code.get()),
     }
 }
 
@@ -539,8 +508,8 @@ pub fn host_data_dir() -> PathBuf {
         .unwrap_or_else(|| std::env::temp_dir().join("undercooked-host"))
 }
 
-/// Connects the window (built with [`windowed_plugin`]) to the room of `reply`: local hosting
-/// stands down ([`Online`]) and the views come from the server.
+/// Connects the window (built with [`WindowedOnlinePlugin`]) to the room of `reply`: local
+/// hosting stands down ([`Online`]) and the views come from the server.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn go_online(world: &mut World, reply: &JoinReply) -> Result<(), String> {
     open_connection(world, reply, &Transport::Udp)?;
@@ -592,15 +561,20 @@ pub fn start_join(web: String, code: String, name: String) -> PendingJoin {
 /// The game window's networking: the client plugins (inert until a Host or Join connects),
 /// the online systems, the lobby panel, and M to leave a room for the menu.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn windowed_plugin(app: &mut App) {
-    add_client_plugins(app);
-    add_online_systems(app);
-    app.add_plugins(lobby_panel);
-    app.add_systems(
-        Update,
-        leave_on_m.run_if(resource_exists::<Online>.and_then(in_state(AppState::Playing))),
-    );
-    app.add_systems(Last, stop_hosting_on_exit);
+pub struct WindowedOnlinePlugin;
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Plugin for WindowedOnlinePlugin {
+    fn build(&self, app: &mut App) {
+        add_client_plugins(app);
+        add_online_systems(app);
+        app.add_plugins(LobbyPanelPlugin);
+        app.add_systems(
+            Update,
+            leave_on_m.run_if(resource_exists::<Online>.and_then(in_state(AppState::Playing))),
+        );
+        app.add_systems(Last, stop_hosting_on_exit);
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]

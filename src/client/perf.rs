@@ -19,22 +19,27 @@ use std::time::Duration;
 /// layout it causes stays out of the frame times it shows.
 const REFRESH: Duration = Duration::from_millis(250);
 
-pub fn plugin(app: &mut App) {
-    if !app.is_plugin_added::<FrameTimeDiagnosticsPlugin>() {
-        app.add_plugins(FrameTimeDiagnosticsPlugin::default());
+/// The F3 overlay and the diagnostics it reads.
+pub struct PerfPlugin;
+
+impl Plugin for PerfPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<FrameTimeDiagnosticsPlugin>() {
+            app.add_plugins(FrameTimeDiagnosticsPlugin::default());
+        }
+        if !app.is_plugin_added::<EntityCountDiagnosticsPlugin>() {
+            app.add_plugins(EntityCountDiagnosticsPlugin::default());
+        }
+        app.add_systems(Startup, show_overlay_when_asked);
+        app.add_systems(
+            Update,
+            (toggle_overlay, refresh_overlay.run_if(any_with_component::<PerfOverlay>)).chain(),
+        );
     }
-    if !app.is_plugin_added::<EntityCountDiagnosticsPlugin>() {
-        app.add_plugins(EntityCountDiagnosticsPlugin::default());
-    }
-    app.add_systems(Startup, show_overlay_when_asked);
-    app.add_systems(
-        Update,
-        (toggle_overlay, refresh_overlay.run_if(any_with_component::<PerfOverlay>)).chain(),
-    );
 }
 
 /// `--perf`: the overlay is up from the first frame.
-fn show_overlay_when_asked(commands: Commands, options: Option<Res<super::Options>>) {
+fn show_overlay_when_asked(commands: Commands, options: Option<Res<super::args::Options>>) {
     if options.is_some_and(|o| o.0.perf) {
         spawn_overlay(commands);
     }

@@ -84,9 +84,14 @@ impl SaveData {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.insert_resource(SaveData::load());
-    app.add_systems(Update, record_stars);
+/// The save file: loaded at start, best stars recorded as rounds end.
+pub struct SavePlugin;
+
+impl Plugin for SavePlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(SaveData::load());
+        app.add_systems(Update, record_stars);
+    }
 }
 
 /// A round's verdict: remember its stars if they beat the saved best.

@@ -2,8 +2,10 @@
 //! and exits 0; `--measure` prints start-up time to the first presented frame and the client
 //! systems' time per frame; `--exit-after-ticks` ends a timed run.
 
-use super::{AppState, Options, PresentSystems};
+use super::args::Options;
+use super::state::AppState;
 use crate::protocol::RoomClock;
+use crate::schedule::FrameSystems;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy::render::render_resource::PipelineCache;
@@ -46,18 +48,29 @@ fn note_pipelines(cache: Res<PipelineCache>, mut main: ResMut<MainWorld>) {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Automation>();
-    app.init_resource::<PipelinesSettled>();
-    if let Some(render) = app.get_sub_app_mut(RenderApp) {
-        render.add_systems(ExtractSchedule, note_pipelines);
+/// Screenshots, automated exits and the `--measure` timings.
+pub struct ShotPlugin;
+
+impl Plugin for ShotPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Automation>();
+        app.init_resource::<PipelinesSettled>();
+        if let Some(render) = app.get_sub_app_mut(RenderApp) {
+            render.add_systems(ExtractSchedule, note_pipelines);
+        }
+        app.add_systems(
+            Update,
+            (request_screenshot, exit_when_done).chain().in_set(FrameSystems::Capture),
+        );
+        app.add_systems(
+            Update,
+            (
+                start_present_clock.before(FrameSystems::Blend),
+                stop_present_clock.in_set(FrameSystems::Capture),
+            ),
+        );
+        app.add_systems(Last, report_measurements);
     }
-    app.add_systems(Update, (request_screenshot, exit_when_done).chain().after(PresentSystems));
-    app.add_systems(
-        Update,
-        (start_present_clock.before(PresentSystems), stop_present_clock.after(PresentSystems)),
-    );
-    app.add_systems(Last, report_measurements);
 }
 
 fn request_screenshot(
@@ -88,7 +101,7 @@ fn request_screenshot(
     if auto.shot_requested {
         return;
     }
-    let hosted_round = o.screen == Some(super::Screen::Host) && o.autoplay.is_some();
+    let hosted_round = o.screen == Some(super::args::Screen::Host) && o.autoplay.is_some();
     let due = if o.level.is_some() || hosted_round {
         *state.get() == AppState::Playing && auto.ticks >= o.after_ticks
     } else {

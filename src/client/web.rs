@@ -15,8 +15,12 @@
 //! phase PHASE` on each change, and every 5 s `undercooked: traffic in=B out=B secs=S
 //! frames=F` (netcode bytes over the WebSocket and frames drawn since it opened).
 
-use super::online::{InviteLink, OnlinePlugin, OnlineSession, lobby_panel};
-use super::{AppState, Options, PlayArgs, hud::font, presentation};
+use super::args::{Options, PlayArgs};
+use super::hud::font;
+use super::online::{InviteLink, LobbyPanelPlugin, OnlinePlugin, OnlineSession};
+use super::presentation::PresentationPlugin;
+use super::state::AppState;
+use super::window::GamePlugins;
 use crate::net::browser::{self, BrowserError};
 use crate::net::session::{BadRoomCode, JoinReply, add_client_plugins, insert_client};
 use crate::net::ws::{WsClientPlugin, WsClientTransport};
@@ -68,7 +72,7 @@ fn console(line: &str) {
 pub fn run() {
     let mut app = App::new();
     app.add_plugins(
-        super::GamePlugins
+        GamePlugins
             .set(WindowPlugin {
                 primary_window: Some(Window {
                     title: "Undercooked".into(),
@@ -84,9 +88,9 @@ pub fn run() {
     app.insert_resource(super::shot::StartedAt(Instant::now()));
     app.insert_resource(Options(PlayArgs::default()));
     app.insert_state(AppState::Menu);
-    presentation(&mut app);
+    app.add_plugins(PresentationPlugin);
     add_client_plugins(&mut app);
-    app.add_plugins((WsClientPlugin, OnlinePlugin, lobby_panel));
+    app.add_plugins((WsClientPlugin, OnlinePlugin, LobbyPanelPlugin));
     let mut joining = Joining::default();
     match browser::page_query() {
         Ok(query) => {

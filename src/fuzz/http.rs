@@ -4,7 +4,7 @@
 
 use super::live::LiveServer;
 use super::mutate::mutate;
-use super::{Outcome, Target};
+use super::target::{Outcome, Target};
 use crate::sim::rng::SplitMix64;
 
 /// Real requests of every route, and some the API refuses, as a client writes them.

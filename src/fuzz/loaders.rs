@@ -4,7 +4,7 @@
 //! answer with a typed error; the kind counted is the error's code.
 
 use super::mutate::mutate;
-use super::{Outcome, Target};
+use super::target::{Outcome, Target};
 use crate::level::compile::parse_level;
 use crate::level::recipes::parse_recipes;
 use crate::replay::bundle::{

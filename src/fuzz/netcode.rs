@@ -9,7 +9,7 @@
 //! which address it comes from, so the printed hex is the whole input.
 
 use super::mutate::mutate;
-use super::{Outcome, Target};
+use super::target::{Outcome, Target};
 use crate::net::tokens::{Admission, PROTOCOL_ID};
 use crate::sim::rng::SplitMix64;
 use bevy_replicon_renet::renet::{ConnectionConfig, RenetServer};

@@ -7,7 +7,7 @@
 
 use super::live::{LiveServer, status_line};
 use super::mutate::mutate;
-use super::{Outcome, Target};
+use super::target::{Outcome, Target};
 use crate::net::ws::WS_PATH;
 use crate::sim::rng::SplitMix64;
 use base64::Engine;

@@ -9,7 +9,7 @@
 
 use super::mutate::mutate;
 use super::netcode::Link;
-use super::{Outcome, Target};
+use super::target::{Outcome, Target};
 use crate::sim::rng::SplitMix64;
 use bevy_replicon_renet::renet::{ConnectionConfig, RenetClient};
 use std::time::Duration;

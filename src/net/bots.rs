@@ -9,9 +9,9 @@
 
 use super::rooms::MAX_SEATS;
 use crate::bot::planner::BotTeam;
-use crate::sim::SimSystems;
 use crate::sim::ids::Seat;
 use crate::sim::room::Room;
+use crate::schedule::TickSystems;
 use bevy::prelude::*;
 use std::str::FromStr;
 
@@ -83,7 +83,7 @@ pub struct ServerBotsPlugin;
 
 impl Plugin for ServerBotsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(FixedUpdate, drive_round_bots.before(SimSystems::ResolveInput));
+        app.add_systems(FixedUpdate, drive_round_bots.in_set(TickSystems::Host));
     }
 }
 

@@ -117,7 +117,7 @@ impl Plugin for InputGatePlugin {
         app.init_resource::<FrameTally>().init_resource::<LastStep>();
         app.add_systems(
             FixedPostUpdate,
-            (note_step, send_acks.after(crate::project::project_rooms)),
+            (note_step, send_acks.in_set(crate::schedule::TickSystems::Publish)),
         );
     }
 }

@@ -13,7 +13,6 @@ use super::limiter::{BucketSpec, TokenBucket};
 use super::tokens::{Secret, hex};
 use crate::bot::planner::BotTeam;
 use crate::level::LevelLibrary;
-use crate::project::project_rooms;
 use crate::protocol::{InRoom, LobbyPhase, LobbyView, RoundSource, SeatView};
 use crate::replay::bundle::{
     BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, content_hash, pack_frames,
@@ -22,6 +21,7 @@ use crate::sim::kitchen::Level;
 use crate::sim::open::SeatSpec;
 use crate::sim::recipe_book::RecipeBook;
 use crate::sim::room::Room;
+use crate::schedule::TickSystems;
 use crate::sim::round::{SETTLE_TICKS, abort};
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
@@ -476,7 +476,7 @@ impl Plugin for RoomsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<RoomIndex>().init_resource::<RoundFaults>();
         app.add_observer(tag_views);
-        app.add_systems(FixedPostUpdate, run_lifecycle.after(project_rooms));
+        app.add_systems(FixedPostUpdate, run_lifecycle.in_set(TickSystems::Publish));
     }
 }
 

@@ -14,8 +14,9 @@ use super::rooms::{
 };
 use super::tokens::{Admission, PROTOCOL_ID, hex, load_or_create_key};
 use crate::clock::{TICK, TickClockPlugin};
-use crate::project::{ProjectionPlugin, RoomTick, project_rooms};
+use crate::project::{ProjectionPlugin, RoomTick};
 use crate::protocol::{LobbyCommand, LobbyPhase, ProtocolPlugin, TickEvents, Welcome};
+use crate::schedule::TickSystems;
 use crate::sim::SimPlugin;
 use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
@@ -111,7 +112,7 @@ impl Plugin for ServerNetPlugin {
                 .after(ServerSystems::Receive),
         );
         app.add_plugins(InputGatePlugin);
-        app.add_systems(FixedPostUpdate, forward_tick_events.after(project_rooms));
+        app.add_systems(FixedPostUpdate, forward_tick_events.in_set(TickSystems::Publish));
         app.add_systems(Update, shutdown_on_signal);
         // Packets go out on frames that ran a tick only. Replication is produced once per
         // tick anyway, but renet also sends an ack packet to every client on every frame it

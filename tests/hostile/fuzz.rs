@@ -2,7 +2,7 @@
 //! serve afterwards. The counts are sized to take a few seconds each in a debug build; the long
 //! runs are `undercooked fuzz` (docs/PERFORMANCE.md, "Fuzzing").
 
-use undercooked::fuzz::{TargetId, print_report, run_target};
+use undercooked::fuzz::runner::{TargetId, print_report, run_target};
 
 /// The CI seed; a failure prints it with the input, and `undercooked fuzz --seed` replays it.
 const SEED: u64 = 20;

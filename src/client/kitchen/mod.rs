@@ -15,34 +15,42 @@ mod stations;
 
 pub use camera::KitchenCamera;
 
-use super::PresentSystems;
 use super::theme::VOID;
+use crate::schedule::FrameSystems;
 use bevy::prelude::*;
 
-pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<art::Art>();
-    app.insert_resource(ClearColor(VOID));
-    app.insert_resource(GlobalAmbientLight { color: Color::WHITE, brightness: 500.0, ..default() });
-    app.add_systems(Startup, camera::spawn_camera);
-    app.add_observer(stations::dress_station)
-        .add_observer(cooks::dress_cook)
-        .add_observer(items::dress_item);
-    app.add_systems(
-        Update,
-        (
-            grid::build_grid,
-            items::restyle_items,
-            cooks::pose_cooks,
-            // After the cooks: an item in hand follows its cook's pose of this frame.
-            items::place_items,
-            stations::show_station_state,
-            hazards::sync_hazards,
-            hazards::pose_carts,
-            stations::flicker_flames,
-            hazards::flash_shifts,
-        )
-            .chain()
-            .after(super::interp::blend_cooks)
-            .in_set(PresentSystems),
-    );
+/// The 3D kitchen dressed from the views, posed every frame.
+pub struct KitchenPlugin;
+
+impl Plugin for KitchenPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<art::Art>();
+        app.insert_resource(ClearColor(VOID));
+        app.insert_resource(GlobalAmbientLight {
+            color: Color::WHITE,
+            brightness: 500.0,
+            ..default()
+        });
+        app.add_systems(Startup, camera::spawn_camera);
+        app.add_observer(stations::dress_station)
+            .add_observer(cooks::dress_cook)
+            .add_observer(items::dress_item);
+        app.add_systems(
+            Update,
+            (
+                grid::build_grid,
+                items::restyle_items,
+                cooks::pose_cooks,
+                // After the cooks: an item in hand follows its cook's pose of this frame.
+                items::place_items,
+                stations::show_station_state,
+                hazards::sync_hazards,
+                hazards::pose_carts,
+                stations::flicker_flames,
+                hazards::flash_shifts,
+            )
+                .chain()
+                .in_set(FrameSystems::Draw),
+        );
+    }
 }

@@ -1,7 +1,10 @@
 //! `undercooked netem`: the impairment proxy by hand, in front of a real server, printing its
 //! counters once a second and on Ctrl-C.
 
-use super::{Conditions, ProxyStats, TcpProxy, UdpProxy};
+use super::conditions::Conditions;
+use super::stats::ProxyStats;
+use super::tcp::TcpProxy;
+use super::udp::UdpProxy;
 use clap::{ArgGroup, Args};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::mpsc::{RecvTimeoutError, channel};

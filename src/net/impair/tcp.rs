@@ -12,9 +12,10 @@
 //! and a writer per direction, joined by a bounded channel), so a chunk waiting for its time
 //! never stops the next one being read.
 
+use super::addr::loopback_any_port;
 use super::conditions::Conditions;
+use super::direction::{Direction, stream};
 use super::stats::{Counters, DirectionCounters, ProxyStats, bump, drop_one};
-use super::{Direction, loopback_any_port, stream};
 use crate::sim::rng::SplitMix64;
 use bevy::log::{debug, warn};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};

@@ -6,9 +6,10 @@
 //! sockets until the earliest delivery time, reads what arrived, draws each datagram's fate and
 //! pushes it (and a duplicate) into the heap, then sends what is due.
 
+use super::addr::{local_for, loopback_any_port};
 use super::conditions::Conditions;
+use super::direction::{Direction, stream};
 use super::stats::{Counters, DirectionCounters, ProxyStats, bump, drop_one};
-use super::{Direction, local_for, loopback_any_port, stream};
 use crate::sim::rng::SplitMix64;
 use bevy::log::warn;
 use rustix::event::{PollFd, PollFlags, Timespec, poll};

@@ -1,0 +1,48 @@
+//! The client's app: every client plugin in the order they are added, and `undercooked play`.
+
+use super::args::{Options, PlayArgs};
+use super::designer::DesignerOverlayPlugin;
+use super::loading::{LoadingPlugin, register_content_sources};
+use super::local::LocalHostPlugin;
+use super::menu::MenuPlugin;
+#[cfg(not(target_arch = "wasm32"))]
+use super::netmenu::NetMenuPlugin;
+#[cfg(not(target_arch = "wasm32"))]
+use super::online::WindowedOnlinePlugin;
+use super::presentation::PresentationPlugin;
+use super::shot::StartedAt;
+use super::state::AppState;
+use super::window::window_plugins;
+use bevy::prelude::*;
+use std::process::ExitCode;
+
+/// Every client plugin, without the window and renderer (tests add them to headless apps).
+pub struct ClientPlugin;
+
+impl Plugin for ClientPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_state::<AppState>();
+        app.add_plugins(LoadingPlugin);
+        // Local play: the embedded host first, the presentation, then the menu and the designer
+        // tools on top (the order the client was built and screenshot-tested in).
+        app.add_plugins((LocalHostPlugin, PresentationPlugin, MenuPlugin, DesignerOverlayPlugin));
+        // Host and Join: the client networking, idle until the menu connects.
+        #[cfg(not(target_arch = "wasm32"))]
+        app.add_plugins((WindowedOnlinePlugin, NetMenuPlugin));
+    }
+}
+
+/// Opens the game window and runs until it closes.
+pub fn run(args: PlayArgs) -> ExitCode {
+    let started = bevy::platform::time::Instant::now();
+    let mut app = App::new();
+    register_content_sources(&mut app, &args.levels, &args.recipes);
+    app.add_plugins(window_plugins(&args));
+    app.insert_resource(StartedAt(started));
+    app.insert_resource(Options(args));
+    app.add_plugins(ClientPlugin);
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}

@@ -1,0 +1,143 @@
+//! The command line of `undercooked play`, and the resource that hands it to every plugin.
+
+use super::state::AppState;
+use crate::sim::units::MAX_COOKS;
+use bevy::prelude::*;
+use std::path::PathBuf;
+
+/// `undercooked play` (and `undercooked` with no arguments).
+#[derive(clap::Args, Clone, Debug)]
+pub struct PlayArgs {
+    /// Start this level directly (an id from the levels folder, or a path to a level file).
+    /// Without it the game opens on the title screen.
+    #[arg(long)]
+    pub level: Option<String>,
+    /// Local cooks (1–4): keyboard halves first, then gamepads.
+    #[arg(
+        long,
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u8).range(1..=MAX_COOKS as i64)
+    )]
+    pub players: u8,
+    /// Drive every cook by a generator instead of the devices (for automated looking).
+    #[arg(long, value_enum)]
+    pub autoplay: Option<Autoplay>,
+    /// Planner bots seated after the local players (0–3; the kitchen holds four cooks).
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_parser = clap::value_parser!(u8).range(0..=MAX_COOKS as i64 - 1)
+    )]
+    pub bots: u8,
+    /// Designer mode (with `--level`): a saved edit of the level restarts it at once, a broken
+    /// edit is listed on screen; F2 shows grid coordinates and station indices, F5 re-seeds.
+    #[arg(long, requires = "level")]
+    pub designer: bool,
+    /// Save a screenshot here and exit 0 (after `--after-ticks` sim ticks, or after
+    /// `--after-frames` frames on the menu when no level is given).
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+    #[arg(long, default_value_t = 60)]
+    pub after_ticks: u32,
+    /// Frames on the menu before its screenshot (the first few come out black while the
+    /// renderer compiles its pipelines).
+    #[arg(long, default_value_t = 60)]
+    pub after_frames: u32,
+    /// Open this menu screen instead of the main menu (for screenshots of it; `host` hosts a
+    /// LAN game, and with `--autoplay` goes on into its kitchen, `--after-ticks` counting there).
+    #[arg(long, value_enum, conflicts_with = "level")]
+    pub screen: Option<Screen>,
+    /// Window size in physical pixels, WxH.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// Override the level's round length (seconds): short rounds for testing the round end.
+    #[arg(long)]
+    pub round_seconds: Option<u32>,
+    /// The room's seed (orders and the random autoplay derive from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print start-up time and the client systems' CPU time per frame when the app exits.
+    #[arg(long)]
+    pub measure: bool,
+    /// Open with the F3 performance overlay shown (FPS, frame time, sim tick, network).
+    #[arg(long)]
+    pub perf: bool,
+    /// Exit after this many sim ticks (with `--measure`: a timed run without a screenshot).
+    #[arg(long)]
+    pub exit_after_ticks: Option<u32>,
+    /// Folder of level files (and `index.ron`).
+    #[arg(long, default_value = "levels")]
+    pub levels: PathBuf,
+    /// The recipe book.
+    #[arg(long, default_value = "assets/recipes.ron")]
+    pub recipes: PathBuf,
+}
+
+impl Default for PlayArgs {
+    fn default() -> Self {
+        PlayArgs {
+            level: None,
+            players: 1,
+            autoplay: None,
+            bots: 0,
+            designer: false,
+            screenshot: None,
+            after_ticks: 60,
+            after_frames: 60,
+            screen: None,
+            size: (1280, 720),
+            round_seconds: None,
+            seed: 1,
+            measure: false,
+            perf: false,
+            exit_after_ticks: None,
+            levels: PathBuf::from("levels"),
+            recipes: PathBuf::from("assets/recipes.ron"),
+        }
+    }
+}
+
+/// The menu screens `--screen` opens.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    Menu,
+    LevelSelect,
+    Settings,
+    Host,
+    Join,
+}
+
+impl Screen {
+    pub fn state(self) -> AppState {
+        match self {
+            Screen::Menu => AppState::Menu,
+            Screen::LevelSelect => AppState::LevelSelect,
+            Screen::Settings => AppState::Settings,
+            Screen::Host => AppState::Host,
+            Screen::Join => AppState::Join,
+        }
+    }
+}
+
+/// Input generators for automated runs.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Autoplay {
+    /// Seeded SplitMix64 stick and button presses for every seat.
+    Random,
+    /// Every seat is a planner bot (`bot::planner::BotTeam`) that cooks for real.
+    Bot,
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s.split_once('x').ok_or("expected WxH, e.g. 1280x720")?;
+    let w: u32 = w.parse().map_err(|e| format!("width: {e}"))?;
+    let h: u32 = h.parse().map_err(|e| format!("height: {e}"))?;
+    if w < 64 || h < 64 {
+        return Err("the window must be at least 64x64".into());
+    }
+    Ok((w, h))
+}
+
+/// The command line, for every plugin that needs it.
+#[derive(Resource, Clone, Debug)]
+pub struct Options(pub PlayArgs);

@@ -1,0 +1,46 @@
+//! `undercooked join` without `--headless`: the game window on a hosted room, the presentation
+//! plugins fed by the online client ([`super::online`]) instead of a local host.
+
+use super::args::{Options, PlayArgs};
+use super::online::{LobbyPanelPlugin, connect};
+use super::presentation::PresentationPlugin;
+use super::shot::StartedAt;
+use super::state::AppState;
+use super::window::window_plugins;
+use crate::net::api::request_seat;
+use bevy::platform::time::Instant;
+use bevy::prelude::*;
+use std::process::ExitCode;
+
+/// `undercooked join HOST:WEB_PORT (--room CODE | --create) --name NAME`: the game window on a
+/// hosted room. Returns the exit code (1 when no seat or connection could be had).
+pub fn run(web: &str, room: Option<&str>, name: &str, level: Option<&str>) -> ExitCode {
+    let started = Instant::now();
+    let reply = match request_seat(web, room, name, level) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if room.is_none() {
+        println!("room: {}", reply.code);
+    }
+    let args = PlayArgs::default();
+    let mut app = App::new();
+    app.add_plugins(window_plugins(&args));
+    app.insert_resource(StartedAt(started));
+    app.insert_resource(Options(args));
+    app.insert_state(AppState::Playing);
+    app.add_plugins(PresentationPlugin);
+    if let Err(e) = connect(&mut app, &reply) {
+        eprintln!("error: connect: {e}");
+        return ExitCode::from(1);
+    }
+    app.add_plugins(LobbyPanelPlugin);
+    eprintln!("joined room {} as {name}", reply.code);
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}

@@ -1,0 +1,33 @@
+//! The plugins every game window presents the kitchen with, whoever runs its rooms.
+
+use super::audio::SoundPlugin;
+use super::config::ConfigPlugin;
+use super::hud::HudPlugin;
+use super::input::CookInputPlugin;
+use super::interp::InterpPlugin;
+use super::kitchen::KitchenPlugin;
+use super::perf::PerfPlugin;
+use super::save::SavePlugin;
+use super::shot::ShotPlugin;
+use bevy::prelude::*;
+
+/// The plugins that read views and devices and present them (no sim, no local host, no
+/// menu): shared by local play ([`super::app::ClientPlugin`]), the online client
+/// ([`super::join::run`]) and the browser.
+pub struct PresentationPlugin;
+
+impl Plugin for PresentationPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((
+            ConfigPlugin,
+            CookInputPlugin,
+            KitchenPlugin,
+            InterpPlugin,
+            HudPlugin,
+            SoundPlugin,
+            ShotPlugin,
+            SavePlugin,
+            PerfPlugin,
+        ));
+    }
+}

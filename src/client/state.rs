@@ -1,0 +1,25 @@
+//! The window's states: which screen is up, and whether it is connected to a server.
+
+use bevy::prelude::*;
+
+/// The screens of the game.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AppState {
+    /// The content loads (`loading`): a progress bar, then the title.
+    #[default]
+    Loading,
+    Title,
+    Menu,
+    LevelSelect,
+    Settings,
+    /// Hosting a LAN game (native): the address, room code and join link, and who has joined.
+    Host,
+    /// Joining a game (native): address and room code, or a join link.
+    Join,
+    Playing,
+}
+
+/// The window is connected to a server (the menu's Host or Join): the local host stands down —
+/// no local room, no sim stage runs — and the kitchen shows the server's replicated views.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct Online;
