@@ -8,9 +8,9 @@
 //! frames. JavaScript objects are not `Send`, which a resource must be: [`SendWrapper`] holds
 //! them and would panic if another thread ever touched them, which in a page none can.
 
+use super::netcode_ws::{NetcodeWs, PacketSocket, WS_PATH};
 use super::session::{BadRoomCode, JoinReply, PageQuery, parse_reply};
 use super::tokens::read_token;
-use super::ws::{NetcodeWs, PacketSocket, WS_PATH, WsClientTransport};
 use send_wrapper::SendWrapper;
 use serde_json::{Value, json};
 use std::cell::RefCell;
@@ -119,7 +119,7 @@ pub async fn request_seat(code: Option<&str>, name: &str) -> Result<JoinReply, B
 
 /// The transport for a seat: the page's WebSocket to `ws(s)://HOST/ws` carrying netcode with
 /// the seat's connect token.
-pub fn connect(reply: &JoinReply) -> Result<WsClientTransport, BrowserError> {
+pub fn connect(reply: &JoinReply) -> Result<NetcodeWs<BrowserSocket>, BrowserError> {
     let token = read_token(&reply.token).map_err(BrowserError::Token)?;
     let location = window()?.location();
     let scheme = match location.protocol().map_err(js("location.protocol"))?.as_str() {

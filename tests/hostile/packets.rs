@@ -337,7 +337,7 @@ fn one_seat_secret_mints_a_bounded_number_of_tokens() {
             }
         }
     }
-    let burst = undercooked::net::rooms::SEAT_TOKENS.burst as usize;
+    let burst = undercooked::net::seats::SEAT_TOKENS.burst as usize;
     // The create spent one of the seat's tokens.
     assert_eq!(minted, burst - 1, "a burst of reconnect tokens, then refusals");
     let refusal = refusal.expect("the limit was met");
