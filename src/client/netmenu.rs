@@ -15,6 +15,7 @@ use super::online::{
 use super::paste::{clipboard_text, first_line};
 use super::theme::{PLAIN, WARNING, paragraph, screen, title};
 use super::{AppState, Online, Options, Screen};
+use crate::net::error::NetError;
 use crate::protocol::LobbyView;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
@@ -256,10 +257,10 @@ fn poll_join(world: &mut World) {
             Ok(answer) => answer,
             Err(std::sync::mpsc::TryRecvError::Empty) => return,
             Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                Err("the join request ended without an answer".into())
+                Err(NetError::Thread("the join request ended without an answer".into()))
             }
         },
-        Err(_) => Err("the join request failed".into()),
+        Err(_) => Err(NetError::Thread("the join request failed".into())),
     };
     world.remove_resource::<PendingJoin>();
     let result = answer.and_then(|reply| go_online(world, &reply).map(|()| reply));

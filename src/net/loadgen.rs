@@ -3,6 +3,7 @@
 //! generator.
 
 use super::api::{api_join, request_seat};
+use super::error::NetError;
 use super::headless::{HeadlessClient, InputMode, Transport};
 use super::session::JoinReply;
 use crate::bot::remote::SharedClaims;
@@ -39,10 +40,10 @@ pub struct JoinArgs {
 /// first, then `--clients` − 1 more in the same room (a refused extra seat is a warning); with
 /// `--rooms N`, that for each of N new rooms (a refused room is a warning, and ends the
 /// creating).
-pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, String> {
+pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, NetError> {
     if args.rooms > 1 {
         if !args.create {
-            return Err("--rooms needs --create".into());
+            return Err(NetError::Usage("--rooms needs --create"));
         }
         let mut replies = Vec::new();
         for r in 0..args.rooms {
@@ -55,7 +56,11 @@ pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, String> {
                 }
             }
         }
-        return if replies.is_empty() { Err("no room was created".into()) } else { Ok(replies) };
+        return if replies.is_empty() {
+            Err(NetError::Usage("no room was created"))
+        } else {
+            Ok(replies)
+        };
     }
     let first = if let (Some(code), Some(secret)) = (&args.room, &args.reconnect) {
         api_join(&args.web, code, &args.name, Some(secret))?
@@ -63,7 +68,7 @@ pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, String> {
         let code = if args.create { None } else { args.room.as_deref() };
         request_seat(&args.web, code, &args.name, args.level.as_deref())?
     } else {
-        return Err("give --room CODE or --create".into());
+        return Err(NetError::Usage("give --room CODE or --create"));
     };
     let mut replies = vec![first.clone()];
     for i in 1..args.clients.max(1) {
@@ -80,7 +85,7 @@ pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, String> {
 pub fn connect_seats(
     args: &JoinArgs,
     replies: &[JoinReply],
-) -> Result<Vec<HeadlessClient>, String> {
+) -> Result<Vec<HeadlessClient>, NetError> {
     let transport = if args.ws {
         Transport::WebSocket { web: args.web.clone(), origin: None }
     } else {
@@ -89,8 +94,8 @@ pub fn connect_seats(
     let mut clients = replies
         .iter()
         .map(|r| HeadlessClient::connect_via(r, args.inputs, &transport))
-        .collect::<Result<Vec<_>, String>>()
-        .map_err(|e| format!("connect: {e}"))?;
+        .collect::<Result<Vec<_>, NetError>>()
+        .map_err(|e| NetError::Connect(Box::new(e)))?;
     if args.inputs == InputMode::Bot {
         let mut claims: BTreeMap<&str, SharedClaims> = BTreeMap::new();
         for (c, r) in clients.iter_mut().zip(replies) {

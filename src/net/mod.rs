@@ -21,6 +21,7 @@ pub mod bots;
 pub mod browser;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod connections;
+pub mod error;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod gate;
 #[cfg(not(target_arch = "wasm32"))]

@@ -3,6 +3,7 @@
 //! renet_netcode's transport has a UDP socket. The platforms' sockets (`ws.rs`'s tungstenite,
 //! `browser.rs`'s page WebSocket) build on this, and `ws.rs` picks one of them.
 
+use super::error::NetError;
 use bevy::prelude::*;
 use bevy_replicon_renet::RenetClient;
 use renetcode::{ClientAuthentication, ConnectToken, NetcodeClient};
@@ -38,10 +39,10 @@ pub struct NetcodeWs<S: PacketSocket> {
 
 impl<S: PacketSocket> NetcodeWs<S> {
     /// Starts a netcode connection with `token` over `socket`; `now` is the Unix time.
-    pub fn new(socket: S, token: ConnectToken, now: Duration) -> Result<NetcodeWs<S>, String> {
+    pub fn new(socket: S, token: ConnectToken, now: Duration) -> Result<NetcodeWs<S>, NetError> {
         let netcode =
             NetcodeClient::new(now, ClientAuthentication::Secure { connect_token: token })
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| NetError::BadToken(e.to_string()))?;
         Ok(NetcodeWs { socket, netcode, bytes_in: 0, bytes_out: 0 })
     }
 

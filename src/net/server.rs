@@ -5,6 +5,7 @@
 use super::RoomKey;
 use super::bots::{BotsFill, BotsFillPolicy, ServerBotsPlugin};
 use super::connections::ServerNetPlugin;
+use super::error::NetError;
 use super::host::{HostAddrs, ServerKey, Shutdown};
 use super::http::{HttpPlugin, start_http};
 pub use super::peer::{Peer, Refused};
@@ -80,7 +81,7 @@ impl HostConfig {
 }
 
 /// Builds the whole server app, with its sockets bound (so the caller can read [`HostAddrs`]).
-pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
+pub fn build_server(cfg: &HostConfig) -> Result<App, NetError> {
     build_server_with(cfg, None, Metered::default())
 }
 
@@ -97,19 +98,20 @@ pub fn build_server_with(
     cfg: &HostConfig,
     web: Option<(std::sync::mpsc::Receiver<super::http::ApiCall>, SocketAddr)>,
     metered: Metered,
-) -> Result<App, String> {
-    let (book, book_text) = crate::replay::cli::recipe_book_source().map_err(|e| e.to_string())?;
+) -> Result<App, NetError> {
+    let (book, book_text) =
+        crate::replay::cli::recipe_book_source().map_err(|e| NetError::Levels(e.to_string()))?;
     let levels = crate::level::files::load_campaign(&cfg.levels, &book)
-        .map_err(|e| format!("levels {}: {e}", cfg.levels.display()))?;
+        .map_err(|e| NetError::Levels(format!("levels {}: {e}", cfg.levels.display())))?;
     if levels.is_empty() {
-        return Err(format!("no levels in {}", cfg.levels.display()));
+        return Err(NetError::Levels(format!("no levels in {}", cfg.levels.display())));
     }
     let sources = level_sources(&cfg.levels, &levels, &book)?;
     let bundles =
         BundleWriter::start(cfg.data_dir.join("bundles"), sources, Source::new(book_text));
-    let key = load_or_create_key(&cfg.data_dir).map_err(|e| format!("data dir: {e}"))?;
+    let key = load_or_create_key(&cfg.data_dir).map_err(NetError::io("data dir"))?;
     let results = ResultsLog::open(cfg.data_dir.join("results.jsonl"))
-        .map_err(|e| format!("results.jsonl: {e}"))?;
+        .map_err(NetError::io("results.jsonl"))?;
 
     let mut app = App::new();
     app.insert_resource(metered.metrics).insert_resource(super::metrics::ShardIndex(metered.shard));
@@ -151,8 +153,9 @@ pub fn build_server_with(
         app.insert_resource(BotsFillPolicy(fill));
     }
 
-    let socket = UdpSocket::bind((cfg.bind, cfg.port)).map_err(|e| format!("udp bind: {e}"))?;
-    let udp = socket.local_addr().map_err(|e| e.to_string())?;
+    let socket = UdpSocket::bind((cfg.bind, cfg.port))
+        .map_err(|source| NetError::Bind { what: "udp bind".into(), source })?;
+    let udp = socket.local_addr()?;
     let public = if !cfg.public.is_empty() {
         cfg.public.clone()
     } else if cfg.bind.is_unspecified() {
@@ -176,7 +179,7 @@ pub fn build_server_with(
         },
         socket,
     )
-    .map_err(|e| format!("netcode: {e}"))?;
+    .map_err(|e| NetError::Netcode(e.to_string()))?;
     let web = match web {
         Some((inbox, addr)) => {
             super::http::attach_inbox(&mut app, inbox);
@@ -223,9 +226,9 @@ fn level_sources(
     dir: &std::path::Path,
     levels: &[crate::level::model::Level],
     book: &crate::level::model::RecipeBook,
-) -> Result<std::collections::HashMap<String, Source>, String> {
+) -> Result<std::collections::HashMap<String, Source>, NetError> {
     let mut out = std::collections::HashMap::new();
-    let files = crate::level::files::level_files(dir).map_err(|e| format!("levels: {e}"))?;
+    let files = crate::level::files::level_files(dir).map_err(NetError::io("levels"))?;
     for path in files {
         let Ok(text) = std::fs::read_to_string(&path) else { continue };
         let label = path.display().to_string();
@@ -236,7 +239,9 @@ fn level_sources(
         }
     }
     match levels.iter().find(|l| !out.contains_key(&l.id)) {
-        Some(l) => Err(format!("level `{}`: no source file found for bundles", l.id)),
+        Some(l) => {
+            Err(NetError::Levels(format!("level `{}`: no source file found for bundles", l.id)))
+        }
         None => Ok(out),
     }
 }
@@ -377,13 +382,13 @@ impl ServerHandle {
 }
 
 /// Starts a server on its own thread (the app is built there: a Bevy app is not `Send`).
-pub fn spawn_server(cfg: HostConfig) -> Result<ServerHandle, String> {
+pub fn spawn_server(cfg: HostConfig) -> Result<ServerHandle, NetError> {
     let frames = Frames { grid: Instant::now(), period: LOOP_PERIOD };
     spawn_shard(cfg, None, None, frames, Metered::default())
 }
 
 /// What a shard thread reports once its first world is built: its addresses and stop switch.
-type Ready = Result<(HostAddrs, Arc<AtomicBool>), String>;
+type Ready = Result<(HostAddrs, Arc<AtomicBool>), NetError>;
 
 /// A shard thread: builds the world and runs its frames; when a frame panics (a bug anywhere
 /// in the world's systems, networking included), the shard's live rounds are aborted and
@@ -467,12 +472,12 @@ fn build_shard(
     cfg: &HostConfig,
     web: Option<(std::sync::mpsc::Receiver<super::http::ApiCall>, SocketAddr)>,
     metered: &Metered,
-) -> Result<App, String> {
+) -> Result<App, NetError> {
     let Some((inbox, addr)) = web else {
         let mut tries = 0;
         loop {
             match build_server_with(cfg, None, metered.clone()) {
-                Err(e) if e.contains("bind") && tries < 50 => {
+                Err(NetError::Bind { .. }) if tries < 50 => {
                     tries += 1;
                     std::thread::sleep(Duration::from_millis(100));
                 }
@@ -528,13 +533,13 @@ fn spawn_shard(
     log: Option<super::logs::LogFormat>,
     frames: Frames,
     metered: Metered,
-) -> Result<ServerHandle, String> {
+) -> Result<ServerHandle, NetError> {
     let (ready_tx, ready_rx) = std::sync::mpsc::sync_channel(1);
     let (jobs, job_rx) = std::sync::mpsc::channel::<WorldJob>();
     let thread = std::thread::Builder::new()
         .name("undercooked-server".into())
         .spawn(move || supervise_shard(cfg, web, log, frames, metered, ready_tx, job_rx))
-        .map_err(|e| e.to_string())?;
-    let (addrs, shutdown) = ready_rx.recv().map_err(|e| e.to_string())??;
+        .map_err(|e| NetError::Thread(e.to_string()))?;
+    let (addrs, shutdown) = ready_rx.recv().map_err(|e| NetError::Thread(e.to_string()))??;
     Ok(ServerHandle { addrs, shutdown, jobs, thread: Some(thread) })
 }

@@ -4,6 +4,7 @@
 //! differ per platform (`net::api` and `net::headless` natively with minreq and UDP or `net::ws`; `net::browser`
 //! with fetch and the page's WebSocket) and come in through [`insert_client`].
 
+use super::error::NetError;
 use crate::protocol::{LobbyPhase, LobbyView, ProtocolPlugin};
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -55,16 +56,16 @@ pub struct JoinReply {
 }
 
 /// Reads the web port's answer (`status`, JSON body) to a create or a join: the seat, or the
-/// server's error message.
-pub fn parse_reply(status: i32, v: Value) -> Result<JoinReply, String> {
+/// server's refusal.
+pub fn parse_reply(status: i32, v: Value) -> Result<JoinReply, NetError> {
     if !(200..300).contains(&status) {
-        return Err(format!(
-            "HTTP {status}: {}",
-            v.get("error").and_then(Value::as_str).unwrap_or("?")
+        return Err(NetError::refused(
+            status,
+            v.get("error").and_then(Value::as_str).unwrap_or("?"),
         ));
     }
-    let s = |k: &str| {
-        v.get(k).and_then(Value::as_str).map(str::to_string).ok_or(format!("answer lacks {k}"))
+    let s = |k: &'static str| {
+        v.get(k).and_then(Value::as_str).map(str::to_string).ok_or(NetError::BadReply(k))
     };
     Ok(JoinReply {
         code: s("code")?,
@@ -148,10 +149,16 @@ mod tests {
         let ok = json!({"code": "ACDEF", "seat": 2, "token": "t", "reconnect": "r"});
         let r = parse_reply(200, ok).unwrap();
         assert_eq!((r.code.as_str(), r.seat, r.token.as_str()), ("ACDEF", 2, "t"));
-        let err = parse_reply(409, json!({"error": "room is full"})).unwrap_err();
-        assert_eq!(err, "HTTP 409: room is full");
+        let err = parse_reply(429, json!({"error": "room_rate_limit"})).unwrap_err();
+        assert_eq!(err.to_string(), "HTTP 429: room_rate_limit");
+        let err = parse_reply(409, json!({"error": "room_full"})).unwrap_err();
+        assert!(matches!(err, NetError::RoomFull), "{err:?}");
+        assert_eq!(err.to_string(), "HTTP 409: room_full");
+        let err = parse_reply(404, json!({"error": "no_such_room"})).unwrap_err();
+        assert!(matches!(err, NetError::RoomNotFound), "{err:?}");
         let err = parse_reply(200, json!({"code": "ACDEF", "seat": 0})).unwrap_err();
-        assert_eq!(err, "answer lacks token");
+        assert!(matches!(err, NetError::BadReply("token")), "{err:?}");
+        assert_eq!(err.to_string(), "answer lacks token");
     }
 
     #[test]

@@ -17,6 +17,7 @@ use bevy::prelude::*;
 use bevy_replicon_renet::{RenetClient, RenetClientPlugin, RenetReceive, RenetSend};
 #[cfg(not(target_arch = "wasm32"))]
 use {
+    super::error::NetError,
     renetcode::ConnectToken,
     std::io,
     std::net::{TcpStream, ToSocketAddrs},
@@ -86,30 +87,32 @@ impl NetcodeWs<TungsteniteSocket> {
         web: &str,
         origin: Option<&str>,
         token: ConnectToken,
-    ) -> Result<WsClientTransport, String> {
+    ) -> Result<WsClientTransport, NetError> {
+        let unreachable = |reason: String| NetError::Unreachable { addr: web.to_string(), reason };
         let addr = web
             .to_socket_addrs()
-            .map_err(|e| format!("{web}: {e}"))?
+            .map_err(|e| unreachable(e.to_string()))?
             .next()
-            .ok_or(format!("{web}: no address"))?;
-        let stream = TcpStream::connect_timeout(&addr, CONNECT_WAIT).map_err(|e| e.to_string())?;
-        stream.set_read_timeout(Some(CONNECT_WAIT)).map_err(|e| e.to_string())?;
+            .ok_or_else(|| unreachable("no address".into()))?;
+        let stream = TcpStream::connect_timeout(&addr, CONNECT_WAIT)?;
+        stream.set_read_timeout(Some(CONNECT_WAIT))?;
         let _ = stream.set_nodelay(true);
         let url = format!("ws://{web}{WS_PATH}");
-        let mut request = url.as_str().into_client_request().map_err(|e| e.to_string())?;
+        let mut request =
+            url.as_str().into_client_request().map_err(|e| NetError::WebSocket(e.to_string()))?;
         if let Some(o) = origin {
             request
                 .headers_mut()
-                .insert("Origin", o.parse().map_err(|_| format!("bad origin {o}"))?);
+                .insert("Origin", o.parse().map_err(|_| NetError::BadOrigin(o.to_string()))?);
         }
         let (ws, _) = tungstenite::client(request, stream).map_err(|e| match e {
             tungstenite::HandshakeError::Failure(tungstenite::Error::Http(r)) => {
-                format!("websocket refused: HTTP {}", r.status())
+                NetError::WebSocketRefused(r.status().to_string())
             }
-            e => format!("websocket: {e}"),
+            e => NetError::WebSocket(e.to_string()),
         })?;
         // After the handshake the socket is polled once per frame, like the UDP one.
-        ws.get_ref().set_nonblocking(true).map_err(|e| e.to_string())?;
+        ws.get_ref().set_nonblocking(true)?;
         NetcodeWs::new(TungsteniteSocket { ws, closed: None }, token, super::tokens::unix_now())
     }
 }
