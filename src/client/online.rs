@@ -31,7 +31,7 @@ use crate::net::seen::SeenRound;
 use crate::net::server::{HostConfig, ServerHandle, spawn_server};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::session::{JoinReply, add_client_plugins};
-use crate::net::session::{SendPace, ready_due};
+use crate::net::session::{SendPace, ready_due, take_welcome};
 use crate::net::uplink::Uplink;
 use crate::project::RoomTick;
 use crate::protocol::{
@@ -160,10 +160,8 @@ pub fn connect(app: &mut App, reply: &JoinReply) -> Result<(), NetError> {
 }
 
 fn note_welcome(mut welcome: MessageReader<Welcome>, mut s: ResMut<OnlineSession>) {
-    for w in welcome.read() {
-        s.welcome = Some(w.clone());
-        s.predictor = Some(Predictor::new(w.seat));
-    }
+    let s = &mut *s;
+    take_welcome(&mut welcome, &mut s.welcome, &mut s.predictor, true);
 }
 
 /// The server's per-tick facts, as the `RoomTick` messages local play's projection writes.

@@ -4,8 +4,6 @@
 //! (`net::browser`) answer the same [`NetError`]. Each variant prints the text the `String`
 //! errors it replaces printed, so what a player or an operator reads is unchanged.
 
-use super::session::BadRoomCode;
-
 /// A network-side failure, named for what went wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum NetError {
@@ -78,6 +76,11 @@ pub enum NetError {
     #[error(transparent)]
     BadRoom(#[from] BadRoomCode),
 }
+
+/// A page's `room` that is not a room code (`tokens::parse_code`; `session::PageQuery`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not a room code: {0:?}")]
+pub struct BadRoomCode(pub String);
 
 impl NetError {
     /// The web port's refusal with `status` and its error code, by name where the code tells

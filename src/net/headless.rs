@@ -9,6 +9,7 @@ use super::predict::{Predictor, reconcile_seen};
 use super::seen::{SeenRound, with_views};
 use super::session::{
     JoinReply, SendPace, add_client_plugins, add_send_pacing, insert_client, ready_due,
+    take_welcome,
 };
 use super::tokens::read_token;
 use super::uplink::Uplink;
@@ -431,12 +432,9 @@ fn note_welcome(
     mut events: MessageReader<TickEvents>,
     mut s: ResMut<ClientSession>,
 ) {
-    for w in welcome.read() {
-        s.welcome = Some(w.clone());
-        if s.mode != InputMode::Manual {
-            s.predictor = Some(Predictor::new(w.seat));
-        }
-    }
+    let s = &mut *s;
+    // A manual client's tests stamp frames by hand: nothing to predict.
+    take_welcome(&mut welcome, &mut s.welcome, &mut s.predictor, s.mode != InputMode::Manual);
     s.events_received += events.read().count() as u64;
 }
 

@@ -4,8 +4,10 @@
 //! differ per platform (`net::api` and `net::headless` natively with minreq and UDP or `net::ws`; `net::browser`
 //! with fetch and the page's WebSocket) and come in through [`insert_client`].
 
+pub use super::error::BadRoomCode;
 use super::error::NetError;
-use crate::protocol::{LobbyPhase, LobbyView, ProtocolPlugin};
+use super::predict::Predictor;
+use crate::protocol::{LobbyPhase, LobbyView, ProtocolPlugin, Welcome};
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
@@ -75,6 +77,24 @@ pub fn parse_reply(status: i32, v: Value) -> Result<JoinReply, NetError> {
     })
 }
 
+/// Takes the server's `Welcome` (the seat it gives this connection's frames) into a client's
+/// session: the welcome kept in `seated`, and with `predict` a [`Predictor`] for that seat's
+/// cook (a reconnect's new welcome starts a fresh one). The window's online session and the
+/// headless client both seat themselves through this.
+pub fn take_welcome(
+    welcome: &mut MessageReader<Welcome>,
+    seated: &mut Option<Welcome>,
+    predictor: &mut Option<Predictor>,
+    predict: bool,
+) {
+    for w in welcome.read() {
+        *seated = Some(w.clone());
+        if predict {
+            *predictor = Some(Predictor::new(w.seat));
+        }
+    }
+}
+
 /// The plugins and systems of a network client, before it has a seat: replicon, renet, the
 /// protocol, and the send pacing ([`SendPace`]). The connection itself is [`insert_client`].
 pub fn add_client_plugins(app: &mut App) {
@@ -110,11 +130,6 @@ pub struct PageQuery {
     pub room: Option<String>,
     pub name: Option<String>,
 }
-
-/// A `room` that is not a room code (`tokens::parse_code`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("not a room code: {0:?}")]
-pub struct BadRoomCode(pub String);
 
 impl PageQuery {
     /// From the query's `room` and `name` values (as a URL parser decoded them): blank values
