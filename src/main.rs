@@ -115,50 +115,12 @@ enum Command {
     /// and load generator.
     #[cfg(not(target_arch = "wasm32"))]
     Join {
-        /// The server's web address, HOST:WEB_PORT, or a join link
-        /// (`http://HOST:WEB_PORT/?room=CODE`, which needs no --room).
-        web: String,
-        /// Room code to join.
-        #[arg(long, conflicts_with = "create")]
-        room: Option<String>,
-        /// Create a room (prints `room: CODE` first).
-        #[arg(long)]
-        create: bool,
-        #[arg(long, default_value = "Cook")]
-        name: String,
+        #[command(flatten)]
+        args: undercooked::net::loadgen::JoinArgs,
         /// No window: the headless client (scripted inputs, `--stats`, `--clients`). Without it
         /// the game window opens on the room (client builds).
         #[arg(long)]
         headless: bool,
-        #[arg(long, value_enum, default_value = "random")]
-        inputs: undercooked::net::headless::InputMode,
-        /// How long to stay connected.
-        #[arg(long, default_value_t = 30.0)]
-        seconds: f64,
-        /// End with one JSON line of measurements.
-        #[arg(long)]
-        stats: bool,
-        /// Connections opened by this process (all in the same room; with --rooms, per room).
-        #[arg(long, default_value_t = 1)]
-        clients: usize,
-        /// Create this many rooms, each with --clients connections, all driven by this one
-        /// process on one thread: the load generator (needs --create).
-        #[arg(long, default_value_t = 1, requires = "create")]
-        rooms: usize,
-        /// Level id for a room made with --create.
-        #[arg(long)]
-        level: Option<String>,
-        /// The longest a connection goes unstepped, in ms: a UDP connection is stepped when a
-        /// packet arrives and otherwise after this long; a --ws connection on this period.
-        #[arg(long, default_value_t = 5)]
-        frame_ms: u64,
-        /// Connect through the web port's WebSocket relay (the browser's transport), not UDP.
-        #[arg(long)]
-        ws: bool,
-        /// Take back a held seat of `--room` with its reconnect secret (the `reconnect` of the
-        /// create or join answer) instead of taking a new one.
-        #[arg(long, requires = "room")]
-        reconnect: Option<String>,
     },
     /// Bot cooks: `bot prove` plays levels with a bot team to show they can be won.
     Bot {
@@ -239,37 +201,26 @@ fn main() -> ExitCode {
         }
         Command::Bench { what } => ExitCode::from(undercooked::bench::run(what)),
         #[cfg(not(target_arch = "wasm32"))]
-        Command::Join {
-            web,
-            room,
-            create,
-            name,
-            headless,
-            inputs,
-            seconds,
-            stats,
-            clients,
-            rooms,
-            level,
-            frame_ms,
-            ws,
-            reconnect,
-        } => {
-            let (web, room) = match (room, undercooked::net::api::parse_join_link(&web)) {
-                (None, Some((web, code))) if !create => (web, Some(code)),
-                (room, _) => (web, room),
-            };
-            if room.is_none() && !create {
+        Command::Join { mut args, headless } => {
+            // A join link names the room: `join http://HOST:PORT/?room=CODE` needs no --room.
+            if args.room.is_none()
+                && !args.create
+                && let Some((web, code)) = undercooked::net::api::parse_join_link(&args.web)
+            {
+                args.web = web;
+                args.room = Some(code);
+            }
+            if args.room.is_none() && !args.create {
                 eprintln!("error: give --room CODE, --create, or a join link");
                 return ExitCode::from(2);
             }
             if !headless {
                 #[cfg(feature = "client")]
                 return undercooked::client::join::run(
-                    &web,
-                    if create { None } else { room.as_deref() },
-                    &name,
-                    level.as_deref(),
+                    &args.web,
+                    if args.create { None } else { args.room.as_deref() },
+                    &args.name,
+                    args.level.as_deref(),
                 );
                 #[cfg(not(feature = "client"))]
                 {
@@ -277,21 +228,6 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
-            let args = undercooked::net::loadgen::JoinArgs {
-                web,
-                room,
-                create,
-                name,
-                inputs,
-                seconds,
-                stats,
-                clients,
-                rooms,
-                level,
-                frame_ms,
-                ws,
-                reconnect,
-            };
             ExitCode::from(undercooked::net::loadgen::run_join(&args))
         }
         Command::Bot { what } => ExitCode::from(undercooked::bot::prove::run(what)),

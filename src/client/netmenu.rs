@@ -16,6 +16,7 @@ use super::online::{
 use super::paste::{clipboard_text, first_line};
 use super::state::{AppState, Online};
 use super::theme::{PLAIN, WARNING, paragraph, screen, title};
+use crate::net::error::NetError;
 use crate::protocol::LobbyView;
 use crate::schedule::FrameSystems;
 use bevy::input::ButtonState;
@@ -263,10 +264,10 @@ fn poll_join(world: &mut World) {
             Ok(answer) => answer,
             Err(std::sync::mpsc::TryRecvError::Empty) => return,
             Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                Err("the join request ended without an answer".into())
+                Err(NetError::Thread("the join request ended without an answer".into()))
             }
         },
-        Err(_) => Err("the join request failed".into()),
+        Err(_) => Err(NetError::Thread("the join request failed".into())),
     };
     world.remove_resource::<PendingJoin>();
     let result = answer.and_then(|reply| go_online(world, &reply).map(|()| reply));

@@ -22,6 +22,8 @@ use crate::clock::TickClockPlugin;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::api::{join_link, parse_join_link, request_seat};
 #[cfg(not(target_arch = "wasm32"))]
+use crate::net::error::NetError;
+#[cfg(not(target_arch = "wasm32"))]
 use crate::net::headless::{Transport, add_connection, open_connection};
 use crate::net::predict::{Predictor, reconcile_seen};
 use crate::net::seen::SeenRound;
@@ -29,7 +31,7 @@ use crate::net::seen::SeenRound;
 use crate::net::server::{HostConfig, ServerHandle, spawn_server};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::session::{JoinReply, add_client_plugins};
-use crate::net::session::{SendPace, ready_due};
+use crate::net::session::{SendPace, ready_due, take_welcome};
 use crate::net::uplink::Uplink;
 use crate::project::RoomTick;
 use crate::protocol::{
@@ -149,7 +151,7 @@ fn one_seat_many_devices(
 
 /// Makes `app` an online client seated by `reply`: the shared connection plus [`OnlinePlugin`].
 #[cfg(not(target_arch = "wasm32"))]
-pub fn connect(app: &mut App, reply: &JoinReply) -> Result<(), String> {
+pub fn connect(app: &mut App, reply: &JoinReply) -> Result<(), NetError> {
     add_connection(app, reply, &crate::net::headless::Transport::Udp)?;
     app.add_plugins(OnlinePlugin);
     app.world_mut().resource_mut::<OnlineSession>().code = reply.code.clone();
@@ -157,10 +159,8 @@ pub fn connect(app: &mut App, reply: &JoinReply) -> Result<(), String> {
 }
 
 fn note_welcome(mut welcome: MessageReader<Welcome>, mut s: ResMut<OnlineSession>) {
-    for w in welcome.read() {
-        s.welcome = Some(w.clone());
-        s.predictor = Some(Predictor::new(w.seat));
-    }
+    let s = &mut *s;
+    take_welcome(&mut welcome, &mut s.welcome, &mut s.predictor, true);
 }
 
 /// The server's per-tick facts, as the `RoomTick` messages local play's projection writes.
@@ -470,7 +470,7 @@ pub fn host_lan(
     level: Option<&str>,
     name: &str,
     data_dir: PathBuf,
-) -> Result<(Hosting, JoinReply), String> {
+) -> Result<(Hosting, JoinReply), NetError> {
     let udp = free_port(7777, true);
     let web_port = free_port(7780, false);
     let lan = lan_ip();
@@ -511,7 +511,7 @@ pub fn host_data_dir() -> PathBuf {
 /// Connects the window (built with [`WindowedOnlinePlugin`]) to the room of `reply`: local
 /// hosting stands down ([`Online`]) and the views come from the server.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn go_online(world: &mut World, reply: &JoinReply) -> Result<(), String> {
+pub fn go_online(world: &mut World, reply: &JoinReply) -> Result<(), NetError> {
     open_connection(world, reply, &Transport::Udp)?;
     world.insert_resource(OnlineSession { code: reply.code.clone(), ..default() });
     world.insert_resource(Online);
@@ -546,7 +546,7 @@ pub fn leave_online(world: &mut World) {
 /// freeze the window for the request's timeout).
 #[cfg(not(target_arch = "wasm32"))]
 #[derive(Resource)]
-pub struct PendingJoin(pub Mutex<Receiver<Result<JoinReply, String>>>);
+pub struct PendingJoin(pub Mutex<Receiver<Result<JoinReply, NetError>>>);
 
 /// Ask `web` for a seat in room `code` on a thread; poll the answer with [`PendingJoin`].
 #[cfg(not(target_arch = "wasm32"))]

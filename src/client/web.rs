@@ -21,7 +21,8 @@ use super::online::{InviteLink, LobbyPanelPlugin, OnlinePlugin, OnlineSession};
 use super::presentation::PresentationPlugin;
 use super::state::AppState;
 use super::window::GamePlugins;
-use crate::net::browser::{self, BrowserError};
+use crate::net::browser;
+use crate::net::error::NetError;
 use crate::net::session::{BadRoomCode, JoinReply, add_client_plugins, insert_client};
 use crate::net::ws::{WsClientPlugin, WsClientTransport};
 use crate::protocol::{LobbyPhase, LobbyView, RoomClock};
@@ -39,7 +40,7 @@ const TRAFFIC_EVERY_SECS: f32 = 5.0;
 #[derive(Resource, Default)]
 struct Joining {
     /// Filled by the fetch when it ends.
-    answer: Arc<Mutex<Option<Result<JoinReply, BrowserError>>>>,
+    answer: Arc<Mutex<Option<Result<JoinReply, NetError>>>>,
     busy: bool,
     /// Shown on the menu: progress, or why the last try failed.
     status: Option<String>,

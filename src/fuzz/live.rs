@@ -97,7 +97,7 @@ impl LiveServer {
             client.step();
             std::thread::sleep(Duration::from_millis(5));
         }
-        api_join(&web, &reply.code, "Probe 2", None).map(|_| ())
+        api_join(&web, &reply.code, "Probe 2", None).map(|_| ()).map_err(String::from)
     }
 }
 

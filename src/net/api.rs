@@ -2,17 +2,18 @@
 //! and the join link a room is shared by. Used by the headless client, the load generator, the
 //! game window's Host and Join, and the tests.
 
+use super::error::NetError;
 use super::session::{JoinReply, parse_reply};
 use bevy::prelude::*;
 use serde_json::{Value, json};
 
-fn post(url: &str, body: &Value) -> Result<(i32, Value), String> {
+fn post(url: &str, body: &Value) -> Result<(i32, Value), NetError> {
     let resp = minreq::post(url)
         .with_header("Content-Type", "application/json")
         .with_body(body.to_string())
         .with_timeout(10)
         .send()
-        .map_err(|e| format!("{url}: {e}"))?;
+        .map_err(|e| NetError::Unreachable { addr: url.to_string(), reason: e.to_string() })?;
     let value = serde_json::from_str(resp.as_str().unwrap_or("")).unwrap_or(Value::Null);
     Ok((resp.status_code, value))
 }
@@ -24,7 +25,7 @@ pub fn request_seat(
     code: Option<&str>,
     name: &str,
     level: Option<&str>,
-) -> Result<JoinReply, String> {
+) -> Result<JoinReply, NetError> {
     match code {
         None => api_create(web, name, level),
         Some(code) => api_join(web, code, name, None),
@@ -48,7 +49,7 @@ pub fn parse_join_link(text: &str) -> Option<(String, String)> {
 }
 
 /// `POST /api/rooms`: a new room, with the caller seated in it.
-pub fn api_create(web: &str, name: &str, level: Option<&str>) -> Result<JoinReply, String> {
+pub fn api_create(web: &str, name: &str, level: Option<&str>) -> Result<JoinReply, NetError> {
     let (status, v) =
         post(&format!("http://{web}/api/rooms"), &json!({"name": name, "level": level}))?;
     parse_reply(status, v)
@@ -60,7 +61,7 @@ pub fn api_join(
     code: &str,
     name: &str,
     reconnect: Option<&str>,
-) -> Result<JoinReply, String> {
+) -> Result<JoinReply, NetError> {
     let mut body = json!({"name": name});
     if let Some(r) = reconnect {
         body["reconnect"] = json!(r);

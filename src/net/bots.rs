@@ -7,7 +7,7 @@
 //! restamping (`seq` from the room's arrival counter) and the same `admitted` record as a
 //! player's, so a round with bots replays from its admitted frames like any other.
 
-use super::rooms::MAX_SEATS;
+use super::seats::MAX_SEATS;
 use crate::bot::planner::BotTeam;
 use crate::sim::ids::Seat;
 use crate::sim::room::Room;

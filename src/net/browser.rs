@@ -8,9 +8,10 @@
 //! frames. JavaScript objects are not `Send`, which a resource must be: [`SendWrapper`] holds
 //! them and would panic if another thread ever touched them, which in a page none can.
 
-use super::session::{BadRoomCode, JoinReply, PageQuery, parse_reply};
+use super::error::NetError;
+use super::netcode_ws::{NetcodeWs, PacketSocket, WS_PATH};
+use super::session::{JoinReply, PageQuery, parse_reply};
 use super::tokens::read_token;
-use super::ws::{NetcodeWs, PacketSocket, WS_PATH, WsClientTransport};
 use send_wrapper::SendWrapper;
 use serde_json::{Value, json};
 use std::cell::RefCell;
@@ -27,25 +28,8 @@ use web_sys::{
 /// tab) new ones are dropped, as a full UDP socket buffer would drop them.
 const INBOX_CAP: usize = 4096;
 
-/// What can go wrong between the page and the web port.
-#[derive(Debug, thiserror::Error)]
-pub enum BrowserError {
-    #[error("not running in a browser window")]
-    NoWindow,
-    /// A browser API refused: what was asked, and the browser's message.
-    #[error("{what}: {message}")]
-    Js { what: &'static str, message: String },
-    /// The web port answered with an error, or with no seat.
-    #[error("the server refused: {0}")]
-    Refused(String),
-    #[error(transparent)]
-    BadRoom(#[from] BadRoomCode),
-    #[error("bad connect token: {0}")]
-    Token(String),
-}
-
-fn js(what: &'static str) -> impl Fn(JsValue) -> BrowserError {
-    move |v| BrowserError::Js {
+fn js(what: &'static str) -> impl Fn(JsValue) -> NetError {
+    move |v| NetError::Browser {
         what,
         message: v
             .dyn_ref::<js_sys::Error>()
@@ -55,8 +39,8 @@ fn js(what: &'static str) -> impl Fn(JsValue) -> BrowserError {
     }
 }
 
-fn window() -> Result<web_sys::Window, BrowserError> {
-    web_sys::window().ok_or(BrowserError::NoWindow)
+fn window() -> Result<web_sys::Window, NetError> {
+    web_sys::window().ok_or(NetError::NoWindow)
 }
 
 /// The Unix time, for netcode's clock.
@@ -65,14 +49,14 @@ pub fn unix_now() -> Duration {
 }
 
 /// Reads `window.location`'s query (`?room=CODE&name=NAME`).
-pub fn page_query() -> Result<PageQuery, BrowserError> {
+pub fn page_query() -> Result<PageQuery, NetError> {
     let search = window()?.location().search().map_err(js("location.search"))?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).map_err(js("query"))?;
     Ok(PageQuery::new(params.get("room").as_deref(), params.get("name").as_deref())?)
 }
 
 /// The page's origin (`http://HOST:PORT`): the web port that served it.
-pub fn page_origin() -> Result<String, BrowserError> {
+pub fn page_origin() -> Result<String, NetError> {
     window()?.location().origin().map_err(js("location.origin"))
 }
 
@@ -83,7 +67,7 @@ pub fn prompt(message: &str, default: &str) -> Option<String> {
     (!answer.is_empty()).then_some(answer)
 }
 
-async fn post_json(path: &str, body: &Value) -> Result<(i32, Value), BrowserError> {
+async fn post_json(path: &str, body: &Value) -> Result<(i32, Value), NetError> {
     let init = RequestInit::new();
     init.set_method("POST");
     init.set_body(&JsValue::from_str(&body.to_string()));
@@ -109,18 +93,18 @@ fn path_what(path: &str) -> &'static str {
 
 /// A seat from the page's web port: in room `code`, or in a new room when `None` (the
 /// native client's `net::api::request_seat`, over fetch).
-pub async fn request_seat(code: Option<&str>, name: &str) -> Result<JoinReply, BrowserError> {
+pub async fn request_seat(code: Option<&str>, name: &str) -> Result<JoinReply, NetError> {
     let (status, v) = match code {
         None => post_json("/api/rooms", &json!({"name": name, "level": null})).await?,
         Some(code) => post_json(&format!("/api/rooms/{code}/join"), &json!({"name": name})).await?,
     };
-    parse_reply(status, v).map_err(BrowserError::Refused)
+    parse_reply(status, v)
 }
 
 /// The transport for a seat: the page's WebSocket to `ws(s)://HOST/ws` carrying netcode with
 /// the seat's connect token.
-pub fn connect(reply: &JoinReply) -> Result<WsClientTransport, BrowserError> {
-    let token = read_token(&reply.token).map_err(BrowserError::Token)?;
+pub fn connect(reply: &JoinReply) -> Result<NetcodeWs<BrowserSocket>, NetError> {
+    let token = read_token(&reply.token)?;
     let location = window()?.location();
     let scheme = match location.protocol().map_err(js("location.protocol"))?.as_str() {
         "https:" => "wss",
@@ -128,7 +112,7 @@ pub fn connect(reply: &JoinReply) -> Result<WsClientTransport, BrowserError> {
     };
     let host = location.host().map_err(js("location.host"))?;
     let socket = BrowserSocket::open(&format!("{scheme}://{host}{WS_PATH}"))?;
-    NetcodeWs::new(socket, token, unix_now()).map_err(BrowserError::Token)
+    NetcodeWs::new(socket, token, unix_now())
 }
 
 /// What the socket's callbacks hand to the frame loop.
@@ -165,7 +149,7 @@ pub struct BrowserSocket(SendWrapper<Inner>);
 impl BrowserSocket {
     /// Starts opening `url`. Until it is open, sent packets are dropped: netcode resends its
     /// connection requests every 100 ms, so the first one after `open` goes through.
-    pub fn open(url: &str) -> Result<BrowserSocket, BrowserError> {
+    pub fn open(url: &str) -> Result<BrowserSocket, NetError> {
         let ws = web_sys::WebSocket::new(url).map_err(js("WebSocket"))?;
         ws.set_binary_type(BinaryType::Arraybuffer);
         let shared = Rc::new(RefCell::new(Shared::default()));

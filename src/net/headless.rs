@@ -4,10 +4,12 @@
 //! what it gets back. It is `undercooked join … --headless`, the load generator's connection
 //! and the tests' client; the game window shares its connection opening.
 
+use super::error::NetError;
 use super::predict::{Predictor, reconcile_seen};
 use super::seen::{SeenRound, with_views};
 use super::session::{
     JoinReply, SendPace, add_client_plugins, add_send_pacing, insert_client, ready_due,
+    take_welcome,
 };
 use super::tokens::read_token;
 use super::uplink::Uplink;
@@ -35,7 +37,7 @@ pub fn add_connection(
     app: &mut App,
     reply: &JoinReply,
     transport: &Transport,
-) -> Result<(), String> {
+) -> Result<(), NetError> {
     add_client_plugins(app);
     app.add_plugins(super::ws::WsClientPlugin);
     open_connection(app.world_mut(), reply, transport)
@@ -49,7 +51,7 @@ pub fn open_connection(
     world: &mut World,
     reply: &JoinReply,
     transport: &Transport,
-) -> Result<(), String> {
+) -> Result<(), NetError> {
     open_probed_connection(world, reply, transport).map(drop)
 }
 
@@ -59,18 +61,18 @@ fn open_probed_connection(
     world: &mut World,
     reply: &JoinReply,
     transport: &Transport,
-) -> Result<Option<UdpSocket>, String> {
+) -> Result<Option<UdpSocket>, NetError> {
     let token = read_token(&reply.token)?;
     match transport {
         Transport::Udp => {
-            let socket = UdpSocket::bind(("0.0.0.0", 0)).map_err(|e| e.to_string())?;
-            let probe = socket.try_clone().map_err(|e| e.to_string())?;
+            let socket = UdpSocket::bind(("0.0.0.0", 0))?;
+            let probe = socket.try_clone()?;
             let transport = NetcodeClientTransport::new(
                 super::tokens::unix_now(),
                 ClientAuthentication::Secure { connect_token: token },
                 socket,
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| NetError::BadToken(e.to_string()))?;
             insert_client(world, transport);
             Ok(Some(probe))
         }
@@ -286,7 +288,7 @@ pub struct HeadlessClient {
 
 impl HeadlessClient {
     /// Connects with the token of `reply`, over UDP.
-    pub fn connect(reply: &JoinReply, mode: InputMode) -> Result<HeadlessClient, String> {
+    pub fn connect(reply: &JoinReply, mode: InputMode) -> Result<HeadlessClient, NetError> {
         Self::connect_via(reply, mode, &Transport::Udp)
     }
 
@@ -296,7 +298,7 @@ impl HeadlessClient {
         reply: &JoinReply,
         mode: InputMode,
         transport: &Transport,
-    ) -> Result<HeadlessClient, String> {
+    ) -> Result<HeadlessClient, NetError> {
         let mut app = App::new();
         add_headless_client_plugins(&mut app);
         app.add_plugins(super::ws::WsClientPlugin);
@@ -430,12 +432,9 @@ fn note_welcome(
     mut events: MessageReader<TickEvents>,
     mut s: ResMut<ClientSession>,
 ) {
-    for w in welcome.read() {
-        s.welcome = Some(w.clone());
-        if s.mode != InputMode::Manual {
-            s.predictor = Some(Predictor::new(w.seat));
-        }
-    }
+    let s = &mut *s;
+    // A manual client's tests stamp frames by hand: nothing to predict.
+    take_welcome(&mut welcome, &mut s.welcome, &mut s.predictor, s.mode != InputMode::Manual);
     s.events_received += events.read().count() as u64;
 }
 

@@ -12,8 +12,10 @@
 //! Bodies arrive parsed and range-checked ([`super::web::api`]); what only the world knows
 //! (the level ids, the rooms) is checked here. Refusals are [`ApiError`]s.
 
-use super::rooms::{HostLevels, HostedRoom, RoomIndex, RoomPolicy, SeatRefusal, create_room};
-use super::server::{HostAddrs, ServerKey};
+use super::error::NetError;
+use super::host::{HostAddrs, ServerKey};
+use super::rooms::{HostLevels, HostedRoom, RoomIndex, RoomPolicy, create_room};
+use super::seats::SeatRefusal;
 use super::tokens::{Admission, connect_token, hex, parse_code, parse_secret, sanitise_name};
 use super::web::api::{ApiBody, ApiError};
 use super::web::call::{METRICS_PATH, ROOM_CODES_PATH};
@@ -47,7 +49,7 @@ pub fn start_http(
     addr: SocketAddr,
     udp: SocketAddr,
     web: super::web::WebConfig,
-) -> Result<SocketAddr, String> {
+) -> Result<SocketAddr, NetError> {
     let (tx, rx): (Sender<ApiCall>, Receiver<ApiCall>) = channel();
     let (bound, handle) = start_router(addr, vec![tx], web)?;
     handle.set_udp(&[udp]);

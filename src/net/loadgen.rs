@@ -3,6 +3,7 @@
 //! generator.
 
 use super::api::{api_join, request_seat};
+use super::error::NetError;
 use super::headless::{HeadlessClient, InputMode, Transport};
 use super::session::JoinReply;
 use crate::bot::remote::SharedClaims;
@@ -11,27 +12,51 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// `undercooked join` options.
-#[derive(Clone, Debug)]
+/// `undercooked join` options: the command line's (flattened into `join`, which adds only the
+/// window-or-headless choice) and what the headless client and the load generator run on.
+/// The doc comments are the `--help` text.
+#[derive(Clone, Debug, clap::Args)]
 pub struct JoinArgs {
+    /// The server's web address, HOST:WEB_PORT, or a join link
+    /// (`http://HOST:WEB_PORT/?room=CODE`, which needs no --room).
     pub web: String,
+    /// Room code to join.
+    #[arg(long, conflicts_with = "create")]
     pub room: Option<String>,
+    /// Create a room (prints `room: CODE` first).
+    #[arg(long)]
     pub create: bool,
+    #[arg(long, default_value = "Cook")]
     pub name: String,
+    #[arg(long, value_enum, default_value = "random")]
     pub inputs: InputMode,
+    /// How long to stay connected.
+    #[arg(long, default_value_t = 30.0)]
     pub seconds: f64,
+    /// End with one JSON line of measurements.
+    #[arg(long)]
     pub stats: bool,
+    /// Connections opened by this process (all in the same room; with --rooms, per room).
+    #[arg(long, default_value_t = 1)]
     pub clients: usize,
-    /// Rooms to create (with `create`), each with `clients` connections: the load generator.
+    /// Create this many rooms, each with --clients connections, all driven by this one
+    /// process on one thread: the load generator (needs --create).
+    #[arg(long, default_value_t = 1, requires = "create")]
     pub rooms: usize,
+    /// Level id for a room made with --create.
+    #[arg(long)]
     pub level: Option<String>,
-    /// The longest a connection goes unstepped: a UDP connection is stepped when a packet
-    /// waits for it and otherwise after this long (its keepalive); a relay connection on this
-    /// period. 5 ms follows the relay finely; a load run uses 50.
+    /// The longest a connection goes unstepped, in ms: a UDP connection is stepped when a
+    /// packet arrives and otherwise after this long; a --ws connection on this period.
+    // 5 ms follows the relay finely; a load run uses 50.
+    #[arg(long, default_value_t = 5)]
     pub frame_ms: u64,
-    /// Connect through the web port's WebSocket relay instead of UDP.
+    /// Connect through the web port's WebSocket relay (the browser's transport), not UDP.
+    #[arg(long)]
     pub ws: bool,
-    /// Resume the held seat of `room` with this reconnect secret.
+    /// Take back a held seat of `--room` with its reconnect secret (the `reconnect` of the
+    /// create or join answer) instead of taking a new one.
+    #[arg(long, requires = "room")]
     pub reconnect: Option<String>,
 }
 
@@ -39,10 +64,10 @@ pub struct JoinArgs {
 /// first, then `--clients` − 1 more in the same room (a refused extra seat is a warning); with
 /// `--rooms N`, that for each of N new rooms (a refused room is a warning, and ends the
 /// creating).
-pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, String> {
+pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, NetError> {
     if args.rooms > 1 {
         if !args.create {
-            return Err("--rooms needs --create".into());
+            return Err(NetError::Usage("--rooms needs --create"));
         }
         let mut replies = Vec::new();
         for r in 0..args.rooms {
@@ -55,7 +80,11 @@ pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, String> {
                 }
             }
         }
-        return if replies.is_empty() { Err("no room was created".into()) } else { Ok(replies) };
+        return if replies.is_empty() {
+            Err(NetError::Usage("no room was created"))
+        } else {
+            Ok(replies)
+        };
     }
     let first = if let (Some(code), Some(secret)) = (&args.room, &args.reconnect) {
         api_join(&args.web, code, &args.name, Some(secret))?
@@ -63,7 +92,7 @@ pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, String> {
         let code = if args.create { None } else { args.room.as_deref() };
         request_seat(&args.web, code, &args.name, args.level.as_deref())?
     } else {
-        return Err("give --room CODE or --create".into());
+        return Err(NetError::Usage("give --room CODE or --create"));
     };
     let mut replies = vec![first.clone()];
     for i in 1..args.clients.max(1) {
@@ -80,7 +109,7 @@ pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, String> {
 pub fn connect_seats(
     args: &JoinArgs,
     replies: &[JoinReply],
-) -> Result<Vec<HeadlessClient>, String> {
+) -> Result<Vec<HeadlessClient>, NetError> {
     let transport = if args.ws {
         Transport::WebSocket { web: args.web.clone(), origin: None }
     } else {
@@ -89,8 +118,8 @@ pub fn connect_seats(
     let mut clients = replies
         .iter()
         .map(|r| HeadlessClient::connect_via(r, args.inputs, &transport))
-        .collect::<Result<Vec<_>, String>>()
-        .map_err(|e| format!("connect: {e}"))?;
+        .collect::<Result<Vec<_>, NetError>>()
+        .map_err(|e| NetError::Connect(Box::new(e)))?;
     if args.inputs == InputMode::Bot {
         let mut claims: BTreeMap<&str, SharedClaims> = BTreeMap::new();
         for (c, r) in clients.iter_mut().zip(replies) {

@@ -1,6 +1,6 @@
 //! Hosting: the headless dedicated server, its rooms and web API, and the headless client.
 //!
-//! One plugin per module: [`server::ServerNetPlugin`] (seating, input gate, event fan-out,
+//! One plugin per module: [`connections::ServerNetPlugin`] (seating, input gate, event fan-out,
 //! shutdown), [`rooms::RoomsPlugin`] (lifecycle, results log), [`http::HttpPlugin`] (the web
 //! API's world side, answering what [`web`] hands it: the web port's hyper server with the JSON
 //! API, static files, the WebSocket relay and its limits),
@@ -20,9 +20,14 @@ pub mod bots;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod connections;
+pub mod error;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod gate;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod headless;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod host;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod http;
 #[cfg(not(target_arch = "wasm32"))]
@@ -39,11 +44,16 @@ pub mod logs;
 pub mod metrics;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod netbench;
+pub mod netcode_ws;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod peer;
 pub mod predict;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod records;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod rooms;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod seats;
 pub mod seen;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod server;

@@ -7,6 +7,7 @@
 //! Wall-clock time is read here: this measures the network, it is no part of the rules.
 
 use super::api::{api_create, api_join};
+use super::error::NetError;
 use super::headless::{HeadlessClient, InputMode, Transport, percentile};
 use super::impair::{Conditions, TcpProxy, UdpProxy};
 use super::inputs::{FrameCounts, InputLink};
@@ -74,24 +75,24 @@ impl ImpairedHost {
         conditions: Conditions,
         seed: u64,
         ws: bool,
-    ) -> Result<ImpairedHost, String> {
+    ) -> Result<ImpairedHost, NetError> {
         let dir = std::env::temp_dir().join(format!("uc-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let mut cfg = HostConfig::loopback(dir.clone());
         if ws {
             let server = spawn_server(cfg)?;
             let tcp = TcpProxy::spawn(server.addrs.web, conditions, conditions, seed)
-                .map_err(|e| format!("tcp proxy: {e}"))?;
+                .map_err(NetError::io("tcp proxy"))?;
             return Ok(ImpairedHost { server, udp: None, tcp: Some(tcp), dir });
         }
         // The tokens must name the proxy, so the server's port is chosen first.
         let port = UdpSocket::bind("127.0.0.1:0")
             .and_then(|s| s.local_addr())
-            .map_err(|e| format!("free port: {e}"))?
+            .map_err(NetError::io("free port"))?
             .port();
         let upstream = SocketAddr::from(([127, 0, 0, 1], port));
         let udp = UdpProxy::spawn(upstream, conditions, conditions, seed)
-            .map_err(|e| format!("udp proxy: {e}"))?;
+            .map_err(NetError::io("udp proxy"))?;
         cfg.port = port;
         cfg.public = vec![udp.local_addr()];
         let server = spawn_server(cfg)?;
@@ -168,7 +169,7 @@ pub fn seat_room(
     n: u8,
     level: &str,
     mode: InputMode,
-) -> Result<(String, Vec<HeadlessClient>), String> {
+) -> Result<(String, Vec<HeadlessClient>), NetError> {
     let web = host.web();
     let first = api_create(&web, "Cook 1", Some(level))?;
     let mut replies = vec![first.clone()];
@@ -187,11 +188,11 @@ pub fn seat_room(
             return Ok((first.code, clients));
         }
     }
-    Err("the round did not start within 40 s".into())
+    Err(NetError::Timeout("the round did not start within 40 s"))
 }
 
 /// One condition's row.
-fn measure(args: &NetBenchArgs, rtt: u32) -> Result<Value, String> {
+fn measure(args: &NetBenchArgs, rtt: u32) -> Result<Value, NetError> {
     let jitter = rtt * args.jitter_pct / 100;
     let cond = Conditions::around_rtt(rtt, jitter, args.loss);
     let host = ImpairedHost::start("bench-net", cond, args.seed, args.ws)?;

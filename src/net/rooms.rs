@@ -1,6 +1,6 @@
 //! Hosted rooms: lobby (seats, ready flags, level choice) → countdown → round → results →
 //! lobby, empty-room reclaim, invariant checks, the results log that nothing skips, and one
-//! replay bundle per ended round (written on a background thread).
+//! replay bundle per ended round (both written through `records.rs`).
 //!
 //! A hosted room is a lobby entity ([`HostedRoom`] + the replicated [`LobbyView`]); a live
 //! round is a second entity holding the sim's `Room`, spawned at the countdown's end and
@@ -9,13 +9,15 @@
 
 use super::RoomKey;
 use super::bots::{BotsFill, BotsFillPolicy, RoundBots, bot_name, fill_seats};
-use super::limiter::{BucketSpec, TokenBucket};
+use super::limiter::TokenBucket;
+use super::records::{BundleJob, BundleWriter, ResultsLog, Source};
+use super::seats::{MAX_SEATS, RESERVATION, SEAT_HOLD, SEAT_TOKENS, SeatRefusal, SeatSlot};
 use super::tokens::{Secret, hex};
 use crate::bot::planner::BotTeam;
 use crate::level::LevelLibrary;
 use crate::protocol::{InRoom, LobbyPhase, LobbyView, RoundSource, SeatView};
 use crate::replay::bundle::{
-    BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, content_hash, pack_frames,
+    BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, pack_frames,
 };
 use crate::sim::kitchen::Level;
 use crate::sim::open::SeatSpec;
@@ -26,36 +28,13 @@ use crate::sim::round::{SETTLE_TICKS, abort};
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Seats per room.
-pub const MAX_SEATS: usize = crate::sim::units::MAX_COOKS;
 /// The countdown once everyone seated is ready: 3 s.
 pub const COUNTDOWN_TICKS: u32 = 60;
 /// The results screen before the lobby returns: 5 s.
 pub const RESULTS_TICKS: u32 = 100;
-/// A seat whose player left is kept this long for a reconnect.
-pub const SEAT_HOLD: Duration = Duration::from_secs(60);
-/// An issued token reserves its seat this long before the connection arrives.
-pub const RESERVATION: Duration = Duration::from_secs(super::tokens::TOKEN_EXPIRE_SECS);
-/// Connect tokens one seat secret can mint: a few at once (a reconnect that retries), then one
-/// every 15 s. A secret is a seat, not a source of sessions.
-pub const SEAT_TOKENS: BucketSpec = BucketSpec { burst: 4, per_token: Duration::from_secs(15) };
-
-/// Why a seat could not be reserved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SeatRefusal {
-    /// Every seat is taken.
-    Full,
-    /// No seat holds the reconnect secret given.
-    UnknownSecret,
-    /// The seat's secret has minted its [`SEAT_TOKENS`] for now.
-    TokenLimit,
-}
 
 /// The levels a host offers, and the recipe book they were compiled against.
 #[derive(Resource, Clone)]
@@ -92,36 +71,6 @@ pub struct RoundFaults {
 pub struct RoomIndex {
     pub by_code: HashMap<String, Entity>,
     next_key: u64,
-}
-
-/// One seat of a hosted room.
-#[derive(Clone)]
-pub struct SeatSlot {
-    pub name: String,
-    pub secret: Secret,
-    pub ready: bool,
-    /// The connected client entity, if any.
-    pub client: Option<Entity>,
-    /// When the seat lost its client (the reconnect window runs from here).
-    pub away_since: Option<Instant>,
-    /// Until when an issued token holds this seat without a connection.
-    pub reserved_until: Option<Instant>,
-    /// What is left of the secret's [`SEAT_TOKENS`].
-    pub tokens: TokenBucket,
-}
-
-/// Written without the secret: a room's state may reach a log, and the secret is the seat.
-impl std::fmt::Debug for SeatSlot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SeatSlot")
-            .field("name", &self.name)
-            .field("secret", &"<redacted>")
-            .field("ready", &self.ready)
-            .field("client", &self.client)
-            .field("away_since", &self.away_since)
-            .field("reserved_until", &self.reserved_until)
-            .finish()
-    }
 }
 
 /// The server-side state of one hosted room (on its lobby entity).
@@ -252,93 +201,6 @@ impl HostedRoom {
 /// Marks a round entity with its lobby.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct RoundOf(pub Entity);
-
-/// A level's source text and its content hash, for bundles.
-#[derive(Clone, Debug)]
-pub struct Source {
-    pub hash: String,
-    pub text: Arc<str>,
-}
-
-impl Source {
-    pub fn new(text: String) -> Source {
-        Source { hash: content_hash(&text), text: text.into() }
-    }
-}
-
-enum BundleJob {
-    Write(Box<Bundle>),
-    Flush(std::sync::mpsc::SyncSender<()>),
-}
-
-/// Writes `DATA_DIR/bundles/<code>-<n>.ron` on its own thread: a round's bundle is ~0.5 MB of
-/// RON, and serialising and fsyncing it inside a tick would stall every other room.
-/// [`BundleWriter::flush`] waits for everything queued (the shutdown path).
-#[derive(Resource)]
-pub struct BundleWriter {
-    pub dir: PathBuf,
-    /// Level id → source, for every level the host offers.
-    pub levels: HashMap<String, Source>,
-    pub recipes: Source,
-    jobs: std::sync::mpsc::Sender<BundleJob>,
-}
-
-impl BundleWriter {
-    pub fn start(dir: PathBuf, levels: HashMap<String, Source>, recipes: Source) -> BundleWriter {
-        let (jobs, rx) = std::sync::mpsc::channel::<BundleJob>();
-        let out = dir.clone();
-        std::thread::Builder::new()
-            .name("undercooked-bundles".into())
-            .spawn(move || {
-                for job in rx {
-                    match job {
-                        BundleJob::Write(b) => match b.write_to(&out) {
-                            Ok(path) => info!(room = %b.room, path = %path.display(), frames = b.frames.len(), "bundle written"),
-                            Err(e) => error!(room = %b.room, error = %e, "bundle write failed"),
-                        },
-                        BundleJob::Flush(done) => {
-                            let _ = done.send(());
-                        }
-                    }
-                }
-            })
-            .expect("a thread for the bundle writer");
-        BundleWriter { dir, levels, recipes, jobs }
-    }
-
-    /// Blocks until every bundle queued so far is on disk.
-    pub fn flush(&self) {
-        let (tx, rx) = std::sync::mpsc::sync_channel(1);
-        if self.jobs.send(BundleJob::Flush(tx)).is_ok() {
-            let _ = rx.recv();
-        }
-    }
-}
-
-/// `DATA_DIR/results.jsonl`, appended and fsynced once per finished or aborted round.
-#[derive(Resource)]
-pub struct ResultsLog {
-    pub path: PathBuf,
-    file: File,
-}
-
-impl ResultsLog {
-    pub fn open(path: PathBuf) -> std::io::Result<ResultsLog> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        let file = OpenOptions::new().create(true).append(true).open(&path)?;
-        Ok(ResultsLog { path, file })
-    }
-
-    /// One line, then `fsync`: a round counts as recorded only once this returns.
-    pub fn append(&mut self, line: &serde_json::Value) -> std::io::Result<()> {
-        let mut text = line.to_string();
-        text.push('\n');
-        self.file.write_all(text.as_bytes())?;
-        self.file.sync_data()
-    }
-}
 
 fn unix_ms(t: std::time::SystemTime) -> u128 {
     t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis()

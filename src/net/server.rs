@@ -1,32 +1,29 @@
 //! The headless dedicated server: the app (sim + projection + replicon/renet netcode + rooms +
-//! HTTP), seating connections from their token's user data, validating every input frame
-//! before the sim sees it, forwarding each tick's events to the room's clients, and the
-//! clean shutdown on SIGINT/SIGTERM.
+//! HTTP, with [`super::connections`] seating and serving each connection), and the threads
+//! that run its worlds (one or `--shards N`, each supervised: a panicking frame rebuilds it).
 
 use super::RoomKey;
 use super::bots::{BotsFill, BotsFillPolicy, ServerBotsPlugin};
+use super::connections::ServerNetPlugin;
+use super::error::NetError;
+use super::host::{HostAddrs, ServerKey, Shutdown};
 use super::http::{HttpPlugin, start_http};
-use super::inputs::{InputGatePlugin, InputLink, admit_inputs};
 pub use super::peer::{Peer, Refused};
-use super::rooms::{
-    BundleWriter, HostLevels, HostedRoom, ResultsLog, RoomPolicy, RoomsPlugin, RoundOf, Source,
-    abort_all,
-};
-use super::tokens::{Admission, PROTOCOL_ID, hex, load_or_create_key};
+use super::records::{BundleWriter, ResultsLog, Source};
+use super::rooms::{HostLevels, RoomPolicy, RoomsPlugin, abort_all};
+use super::tokens::{PROTOCOL_ID, load_or_create_key};
 use crate::clock::{TICK, TickClockPlugin};
-use crate::project::{ProjectionPlugin, RoomTick};
-use crate::protocol::{LobbyCommand, LobbyPhase, ProtocolPlugin, TickEvents, Welcome};
-use crate::schedule::TickSystems;
+use crate::project::ProjectionPlugin;
+use crate::protocol::ProtocolPlugin;
 use crate::sim::SimPlugin;
 use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use bevy_replicon::prelude::*;
-use bevy_replicon::shared::backend::connected_client::NetworkId;
 use bevy_replicon_renet::netcode::{ServerAuthentication, ServerConfig};
 use bevy_replicon_renet::renet::ConnectionConfig;
-use bevy_replicon_renet::{RenetChannelsExt, RenetSend, RenetServer, RepliconRenetPlugins};
+use bevy_replicon_renet::{RenetChannelsExt, RenetServer, RepliconRenetPlugins};
 use std::net::{IpAddr, SocketAddr, UdpSocket};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -83,54 +80,8 @@ impl HostConfig {
     }
 }
 
-/// The addresses the server actually listens on (after ephemeral ports were chosen).
-#[derive(Resource, Clone, Debug)]
-pub struct HostAddrs {
-    pub udp: SocketAddr,
-    pub web: SocketAddr,
-    /// What connect tokens name.
-    pub public: Vec<SocketAddr>,
-}
-
-/// The netcode private key (never leaves the server).
-#[derive(Resource, Clone)]
-pub struct ServerKey(pub [u8; 32]);
-
-/// Set by a signal (or a test) to stop the server cleanly.
-#[derive(Resource, Clone, Default)]
-pub struct Shutdown(pub Arc<AtomicBool>);
-
-/// The networking systems of the server.
-pub struct ServerNetPlugin;
-
-impl Plugin for ServerNetPlugin {
-    fn build(&self, app: &mut App) {
-        app.add_systems(
-            PreUpdate,
-            (seat_clients, lobby_commands, admit_inputs, release_clients)
-                .chain()
-                .after(ServerSystems::Receive),
-        );
-        app.add_plugins(InputGatePlugin);
-        app.add_systems(FixedPostUpdate, forward_tick_events.in_set(TickSystems::Publish));
-        app.add_systems(Update, shutdown_on_signal);
-        // Packets go out on frames that ran a tick only. Replication is produced once per
-        // tick anyway, but renet also sends an ack packet to every client on every frame it
-        // runs (100 Hz here). Flushing at the tick rate costs no latency: nothing a client
-        // waits for is produced between ticks.
-        app.init_resource::<SendPace>();
-        app.add_systems(FixedPostUpdate, |mut pace: ResMut<SendPace>| pace.0 = true);
-        app.configure_sets(PostUpdate, RenetSend.run_if(|pace: Res<SendPace>| pace.0));
-        app.add_systems(PostUpdate, (|mut pace: ResMut<SendPace>| pace.0 = false).after(RenetSend));
-    }
-}
-
-/// True from a simulated tick until the packets of that frame are sent.
-#[derive(Resource, Default)]
-struct SendPace(bool);
-
 /// Builds the whole server app, with its sockets bound (so the caller can read [`HostAddrs`]).
-pub fn build_server(cfg: &HostConfig) -> Result<App, String> {
+pub fn build_server(cfg: &HostConfig) -> Result<App, NetError> {
     build_server_with(cfg, None, Metered::default())
 }
 
@@ -147,19 +98,20 @@ pub fn build_server_with(
     cfg: &HostConfig,
     web: Option<(std::sync::mpsc::Receiver<super::http::ApiCall>, SocketAddr)>,
     metered: Metered,
-) -> Result<App, String> {
-    let (book, book_text) = crate::replay::cli::recipe_book_source().map_err(|e| e.to_string())?;
+) -> Result<App, NetError> {
+    let (book, book_text) =
+        crate::replay::cli::recipe_book_source().map_err(|e| NetError::Levels(e.to_string()))?;
     let levels = crate::level::files::load_campaign(&cfg.levels, &book)
-        .map_err(|e| format!("levels {}: {e}", cfg.levels.display()))?;
+        .map_err(|e| NetError::Levels(format!("levels {}: {e}", cfg.levels.display())))?;
     if levels.is_empty() {
-        return Err(format!("no levels in {}", cfg.levels.display()));
+        return Err(NetError::Levels(format!("no levels in {}", cfg.levels.display())));
     }
     let sources = level_sources(&cfg.levels, &levels, &book)?;
     let bundles =
         BundleWriter::start(cfg.data_dir.join("bundles"), sources, Source::new(book_text));
-    let key = load_or_create_key(&cfg.data_dir).map_err(|e| format!("data dir: {e}"))?;
+    let key = load_or_create_key(&cfg.data_dir).map_err(NetError::io("data dir"))?;
     let results = ResultsLog::open(cfg.data_dir.join("results.jsonl"))
-        .map_err(|e| format!("results.jsonl: {e}"))?;
+        .map_err(NetError::io("results.jsonl"))?;
 
     let mut app = App::new();
     app.insert_resource(metered.metrics).insert_resource(super::metrics::ShardIndex(metered.shard));
@@ -201,8 +153,9 @@ pub fn build_server_with(
         app.insert_resource(BotsFillPolicy(fill));
     }
 
-    let socket = UdpSocket::bind((cfg.bind, cfg.port)).map_err(|e| format!("udp bind: {e}"))?;
-    let udp = socket.local_addr().map_err(|e| e.to_string())?;
+    let socket = UdpSocket::bind((cfg.bind, cfg.port))
+        .map_err(|source| NetError::Bind { what: "udp bind".into(), source })?;
+    let udp = socket.local_addr()?;
     let public = if !cfg.public.is_empty() {
         cfg.public.clone()
     } else if cfg.bind.is_unspecified() {
@@ -226,7 +179,7 @@ pub fn build_server_with(
         },
         socket,
     )
-    .map_err(|e| format!("netcode: {e}"))?;
+    .map_err(|e| NetError::Netcode(e.to_string()))?;
     let web = match web {
         Some((inbox, addr)) => {
             super::http::attach_inbox(&mut app, inbox);
@@ -260,7 +213,7 @@ pub fn build_server_with(
 /// netcode's own maximum. A session that never passes replicon's protocol check is dropped
 /// after [`super::gate::AUTH_DEADLINE`], so a slot cannot be held by one.
 pub fn client_cap(max_rooms: usize) -> usize {
-    (max_rooms.max(1) * (super::rooms::MAX_SEATS + 1)).min(NETCODE_MAX_CLIENTS)
+    (max_rooms.max(1) * (super::seats::MAX_SEATS + 1)).min(NETCODE_MAX_CLIENTS)
 }
 
 /// renetcode's own client-slot maximum (private to that crate).
@@ -273,9 +226,9 @@ fn level_sources(
     dir: &std::path::Path,
     levels: &[crate::sim::kitchen::Level],
     book: &crate::sim::recipe_book::RecipeBook,
-) -> Result<std::collections::HashMap<String, Source>, String> {
+) -> Result<std::collections::HashMap<String, Source>, NetError> {
     let mut out = std::collections::HashMap::new();
-    let files = crate::level::files::level_files(dir).map_err(|e| format!("levels: {e}"))?;
+    let files = crate::level::files::level_files(dir).map_err(NetError::io("levels"))?;
     for path in files {
         let Ok(text) = std::fs::read_to_string(&path) else { continue };
         let label = path.display().to_string();
@@ -286,7 +239,9 @@ fn level_sources(
         }
     }
     match levels.iter().find(|l| !out.contains_key(&l.id)) {
-        Some(l) => Err(format!("level `{}`: no source file found for bundles", l.id)),
+        Some(l) => {
+            Err(NetError::Levels(format!("level `{}`: no source file found for bundles", l.id)))
+        }
         None => Ok(out),
     }
 }
@@ -375,139 +330,6 @@ fn run_sharded(cfg: &HostConfig, log: super::logs::LogFormat) -> u8 {
     0
 }
 
-/// Seats every newly authorised connection from its token's user data, or refuses it.
-fn seat_clients(
-    mut commands: Commands,
-    transport: Res<super::udp::HostTransport>,
-    new: Query<(Entity, &NetworkId), (With<AuthorizedClient>, Without<Peer>, Without<Refused>)>,
-    mut lobbies: Query<&mut HostedRoom>,
-    index: Res<super::rooms::RoomIndex>,
-    mut welcome: MessageWriter<ToClients<Welcome>>,
-    mut disconnect: MessageWriter<DisconnectRequest>,
-) {
-    for (client, id) in &new {
-        let admission = transport.user_data(id.get()).and_then(|d| Admission::decode(&d));
-        let seated = admission.as_ref().and_then(|a| {
-            let lobby = *index.by_code.get(&a.code)?;
-            let mut hosted = lobbies.get_mut(lobby).ok()?;
-            let seat = hosted.seat_of(&a.secret)?;
-            let slot = hosted.seats[seat as usize].as_mut()?;
-            if let Some(old) = slot.client.replace(client) {
-                // The same seat from a new connection (a reconnect that beat the timeout).
-                disconnect.write(DisconnectRequest { client: old });
-            }
-            slot.away_since = None;
-            slot.reserved_until = None;
-            slot.name = a.name.clone();
-            Some((lobby, seat, hosted.key, a.code.clone(), a.secret))
-        });
-        match seated {
-            Some((lobby, seat, key, code, secret)) => {
-                info!(client = %client, room = %code, seat, "player seated");
-                commands.entity(client).insert((
-                    Peer { lobby, seat, code: code.clone() },
-                    InputLink::default(),
-                    key,
-                ));
-                welcome.write(ToClients {
-                    targets: SendTargets::Single(ClientId::Client(client)),
-                    message: Welcome { code, seat, reconnect: hex(&secret) },
-                });
-            }
-            None => {
-                warn!(client = %client, admission = ?admission, "connection refused: no seat for its token");
-                commands.entity(client).insert(Refused);
-                disconnect.write(DisconnectRequest { client });
-            }
-        }
-    }
-}
-
-/// A disconnected player's seat is held (the cook stands still) for the reconnect window.
-fn release_clients(mut gone: RemovedComponents<Peer>, mut lobbies: Query<&mut HostedRoom>) {
-    for client in gone.read() {
-        for mut hosted in &mut lobbies {
-            let code = hosted.code.clone();
-            for (seat, slot) in hosted.seats.iter_mut().enumerate() {
-                if let Some(s) = slot
-                    && s.client == Some(client)
-                {
-                    s.client = None;
-                    s.ready = false;
-                    s.away_since = Some(Instant::now());
-                    info!(client = %client, room = %code, seat, "player left; seat held");
-                }
-            }
-        }
-    }
-}
-
-/// Ready flags and level choice, from seated players in the lobby only.
-fn lobby_commands(
-    mut commands_in: MessageReader<FromClient<LobbyCommand>>,
-    peers: Query<&Peer>,
-    mut lobbies: Query<&mut HostedRoom>,
-    levels: Res<HostLevels>,
-) {
-    for FromClient { client_id, message } in commands_in.read() {
-        let Some(peer) = client_id.entity().and_then(|e| peers.get(e).ok()) else { continue };
-        let Ok(mut hosted) = lobbies.get_mut(peer.lobby) else { continue };
-        if !matches!(hosted.phase, LobbyPhase::Lobby | LobbyPhase::Countdown) {
-            continue;
-        }
-        match message {
-            LobbyCommand::Ready(r) => {
-                if let Some(slot) = hosted.seats[peer.seat as usize].as_mut() {
-                    slot.ready = *r;
-                }
-            }
-            LobbyCommand::Level(id) => {
-                if let Some(i) = levels.levels.iter().position(|l| &l.id == id) {
-                    hosted.level = i;
-                }
-            }
-        }
-    }
-}
-
-/// Each tick's sim events go to the clients of that room only.
-fn forward_tick_events(
-    mut ticks: MessageReader<RoomTick>,
-    rounds: Query<&RoundOf>,
-    lobbies: Query<&HostedRoom>,
-    mut out: MessageWriter<ToClients<TickEvents>>,
-) {
-    for t in ticks.read() {
-        let Some(hosted) = rounds.get(t.room).ok().and_then(|r| lobbies.get(r.0).ok()) else {
-            continue;
-        };
-        for client in hosted.seats.iter().flatten().filter_map(|s| s.client) {
-            out.write(ToClients {
-                targets: SendTargets::Single(ClientId::Client(client)),
-                // RoomTick carries the tick after the advance; the events belong to the one
-                // before (docs/SIMULATION.md: events are logged with tick = room.tick − 1).
-                message: TickEvents { tick: t.tick.saturating_sub(1), events: t.events.clone() },
-            });
-        }
-    }
-}
-
-/// On SIGINT/SIGTERM: every live round ends ABORTED and is recorded, then the app exits 0.
-fn shutdown_on_signal(world: &mut World) {
-    if !world.resource::<Shutdown>().0.load(Ordering::SeqCst) {
-        return;
-    }
-    info!("shutdown requested: aborting live rounds");
-    abort_all(world, "shutdown");
-    // The run's tick-time percentiles (docs/PERFORMANCE.md's capacity numbers).
-    if let Some(t) = world.get_resource::<super::ticktime::TickTimes>() {
-        // Not `println!`: a closed stdout must not turn a clean shutdown into a panic.
-        use std::io::Write;
-        let _ = writeln!(std::io::stdout(), "tick times: {}", super::ticktime::summary(&t.all));
-    }
-    world.write_message(AppExit::Success);
-}
-
 /// A world job sent to a running server thread.
 type WorldJob = Box<dyn FnOnce(&mut World) + Send>;
 
@@ -560,13 +382,13 @@ impl ServerHandle {
 }
 
 /// Starts a server on its own thread (the app is built there: a Bevy app is not `Send`).
-pub fn spawn_server(cfg: HostConfig) -> Result<ServerHandle, String> {
+pub fn spawn_server(cfg: HostConfig) -> Result<ServerHandle, NetError> {
     let frames = Frames { grid: Instant::now(), period: LOOP_PERIOD };
     spawn_shard(cfg, None, None, frames, Metered::default())
 }
 
 /// What a shard thread reports once its first world is built: its addresses and stop switch.
-type Ready = Result<(HostAddrs, Arc<AtomicBool>), String>;
+type Ready = Result<(HostAddrs, Arc<AtomicBool>), NetError>;
 
 /// A shard thread: builds the world and runs its frames; when a frame panics (a bug anywhere
 /// in the world's systems, networking included), the shard's live rounds are aborted and
@@ -650,12 +472,12 @@ fn build_shard(
     cfg: &HostConfig,
     web: Option<(std::sync::mpsc::Receiver<super::http::ApiCall>, SocketAddr)>,
     metered: &Metered,
-) -> Result<App, String> {
+) -> Result<App, NetError> {
     let Some((inbox, addr)) = web else {
         let mut tries = 0;
         loop {
             match build_server_with(cfg, None, metered.clone()) {
-                Err(e) if e.contains("bind") && tries < 50 => {
+                Err(NetError::Bind { .. }) if tries < 50 => {
                     tries += 1;
                     std::thread::sleep(Duration::from_millis(100));
                 }
@@ -711,13 +533,13 @@ fn spawn_shard(
     log: Option<super::logs::LogFormat>,
     frames: Frames,
     metered: Metered,
-) -> Result<ServerHandle, String> {
+) -> Result<ServerHandle, NetError> {
     let (ready_tx, ready_rx) = std::sync::mpsc::sync_channel(1);
     let (jobs, job_rx) = std::sync::mpsc::channel::<WorldJob>();
     let thread = std::thread::Builder::new()
         .name("undercooked-server".into())
         .spawn(move || supervise_shard(cfg, web, log, frames, metered, ready_tx, job_rx))
-        .map_err(|e| e.to_string())?;
-    let (addrs, shutdown) = ready_rx.recv().map_err(|e| e.to_string())??;
+        .map_err(|e| NetError::Thread(e.to_string()))?;
+    let (addrs, shutdown) = ready_rx.recv().map_err(|e| NetError::Thread(e.to_string()))??;
     Ok(ServerHandle { addrs, shutdown, jobs, thread: Some(thread) })
 }

@@ -4,7 +4,10 @@
 //! differ per platform (`net::api` and `net::headless` natively with minreq and UDP or `net::ws`; `net::browser`
 //! with fetch and the page's WebSocket) and come in through [`insert_client`].
 
-use crate::protocol::{LobbyPhase, LobbyView, ProtocolPlugin};
+pub use super::error::BadRoomCode;
+use super::error::NetError;
+use super::predict::Predictor;
+use crate::protocol::{LobbyPhase, LobbyView, ProtocolPlugin, Welcome};
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
@@ -55,16 +58,16 @@ pub struct JoinReply {
 }
 
 /// Reads the web port's answer (`status`, JSON body) to a create or a join: the seat, or the
-/// server's error message.
-pub fn parse_reply(status: i32, v: Value) -> Result<JoinReply, String> {
+/// server's refusal.
+pub fn parse_reply(status: i32, v: Value) -> Result<JoinReply, NetError> {
     if !(200..300).contains(&status) {
-        return Err(format!(
-            "HTTP {status}: {}",
-            v.get("error").and_then(Value::as_str).unwrap_or("?")
+        return Err(NetError::refused(
+            status,
+            v.get("error").and_then(Value::as_str).unwrap_or("?"),
         ));
     }
-    let s = |k: &str| {
-        v.get(k).and_then(Value::as_str).map(str::to_string).ok_or(format!("answer lacks {k}"))
+    let s = |k: &'static str| {
+        v.get(k).and_then(Value::as_str).map(str::to_string).ok_or(NetError::BadReply(k))
     };
     Ok(JoinReply {
         code: s("code")?,
@@ -72,6 +75,24 @@ pub fn parse_reply(status: i32, v: Value) -> Result<JoinReply, String> {
         token: s("token")?,
         reconnect: s("reconnect")?,
     })
+}
+
+/// Takes the server's `Welcome` (the seat it gives this connection's frames) into a client's
+/// session: the welcome kept in `seated`, and with `predict` a [`Predictor`] for that seat's
+/// cook (a reconnect's new welcome starts a fresh one). The window's online session and the
+/// headless client both seat themselves through this.
+pub fn take_welcome(
+    welcome: &mut MessageReader<Welcome>,
+    seated: &mut Option<Welcome>,
+    predictor: &mut Option<Predictor>,
+    predict: bool,
+) {
+    for w in welcome.read() {
+        *seated = Some(w.clone());
+        if predict {
+            *predictor = Some(Predictor::new(w.seat));
+        }
+    }
 }
 
 /// The plugins and systems of a network client, before it has a seat: replicon, renet, the
@@ -110,11 +131,6 @@ pub struct PageQuery {
     pub name: Option<String>,
 }
 
-/// A `room` that is not a room code (`tokens::parse_code`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("not a room code: {0:?}")]
-pub struct BadRoomCode(pub String);
-
 impl PageQuery {
     /// From the query's `room` and `name` values (as a URL parser decoded them): blank values
     /// count as absent, a room must be a room code.
@@ -148,10 +164,16 @@ mod tests {
         let ok = json!({"code": "ACDEF", "seat": 2, "token": "t", "reconnect": "r"});
         let r = parse_reply(200, ok).unwrap();
         assert_eq!((r.code.as_str(), r.seat, r.token.as_str()), ("ACDEF", 2, "t"));
-        let err = parse_reply(409, json!({"error": "room is full"})).unwrap_err();
-        assert_eq!(err, "HTTP 409: room is full");
+        let err = parse_reply(429, json!({"error": "room_rate_limit"})).unwrap_err();
+        assert_eq!(err.to_string(), "HTTP 429: room_rate_limit");
+        let err = parse_reply(409, json!({"error": "room_full"})).unwrap_err();
+        assert!(matches!(err, NetError::RoomFull), "{err:?}");
+        assert_eq!(err.to_string(), "HTTP 409: room_full");
+        let err = parse_reply(404, json!({"error": "no_such_room"})).unwrap_err();
+        assert!(matches!(err, NetError::RoomNotFound), "{err:?}");
         let err = parse_reply(200, json!({"code": "ACDEF", "seat": 0})).unwrap_err();
-        assert_eq!(err, "answer lacks token");
+        assert!(matches!(err, NetError::BadReply("token")), "{err:?}");
+        assert_eq!(err.to_string(), "answer lacks token");
     }
 
     #[test]

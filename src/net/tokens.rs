@@ -5,6 +5,7 @@
 //! secret of another player nor forge a token for a room it was not admitted to; the server
 //! derives the seat from this user data when the connection arrives, never from a payload.
 
+use super::error::NetError;
 use bevy_replicon_renet::netcode::{
     ConnectToken, NETCODE_KEY_BYTES, NETCODE_USER_DATA_BYTES, generate_random_bytes,
 };
@@ -156,7 +157,7 @@ pub fn connect_token(
     key: &[u8; NETCODE_KEY_BYTES],
     servers: &[SocketAddr],
     admission: &Admission,
-) -> Result<String, String> {
+) -> Result<String, NetError> {
     use base64::Engine;
     let client_id = u64::from_le_bytes(generate_random_bytes());
     let token = ConnectToken::generate(
@@ -169,18 +170,19 @@ pub fn connect_token(
         Some(&admission.encode()),
         key,
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| NetError::TokenMint(e.to_string()))?;
     let mut bytes = Vec::new();
-    token.write(&mut bytes).map_err(|e| e.to_string())?;
+    token.write(&mut bytes).map_err(|e| NetError::TokenMint(e.to_string()))?;
     Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
 }
 
 /// Reads a base64 token back (the client's side).
-pub fn read_token(text: &str) -> Result<ConnectToken, String> {
+pub fn read_token(text: &str) -> Result<ConnectToken, NetError> {
     use base64::Engine;
+    let bad = |e: &dyn std::fmt::Display| NetError::BadToken(e.to_string());
     let bytes =
-        base64::engine::general_purpose::STANDARD.decode(text.trim()).map_err(|e| e.to_string())?;
-    ConnectToken::read(&mut bytes.as_slice()).map_err(|e| e.to_string())
+        base64::engine::general_purpose::STANDARD.decode(text.trim()).map_err(|e| bad(&e))?;
+    ConnectToken::read(&mut bytes.as_slice()).map_err(|e| bad(&e))
 }
 
 /// The server's private key: `DATA_DIR/server.key` when it holds one (so tokens issued before a

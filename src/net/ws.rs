@@ -3,7 +3,7 @@
 //! renet_netcode's transport has a UDP socket. Same token, same encryption; one netcode packet
 //! per binary message.
 //!
-//! [`NetcodeWs`] drives netcode over any [`PacketSocket`]; the socket is the only part that
+//! [`NetcodeWs`] (`netcode_ws.rs`) drives netcode over any [`PacketSocket`]; the socket is the only part that
 //! differs per platform. Natively it is tungstenite on a nonblocking TcpStream
 //! ([`WsClientTransport`], `undercooked join HOST:WEB_PORT --ws`, tests/net.rs), which tests
 //! the relay without a browser; in the browser it is the page's `WebSocket`
@@ -12,130 +12,19 @@
 //! The systems mirror bevy_renet's `NetcodeClientPlugin`: receive and advance in `PreUpdate`
 //! (in `RenetReceive`, after renet's own update), send in `PostUpdate` (`RenetSend`).
 
+pub use super::netcode_ws::{NetcodeWs, PacketSocket, WS_PATH};
 use bevy::prelude::*;
 use bevy_replicon_renet::{RenetClient, RenetClientPlugin, RenetReceive, RenetSend};
-use renetcode::{ClientAuthentication, ConnectToken, NetcodeClient};
-use std::time::Duration;
 #[cfg(not(target_arch = "wasm32"))]
 use {
+    super::error::NetError,
+    renetcode::ConnectToken,
     std::io,
     std::net::{TcpStream, ToSocketAddrs},
+    std::time::Duration,
     tungstenite::client::IntoClientRequest,
     tungstenite::{Message, WebSocket},
 };
-
-/// Where the relay upgrades WebSockets (`net::web::relay`).
-pub const WS_PATH: &str = "/ws";
-
-/// A message socket carrying one netcode packet per message.
-pub trait PacketSocket: Send + Sync + 'static {
-    /// Queues `packet` as one binary message (dropped once the socket has closed).
-    fn send(&mut self, packet: &[u8]);
-    /// The next packet received, if one is waiting; `None` also once closed.
-    fn recv(&mut self) -> Option<Vec<u8>>;
-    /// Pushes queued messages out, as far as the socket takes them now.
-    fn flush(&mut self);
-    /// Closes the socket (after what was queued).
-    fn close(&mut self);
-    /// Why the socket ended, once it has.
-    fn closed(&self) -> Option<String>;
-}
-
-/// netcode over a [`PacketSocket`]: a resource in place of renet_netcode's
-/// `NetcodeClientTransport`.
-#[derive(Resource)]
-pub struct NetcodeWs<S: PacketSocket> {
-    socket: S,
-    netcode: NetcodeClient,
-    /// Netcode packet bytes received and sent (without the WebSocket framing).
-    pub bytes_in: u64,
-    pub bytes_out: u64,
-}
-
-impl<S: PacketSocket> NetcodeWs<S> {
-    /// Starts a netcode connection with `token` over `socket`; `now` is the Unix time.
-    pub fn new(socket: S, token: ConnectToken, now: Duration) -> Result<NetcodeWs<S>, String> {
-        let netcode =
-            NetcodeClient::new(now, ClientAuthentication::Secure { connect_token: token })
-                .map_err(|e| e.to_string())?;
-        Ok(NetcodeWs { socket, netcode, bytes_in: 0, bytes_out: 0 })
-    }
-
-    fn send(&mut self, packet: &[u8]) {
-        self.bytes_out += packet.len() as u64;
-        self.socket.send(packet);
-    }
-
-    /// Why the transport ended, once it has (the socket's reason, or netcode's).
-    pub fn closed(&self) -> Option<String> {
-        self.socket.closed().or_else(|| self.netcode.disconnect_reason().map(|r| r.to_string()))
-    }
-
-    /// Receives, advances netcode by `dt`, and keeps renet's connection state in step
-    /// (renet_netcode's `NetcodeClientTransport::update`, over the WebSocket).
-    pub fn update(&mut self, dt: Duration, client: &mut RenetClient) {
-        if self.netcode.disconnect_reason().is_some() || self.socket.closed().is_some() {
-            client.disconnect_due_to_transport();
-            return;
-        }
-        if client.disconnect_reason().is_some() {
-            self.disconnect();
-            return;
-        }
-        if self.netcode.is_connected() {
-            client.set_connected();
-        } else if self.netcode.is_connecting() {
-            client.set_connecting();
-        }
-        while let Some(mut packet) = self.socket.recv() {
-            self.bytes_in += packet.len() as u64;
-            if let Some(payload) = self.netcode.process_packet(&mut packet) {
-                client.process_packet(payload);
-            }
-        }
-        if let Some((packet, _)) = self.netcode.update(dt) {
-            let packet = packet.to_vec();
-            self.send(&packet);
-        }
-        self.socket.flush();
-    }
-
-    /// Wraps and sends renet's packets.
-    pub fn send_packets(&mut self, client: &mut RenetClient) {
-        if self.netcode.disconnect_reason().is_some() {
-            return;
-        }
-        for packet in client.get_packets_to_send() {
-            match self.netcode.generate_payload_packet(&packet) {
-                Ok((_, wrapped)) => {
-                    let wrapped = wrapped.to_vec();
-                    self.send(&wrapped);
-                }
-                Err(e) => {
-                    warn!("netcode: {e}");
-                    self.socket.close();
-                }
-            }
-        }
-        self.socket.flush();
-    }
-
-    /// Sends netcode's disconnect packet now and closes the WebSocket.
-    pub fn disconnect(&mut self) {
-        if !self.netcode.is_disconnected()
-            && let Ok((_, packet)) = self.netcode.disconnect()
-        {
-            let packet = packet.to_vec();
-            self.send(&packet);
-        }
-        self.socket.flush();
-        self.socket.close();
-    }
-
-    pub fn is_connected(&self) -> bool {
-        self.netcode.is_connected() && self.socket.closed().is_none()
-    }
-}
 
 /// The WebSocket transport of this platform: tungstenite natively, the page's WebSocket in the
 /// browser.
@@ -198,30 +87,32 @@ impl NetcodeWs<TungsteniteSocket> {
         web: &str,
         origin: Option<&str>,
         token: ConnectToken,
-    ) -> Result<WsClientTransport, String> {
+    ) -> Result<WsClientTransport, NetError> {
+        let unreachable = |reason: String| NetError::Unreachable { addr: web.to_string(), reason };
         let addr = web
             .to_socket_addrs()
-            .map_err(|e| format!("{web}: {e}"))?
+            .map_err(|e| unreachable(e.to_string()))?
             .next()
-            .ok_or(format!("{web}: no address"))?;
-        let stream = TcpStream::connect_timeout(&addr, CONNECT_WAIT).map_err(|e| e.to_string())?;
-        stream.set_read_timeout(Some(CONNECT_WAIT)).map_err(|e| e.to_string())?;
+            .ok_or_else(|| unreachable("no address".into()))?;
+        let stream = TcpStream::connect_timeout(&addr, CONNECT_WAIT)?;
+        stream.set_read_timeout(Some(CONNECT_WAIT))?;
         let _ = stream.set_nodelay(true);
         let url = format!("ws://{web}{WS_PATH}");
-        let mut request = url.as_str().into_client_request().map_err(|e| e.to_string())?;
+        let mut request =
+            url.as_str().into_client_request().map_err(|e| NetError::WebSocket(e.to_string()))?;
         if let Some(o) = origin {
             request
                 .headers_mut()
-                .insert("Origin", o.parse().map_err(|_| format!("bad origin {o}"))?);
+                .insert("Origin", o.parse().map_err(|_| NetError::BadOrigin(o.to_string()))?);
         }
         let (ws, _) = tungstenite::client(request, stream).map_err(|e| match e {
             tungstenite::HandshakeError::Failure(tungstenite::Error::Http(r)) => {
-                format!("websocket refused: HTTP {}", r.status())
+                NetError::WebSocketRefused(r.status().to_string())
             }
-            e => format!("websocket: {e}"),
+            e => NetError::WebSocket(e.to_string()),
         })?;
         // After the handshake the socket is polled once per frame, like the UDP one.
-        ws.get_ref().set_nonblocking(true).map_err(|e| e.to_string())?;
+        ws.get_ref().set_nonblocking(true)?;
         NetcodeWs::new(TungsteniteSocket { ws, closed: None }, token, super::tokens::unix_now())
     }
 }

@@ -39,7 +39,7 @@ pub enum ApiError {
     RoomRateLimit,
     #[error("rooms_per_address")]
     RoomsPerAddress,
-    /// A seat's reconnect secret minted its tokens for now (`rooms::SEAT_TOKENS`).
+    /// A seat's reconnect secret minted its tokens for now (`seats::SEAT_TOKENS`).
     #[error("seat_token_limit")]
     SeatTokenLimit,
     #[error("no_such_room")]

@@ -36,6 +36,7 @@ pub use call::ApiCall;
 pub use config::{WebConfig, WebLimits};
 pub use counters::WebCounters;
 
+use super::error::NetError;
 use bevy::prelude::Resource;
 use std::net::SocketAddr;
 use std::sync::mpsc::Sender;
@@ -91,18 +92,18 @@ pub fn start_router(
     addr: SocketAddr,
     shards: Vec<Sender<ApiCall>>,
     web: WebConfig,
-) -> Result<(SocketAddr, HttpHandle), String> {
+) -> Result<(SocketAddr, HttpHandle), NetError> {
     fds::raise_nofile();
-    let listener =
-        std::net::TcpListener::bind(addr).map_err(|e| format!("web bind {addr}: {e}"))?;
-    let bound = listener.local_addr().map_err(|e| e.to_string())?;
-    listener.set_nonblocking(true).map_err(|e| e.to_string())?;
+    let listener = std::net::TcpListener::bind(addr)
+        .map_err(|source| NetError::Bind { what: format!("web bind {addr}"), source })?;
+    let bound = listener.local_addr()?;
+    listener.set_nonblocking(true)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .max_blocking_threads(FILE_THREADS)
         .thread_name("undercooked-web-files")
         .build()
-        .map_err(|e| format!("web runtime: {e}"))?;
+        .map_err(NetError::io("web runtime"))?;
     let counters = Arc::new(WebCounters::default());
     let udp = Arc::new(RwLock::new(Vec::new()));
     let limits = &web.limits;
@@ -128,7 +129,7 @@ pub fn start_router(
             });
             runtime.shutdown_timeout(STOP_WAIT);
         })
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| NetError::Thread(e.to_string()))?;
     let handle = HttpHandle { addr: bound, counters, udp, stop: Some(stop), thread: Some(thread) };
     Ok((bound, handle))
 }
