@@ -8,11 +8,11 @@
 //! frames. JavaScript objects are not `Send`, which a resource must be: [`SendWrapper`] holds
 //! them and would panic if another thread ever touched them, which in a page none can.
 
-use super::session::{BadRoomCode, JoinReply, PageQuery, parse_reply};
+use super::session::{BadPageQuery, JoinReply, PageQuery, parse_reply, seat_request};
 use super::tokens::read_token;
 use super::ws::{NetcodeWs, PacketSocket, WS_PATH, WsClientTransport};
 use send_wrapper::SendWrapper;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -39,7 +39,7 @@ pub enum BrowserError {
     #[error("the server refused: {0}")]
     Refused(String),
     #[error(transparent)]
-    BadRoom(#[from] BadRoomCode),
+    BadQuery(#[from] BadPageQuery),
     #[error("bad connect token: {0}")]
     Token(String),
 }
@@ -64,11 +64,12 @@ pub fn unix_now() -> Duration {
     Duration::from_millis(js_sys::Date::now() as u64)
 }
 
-/// Reads `window.location`'s query (`?room=CODE&name=NAME`).
+/// Reads `window.location`'s query (`?room=CODE&name=NAME&players=N`).
 pub fn page_query() -> Result<PageQuery, BrowserError> {
     let search = window()?.location().search().map_err(js("location.search"))?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).map_err(js("query"))?;
-    Ok(PageQuery::new(params.get("room").as_deref(), params.get("name").as_deref())?)
+    let get = |key: &str| params.get(key);
+    Ok(PageQuery::new(get("room").as_deref(), get("name").as_deref(), get("players").as_deref())?)
 }
 
 /// The page's origin (`http://HOST:PORT`): the web port that served it.
@@ -109,11 +110,13 @@ fn path_what(path: &str) -> &'static str {
 
 /// A seat from the page's web port: in room `code`, or in a new room when `None` (the
 /// native client's `net::api::request_seat`, over fetch).
-pub async fn request_seat(code: Option<&str>, name: &str) -> Result<JoinReply, BrowserError> {
-    let (status, v) = match code {
-        None => post_json("/api/rooms", &json!({"name": name, "level": null})).await?,
-        Some(code) => post_json(&format!("/api/rooms/{code}/join"), &json!({"name": name})).await?,
-    };
+pub async fn request_seat(
+    code: Option<&str>,
+    name: &str,
+    players: u8,
+) -> Result<JoinReply, BrowserError> {
+    let (path, body) = seat_request(code, name, None, players);
+    let (status, v) = post_json(&path, &body).await?;
     parse_reply(status, v).map_err(BrowserError::Refused)
 }
 

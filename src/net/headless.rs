@@ -306,7 +306,7 @@ impl HeadlessClient {
             (note_welcome, follow_room, auto_ready, sample_bandwidth, track_cooks),
         );
         // The bot learns how far ahead its frames are stamped from each frame's tick.
-        let bot = (mode == InputMode::Bot).then(|| RemoteBot::new(reply.seat, 2));
+        let bot = (mode == InputMode::Bot).then(|| RemoteBot::new(reply.seats[0], 2));
         app.insert_resource(BotSeat { bot, events: Vec::new() });
         let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes()) | 1;
         app.insert_resource(ClientSession {
@@ -433,7 +433,7 @@ fn note_welcome(
     for w in welcome.read() {
         s.welcome = Some(w.clone());
         if s.mode != InputMode::Manual {
-            s.predictor = Some(Predictor::new(w.seat));
+            s.predictor = Some(Predictor::new(w.seat()));
         }
     }
     s.events_received += events.read().count() as u64;
@@ -550,12 +550,12 @@ fn auto_ready(
     mut s: ResMut<ClientSession>,
     mut out: MessageWriter<LobbyCommand>,
 ) {
-    let Some(seat) = s.welcome.as_ref().map(|w| w.seat) else { return };
+    let Some(seat) = s.welcome.as_ref().map(|w| w.seat()) else { return };
     if s.mode == InputMode::Manual {
         return;
     }
     let Some(lobby) = lobbies.iter().next() else { return };
-    if ready_due(lobby, seat, s.last_ready) {
+    if ready_due(lobby, &[seat], s.last_ready) {
         s.last_ready = Some(Instant::now());
         out.write(LobbyCommand::Ready(true));
     }
