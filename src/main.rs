@@ -159,6 +159,15 @@ enum Command {
         /// create or join answer) instead of taking a new one.
         #[arg(long, requires = "room")]
         reconnect: Option<String>,
+        /// Players at this window (couch co-op online), each in a seat of their own with a
+        /// keyboard half or a gamepad, all on one connection (the window only).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=4))]
+        players: u8,
+        /// The window's local players play themselves (`random`: seeded sticks and presses),
+        /// for automated looking and tests (the window only).
+        #[cfg(feature = "client")]
+        #[arg(long, value_enum)]
+        autoplay: Option<undercooked::client::Autoplay>,
     },
     /// Bot cooks: `bot prove` plays levels with a bot team to show they can be won.
     Bot {
@@ -254,6 +263,9 @@ fn main() -> ExitCode {
             frame_ms,
             ws,
             reconnect,
+            players,
+            #[cfg(feature = "client")]
+            autoplay,
         } => {
             let (web, room) = match (room, undercooked::net::api::parse_join_link(&web)) {
                 (None, Some((web, code))) if !create => (web, Some(code)),
@@ -263,6 +275,13 @@ fn main() -> ExitCode {
                 eprintln!("error: give --room CODE, --create, or a join link");
                 return ExitCode::from(2);
             }
+            if headless && players > 1 {
+                eprintln!(
+                    "error: --players is the window's; the headless client holds one seat per \
+                     connection (use --clients)"
+                );
+                return ExitCode::from(2);
+            }
             if !headless {
                 #[cfg(feature = "client")]
                 return undercooked::client::online::run(
@@ -270,6 +289,7 @@ fn main() -> ExitCode {
                     if create { None } else { room.as_deref() },
                     &name,
                     level.as_deref(),
+                    undercooked::client::PlayArgs { players, autoplay, ..Default::default() },
                 );
                 #[cfg(not(feature = "client"))]
                 {
