@@ -623,7 +623,10 @@ fn a_websocket_client_and_a_udp_client_share_a_room_and_see_each_other() {
     );
     assert_eq!(relays_open(&h), 1, "the WebSocket client is one relay");
     let s = snapshot(&h, &a.code).expect("round live");
-    assert!(s.admitted.iter().any(|(_, seat, _)| *seat == b.seat()), "relayed frames were admitted");
+    assert!(
+        s.admitted.iter().any(|(_, seat, _)| *seat == b.seat()),
+        "relayed frames were admitted"
+    );
     assert_eq!(replayed_hash(&s), s.room.hash, "relayed inputs replay like UDP ones");
     cb.disconnect();
     let end = Instant::now() + PATIENCE;

@@ -104,7 +104,8 @@ pub fn blend_cooks(
 ) {
     let alpha = time.overstep_fraction();
     for (trail, mut drawn, view) in &mut cooks {
-        let own = predicted.as_ref().zip(view).and_then(|(p, v)| p.0.iter().find(|c| c.seat == v.seat));
+        let own =
+            predicted.as_ref().zip(view).and_then(|(p, v)| p.0.iter().find(|c| c.seat == v.seat));
         drawn.0 = match own {
             Some(p) => p.at,
             None => trail.at(alpha),

@@ -5,11 +5,11 @@
 //! end in the kitchen on the server's replicated views (`online::go_online`); the menu takes the
 //! window back to local play (`online::leave_online`).
 
+use super::input::Lineup;
 use super::local::{HostError, SelectedLevel};
 use super::menu::{
     Cursor, JoinField, JoinForm, MENU_GAP, MenuAction, NetChoice, field_label, spawn_item,
 };
-use super::input::Lineup;
 use super::online::{
     Hosting, PendingJoin, go_online, host_data_dir, host_lan, join_target, leave_online,
     local_players, start_join,

@@ -13,11 +13,9 @@
 
 use super::AppState;
 use super::config::Bindings;
-use super::input::{CookAction, LocalPlayer, Outbox, frame_from_action};
 #[cfg(not(target_arch = "wasm32"))]
 use super::input::Lineup;
-#[cfg(not(target_arch = "wasm32"))]
-use crate::sim::units::MAX_COOKS;
+use super::input::{CookAction, LocalPlayer, Outbox, frame_from_action};
 use super::interp::{PredictedCook, PredictedCooks, UTILE};
 use super::local::RoundPhase;
 #[cfg(not(target_arch = "wasm32"))]
@@ -40,6 +38,8 @@ use crate::protocol::{
     InputAck, InputBatch, LobbyCommand, LobbyPhase, LobbyView, PackedInput, RoomView, TickEvents,
     Welcome,
 };
+#[cfg(not(target_arch = "wasm32"))]
+use crate::sim::units::MAX_COOKS;
 use crate::sim::units::TICK_HZ;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -197,8 +197,12 @@ pub fn connect(app: &mut App, reply: &JoinReply) -> Result<(), String> {
 
 fn note_welcome(mut welcome: MessageReader<Welcome>, mut s: ResMut<OnlineSession>) {
     for w in welcome.read() {
-        s.players =
-            w.seats.iter().enumerate().map(|(slot, seat)| OnlinePlayer::new(slot as u8, *seat)).collect();
+        s.players = w
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(slot, seat)| OnlinePlayer::new(slot as u8, *seat))
+            .collect();
         s.welcome = Some(w.clone());
     }
 }
@@ -442,7 +446,13 @@ fn update_lobby_panel(
 /// game window on a hosted room, its `players` local players each in a seat of their own.
 /// Returns the exit code (1 when no seat or connection could be had).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run(web: &str, room: Option<&str>, name: &str, level: Option<&str>, args: PlayArgs) -> ExitCode {
+pub fn run(
+    web: &str,
+    room: Option<&str>,
+    name: &str,
+    level: Option<&str>,
+    args: PlayArgs,
+) -> ExitCode {
     let started = Instant::now();
     let reply = match request_seat(web, room, name, level, args.players.max(1)) {
         Ok(r) => r,

@@ -138,7 +138,14 @@ fn answer_api(
                     (Some(e), secret) => match lobbies.get_mut(e) {
                         Ok((mut hosted, _)) => {
                             let players = body.players.unwrap_or(1);
-                            join(&mut hosted, &name, secret.flatten(), players, &key.0, &addrs.public)
+                            join(
+                                &mut hosted,
+                                &name,
+                                secret.flatten(),
+                                players,
+                                &key.0,
+                                &addrs.public,
+                            )
                         }
                         Err(_) => no_room(),
                     },

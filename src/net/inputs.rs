@@ -186,8 +186,7 @@ pub fn admit_inputs(
 ) {
     let now = Instant::now();
     for FromClient { client_id, message } in batches.read() {
-        let Some((peer, mut links)) = client_id.entity().and_then(|e| peers.get_mut(e).ok())
-        else {
+        let Some((peer, mut links)) = client_id.entity().and_then(|e| peers.get_mut(e).ok()) else {
             continue;
         };
         let (slot, seat) = match peer.seat(message.slot) {
@@ -237,7 +236,8 @@ pub fn admit_inputs(
             .filter(|h| h.phase == LobbyPhase::Round)
             .and_then(|h| h.round)
             .and_then(|r| Some((r, rounds.get_mut(r).ok()?)));
-        let Some((round, mut room)) = live.filter(|(_, room)| room.cook_index(seat).is_some()) else {
+        let Some((round, mut room)) = live.filter(|(_, room)| room.cook_index(seat).is_some())
+        else {
             // No round, or seated after it began: a spectator until the next one.
             link.counts.no_round += fresh.len() as u64;
             finish_batch(peer, seat, link, &before, &mut tally);
@@ -321,32 +321,34 @@ fn send_acks(
     for (of, room) in &rounds {
         let Ok(hosted) = lobbies.get(of.0) else { continue };
         // One client may hold several seats: each connection once, each of its seats an ack.
-        let mut clients: Vec<Entity> = hosted.seats.iter().flatten().filter_map(|s| s.client).collect();
+        let mut clients: Vec<Entity> =
+            hosted.seats.iter().flatten().filter_map(|s| s.client).collect();
         clients.sort();
         clients.dedup();
         for client in clients {
             let Ok((peer, mut links)) = links.get_mut(client) else { continue };
             for (slot, (seat, link)) in peer.seats.iter().zip(links.0.iter_mut()).enumerate() {
-            let applied = room
-                .cook_index(*seat)
-                .and_then(|c| room.cooks[c].input.rank)
-                .and_then(|(_, gate_seq)| link.awaiting.iter().find(|w| w.0 == gate_seq))
-                .map(|w| w.1);
-            // Frames for ticks simulated are applied (named or not): forget them.
-            link.awaiting.retain(|w| w.2 >= room.tick);
-            let held = link.received_at.map_or(0, |r| now.saturating_duration_since(r).as_millis());
-            out.write(ToClients {
-                targets: SendTargets::Single(ClientId::Client(client)),
-                message: InputAck {
-                    slot: slot as u8,
-                    tick: room.tick,
-                    received: link.last_seq,
-                    held_ms: held.min(u16::MAX as u128) as u16,
-                    slack_ms: link.slack_ms,
-                    applied,
-                    late: link.counts.late.min(u32::MAX as u64) as u32,
-                },
-            });
+                let applied = room
+                    .cook_index(*seat)
+                    .and_then(|c| room.cooks[c].input.rank)
+                    .and_then(|(_, gate_seq)| link.awaiting.iter().find(|w| w.0 == gate_seq))
+                    .map(|w| w.1);
+                // Frames for ticks simulated are applied (named or not): forget them.
+                link.awaiting.retain(|w| w.2 >= room.tick);
+                let held =
+                    link.received_at.map_or(0, |r| now.saturating_duration_since(r).as_millis());
+                out.write(ToClients {
+                    targets: SendTargets::Single(ClientId::Client(client)),
+                    message: InputAck {
+                        slot: slot as u8,
+                        tick: room.tick,
+                        received: link.last_seq,
+                        held_ms: held.min(u16::MAX as u128) as u16,
+                        slack_ms: link.slack_ms,
+                        applied,
+                        late: link.counts.late.min(u32::MAX as u64) as u32,
+                    },
+                });
             }
         }
     }

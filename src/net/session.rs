@@ -82,12 +82,7 @@ pub fn parse_reply(status: i32, v: Value) -> Result<JoinReply, String> {
     if seats.is_empty() {
         return Err("answer has no seats".to_string());
     }
-    Ok(JoinReply {
-        code: s("code")?,
-        seats,
-        token: s("token")?,
-        reconnect: s("reconnect")?,
-    })
+    Ok(JoinReply { code: s("code")?, seats, token: s("token")?, reconnect: s("reconnect")? })
 }
 
 /// The web port's path and JSON body asking for `players` seats on one connection: in room
@@ -207,9 +202,13 @@ mod tests {
 
     #[test]
     fn a_reply_is_a_seat_or_the_servers_error() {
-        let ok = json!({"code": "ACDEF", "seat": 2, "seats": [2, 3], "token": "t", "reconnect": "r"});
+        let ok =
+            json!({"code": "ACDEF", "seat": 2, "seats": [2, 3], "token": "t", "reconnect": "r"});
         let r = parse_reply(200, ok).unwrap();
-        assert_eq!((r.code.as_str(), r.seats.as_slice(), r.token.as_str()), ("ACDEF", &[2, 3][..], "t"));
+        assert_eq!(
+            (r.code.as_str(), r.seats.as_slice(), r.token.as_str()),
+            ("ACDEF", &[2, 3][..], "t")
+        );
         let err = parse_reply(409, json!({"error": "room is full"})).unwrap_err();
         assert_eq!(err, "HTTP 409: room is full");
         let err = parse_reply(200, json!({"code": "ACDEF", "seat": 0})).unwrap_err();
@@ -219,7 +218,8 @@ mod tests {
     #[test]
     fn a_page_query_needs_a_real_room_code_and_ignores_blanks() {
         let q = PageQuery::new(Some(" acdef "), Some("Ann"), Some("2")).unwrap();
-        let want = PageQuery { room: Some("ACDEF".into()), name: Some("Ann".into()), players: Some(2) };
+        let want =
+            PageQuery { room: Some("ACDEF".into()), name: Some("Ann".into()), players: Some(2) };
         assert_eq!(q, want);
         assert_eq!(PageQuery::new(Some(""), Some("  "), Some(" ")).unwrap(), PageQuery::default());
         assert_eq!(PageQuery::new(None, None, None).unwrap(), PageQuery::default());

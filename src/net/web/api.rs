@@ -2,9 +2,9 @@
 //! every refusal is one [`ApiError`] with a stable name, and the answer is
 //! `{"error": NAME, "detail": TEXT}`.
 
+use crate::sim::units::MAX_COOKS;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use crate::sim::units::MAX_COOKS;
 use serde_json::{Value, json};
 
 /// A raw player name longer than this is refused (a kept name is at most
