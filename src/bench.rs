@@ -7,13 +7,16 @@
 use crate::bot::planner::BotTeam;
 use crate::clock::headless_app;
 use crate::level::cli::{DEFAULT_LEVELS_DIR, RECIPES_PATH};
-use crate::level::model::{Level, RecipeBook};
 use crate::level::{LoadError, find_level, load_campaign, load_recipes_file};
 use crate::sim::input::InputFrame;
 use crate::sim::kinds::Dir4;
+use crate::sim::kitchen::Level;
+use crate::sim::open::SeatSpec;
+use crate::sim::recipe_book::RecipeBook;
 use crate::sim::rng::SplitMix64;
-use crate::sim::room::{Room, SeatSpec};
+use crate::sim::room::Room;
 use crate::sim::step_room;
+use crate::sim::units::MAX_COOKS;
 use bevy::prelude::*;
 use clap::{Args, Subcommand};
 use std::path::Path;
@@ -51,7 +54,11 @@ pub struct SimBenchArgs {
     pub seed: u64,
     /// Also time N planner bots (1–4) playing one room through `sim::step_room`: their
     /// planning cost per bot per tick, apart from the sim's.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_parser = clap::value_parser!(u8).range(0..=MAX_COOKS as i64)
+    )]
     pub bots: u8,
     /// Ticks of the bots run (rounds restart with the next seed when one ends).
     #[arg(long, default_value_t = 20_000)]
@@ -62,7 +69,7 @@ pub struct SimBenchArgs {
 }
 
 /// Cooks per benchmark room, as the issue asks (every seat of a kitchen filled).
-pub const BENCH_COOKS: u8 = 4;
+pub const BENCH_COOKS: u8 = MAX_COOKS as u8;
 
 /// One seat's walk: the stick it holds and how many more ticks the button stays down.
 #[derive(Clone, Copy, Debug, Default)]

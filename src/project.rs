@@ -7,8 +7,10 @@ use crate::protocol::{
     RoomClock, RoomView, ShiftGroupView, StationView,
 };
 use crate::sim::events::SimEvent;
-use crate::sim::room::{ItemKind, Place, Room, StationState};
+use crate::sim::item::{ItemKind, Place};
+use crate::sim::room::Room;
 use crate::sim::round::stars;
+use crate::sim::station::StationState;
 use crate::sim::stations::work_ticks;
 use bevy::prelude::*;
 use std::collections::BTreeMap;
@@ -103,7 +105,7 @@ pub fn hazard_view(room: &Room) -> HazardView {
             .zip(&h.patches)
             .filter(|(_, on)| **on)
             .flat_map(|(p, _)| {
-                let ice = p.traction == crate::level::model::Traction::Ice;
+                let ice = p.traction == crate::sim::hazard_spec::Traction::Ice;
                 p.cells.iter().map(move |&c| (c, ice))
             })
             .collect(),
@@ -150,7 +152,7 @@ pub fn station_view(room: &Room, i: usize) -> StationView {
 }
 
 /// One item's view.
-pub fn item_view(item: &crate::sim::room::Item) -> ItemView {
+pub fn item_view(item: &crate::sim::item::Item) -> ItemView {
     ItemView {
         id: item.id.0,
         look: match &item.kind {
@@ -168,7 +170,7 @@ pub fn item_view(item: &crate::sim::room::Item) -> ItemView {
 }
 
 /// One cook's slow-changing view.
-pub fn cook_view(c: &crate::sim::room::Cook) -> CookView {
+pub fn cook_view(c: &crate::sim::cook::Cook) -> CookView {
     CookView {
         seat: c.seat,
         name: c.name.clone(),
@@ -183,7 +185,7 @@ pub fn cook_view(c: &crate::sim::room::Cook) -> CookView {
 }
 
 /// One cook's position and velocity.
-pub fn cook_motion(c: &crate::sim::room::Cook) -> CookMotion {
+pub fn cook_motion(c: &crate::sim::cook::Cook) -> CookMotion {
     CookMotion { pos: (c.pos.x, c.pos.y), vel: (c.vel.x, c.vel.y) }
 }
 
@@ -278,7 +280,7 @@ pub fn project_rooms(
         }
         let ids: Vec<u32> = room.items.iter().map(|i| i.id.0).collect();
         for (id, e) in sync_rows(&mut commands, &mut index.items, entity, &ids) {
-            if let Some(item) = room.item(crate::sim::room::ItemId(id)) {
+            if let Some(item) = room.item(crate::sim::ids::ItemId(id)) {
                 put(&mut commands, items.get_mut(e).ok(), e, item_view(item));
             }
         }

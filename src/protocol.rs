@@ -5,11 +5,13 @@
 //! the headless server, or the embedded server of a local game. Everything here is plain data
 //! in the sim's integer units, so the client interpolates and formats, and nothing drifts.
 
-use crate::level::model::ShiftPhase;
+use crate::sim::cook::CookState;
 use crate::sim::events::SimEvent;
+use crate::sim::hazard_spec::ShiftPhase;
 use crate::sim::input::InputFrame;
 use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Tile};
-use crate::sim::room::{CookState, StationState, Verdict};
+use crate::sim::station::StationState;
+use crate::sim::verdict::Verdict;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -8,13 +8,17 @@ use std::sync::Arc;
 use undercooked::bot::claims::Claim;
 use undercooked::bot::planner::BotTeam;
 use undercooked::bot::prove::play_round;
-use undercooked::level::model::{Level, RecipeBook};
 use undercooked::level::{builtin_recipes, load_campaign};
 use undercooked::sim::events::{DeniedReason, SimEvent};
+use undercooked::sim::ids::Seat;
 use undercooked::sim::input::InputFrame;
 use undercooked::sim::kinds::StationKind;
-use undercooked::sim::room::{Room, Seat, SeatSpec, Verdict};
+use undercooked::sim::kitchen::Level;
+use undercooked::sim::open::SeatSpec;
+use undercooked::sim::recipe_book::RecipeBook;
+use undercooked::sim::room::Room;
 use undercooked::sim::step_room;
+use undercooked::sim::verdict::Verdict;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

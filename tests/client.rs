@@ -86,7 +86,7 @@ fn a_denied_event_becomes_a_nudge_with_its_words() {
             room,
             tick: 7,
             events: vec![
-                SimEvent::Chopped { station: 1, item: undercooked::sim::room::ItemId(3) },
+                SimEvent::Chopped { station: 1, item: undercooked::sim::ids::ItemId(3) },
                 SimEvent::Denied { seat: 2, reason, why: None },
             ],
         });
@@ -367,7 +367,8 @@ fn local_bots_cook_and_serve_through_room_inputs() {
     use undercooked::client::local::{LocalBots, LocalGame, drive_local_bots, seat_plan};
     use undercooked::level::{find_level, load_recipes_file};
     use undercooked::sim::SimSystems;
-    use undercooked::sim::room::{Room, SeatSpec};
+    use undercooked::sim::open::SeatSpec;
+    use undercooked::sim::room::Room;
 
     let book = load_recipes_file(&root().join("assets/recipes.ron")).expect("book");
     let level = find_level(&root().join("levels"), "tutorial", &book).expect("tutorial");

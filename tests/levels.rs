@@ -9,12 +9,14 @@ use std::process::Command;
 
 use undercooked::level::compile::parse_level;
 use undercooked::level::files::{LevelSource, check_campaign, check_level_set, level_files};
-use undercooked::level::model::{Level, RecipeBook, TICK_HZ};
 use undercooked::level::{
     ErrorCode, LevelError, builtin_recipes, find_level, load_campaign, load_recipes_file,
     parse_recipes,
 };
 use undercooked::sim::kinds::{StationKind, Tile};
+use undercooked::sim::kitchen::Level;
+use undercooked::sim::recipe_book::RecipeBook;
+use undercooked::sim::units::TICK_HZ;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -542,7 +544,8 @@ fn hot_reload_restarts_the_designer_room_keeps_the_last_good_level_and_clears_on
     use bevy::prelude::*;
     use std::time::Duration;
     use undercooked::level::{DesignerPlugin, LevelLibrary, LevelWatchConfig, LevelWatchPlugin};
-    use undercooked::sim::room::{Room, SeatSpec};
+    use undercooked::sim::open::SeatSpec;
+    use undercooked::sim::room::Room;
 
     let dir = temp_levels("app", false);
     let file = dir.join("tutorial.ron");

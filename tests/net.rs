@@ -16,8 +16,11 @@ use undercooked::net::web::WebConfig;
 use undercooked::protocol::{InputBatch, LobbyCommand, LobbyPhase, PackedInput};
 use undercooked::replay::bundle::{Bundle, check_bundle};
 use undercooked::sim::input::InputFrame;
+use undercooked::sim::item::{ItemKind, Place};
 use undercooked::sim::kinds::{Form, Ingredient};
-use undercooked::sim::room::{ItemKind, Place, Room, SeatSpec, V2};
+use undercooked::sim::open::SeatSpec;
+use undercooked::sim::room::Room;
+use undercooked::sim::v2::V2;
 
 /// Bounded wait for anything here: generous, since four engineers share two cores.
 const PATIENCE: Duration = Duration::from_secs(40);

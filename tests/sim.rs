@@ -13,16 +13,23 @@ use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
 use undercooked::bench::RandomCooks;
 use undercooked::clock::headless_app;
-use undercooked::level::model::{Cell, Level, RecipeBook};
 use undercooked::level::sketch::sketch_level;
 use undercooked::level::{load_campaign, load_recipes_file};
+use undercooked::sim::cook::CookState;
 use undercooked::sim::events::SimEvent;
 use undercooked::sim::hazards::{CART_RADIUS, cart_pos};
+use undercooked::sim::item::{ItemKind, Place};
 use undercooked::sim::kinds::{Form, Ingredient};
+use undercooked::sim::kitchen::Level;
 use undercooked::sim::movement::{Axis, sweep_axis};
-use undercooked::sim::room::{CookState, ItemKind, Place, Room, SeatSpec, StationState, V2};
+use undercooked::sim::open::SeatSpec;
+use undercooked::sim::recipe_book::RecipeBook;
+use undercooked::sim::room::Room;
+use undercooked::sim::station::StationState;
 use undercooked::sim::step_room;
+use undercooked::sim::units::Cell;
 use undercooked::sim::units::{MAX_SPEED, PUSH_ITERATIONS, PUSH_SLOP, RADIUS, cell_of, length};
+use undercooked::sim::v2::V2;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

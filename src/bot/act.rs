@@ -3,10 +3,14 @@
 
 use super::errand::Intent;
 use super::nav::{FAR, distances, path_avoiding, steer, walkable};
-use crate::level::model::Cell;
+use crate::sim::cook::Cook;
 use crate::sim::events::{DeniedReason, DeniedWhy, SimEvent};
+use crate::sim::ids::Seat;
 use crate::sim::kinds::{Dir4, Tile};
-use crate::sim::room::{Cook, Room, Seat, StationState, V2};
+use crate::sim::room::Room;
+use crate::sim::station::StationState;
+use crate::sim::units::Cell;
+use crate::sim::v2::V2;
 
 /// When a held (or awaited) action is finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

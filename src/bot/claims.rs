@@ -1,7 +1,7 @@
 //! The per-room claim table: which bot is after which order, fixture or item, so two bots never
 //! chase the same onion, fill the same pot or plate the same ticket.
 
-use crate::sim::room::{ItemId, Seat};
+use crate::sim::ids::{ItemId, Seat};
 use std::collections::BTreeMap;
 
 /// Something only one bot may be after at a time.

@@ -2,7 +2,7 @@
 //! in progress and the little memory between plans (refusals, back-off, a plate shortage).
 
 use super::act::Exec;
-use crate::sim::room::{ItemId, Seat};
+use crate::sim::ids::{ItemId, Seat};
 
 /// The dish a bot is making: for which ticket, with which plate.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,10 +10,11 @@ use super::view::{
     View, act, is_heat, plate_parts, press, process_kind, remove_one, sorted, trash_held, wash,
     wash_plates,
 };
-use crate::level::model::Part;
 use crate::sim::dishes::{is_submultiset, recipe_of};
+use crate::sim::item::{Item, ItemKind, Place};
 use crate::sim::kinds::{Form, Ingredient, StationKind, Vessel};
-use crate::sim::room::{Item, ItemKind, Place, StationState};
+use crate::sim::recipe_book::Part;
+use crate::sim::station::StationState;
 use crate::sim::stations::{POT_CAPACITY, transition, work_ticks};
 
 /// What one plan reads about the dish: the parts the plate still lacks, those of them nobody

@@ -2,9 +2,10 @@
 //! one input frame per tick from the room's state — the same frames a player would send.
 
 use super::nav::{arrived, path, steer};
-use crate::level::model::Cell;
+use crate::sim::ids::Seat;
 use crate::sim::kinds::Dir4;
-use crate::sim::room::{Room, Seat};
+use crate::sim::room::Room;
+use crate::sim::units::Cell;
 use std::collections::VecDeque;
 
 /// One thing to do.

@@ -3,10 +3,12 @@
 //! map ([`Distances`]): how far every cell is from each fixture, where to rest, where the
 //! traffic runs.
 
-use crate::level::model::{Cell, Level};
+use crate::sim::cook::Cook;
 use crate::sim::kinds::Tile;
-use crate::sim::room::{Cook, V2};
+use crate::sim::kitchen::Level;
+use crate::sim::units::Cell;
 use crate::sim::units::{MOVE_UNIT, RADIUS, TILE};
+use crate::sim::v2::V2;
 use std::collections::VecDeque;
 
 /// Can a body stand in this cell?

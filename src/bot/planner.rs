@@ -17,9 +17,10 @@ use super::errand::Intent;
 use super::nav::Distances;
 use super::policy::{give_way, is_helper, plan};
 use crate::sim::events::{DeniedReason, DeniedWhy};
+use crate::sim::ids::Seat;
 use crate::sim::input::InputFrame;
 use crate::sim::kinds::Dir4;
-use crate::sim::room::{Room, Seat};
+use crate::sim::room::Room;
 
 /// A team of bots in one room, with the room's claim table.
 #[derive(Clone, Debug)]

@@ -10,10 +10,13 @@ use super::nav::{Distances, FAR, distances, walkable};
 use super::view::{
     View, act, is_heat, plate_parts, press, process_kind, remove_one, trash_held, wash, wash_plates,
 };
-use crate::level::model::Part;
 use crate::sim::dishes::is_submultiset;
+use crate::sim::ids::Seat;
+use crate::sim::item::ItemKind;
 use crate::sim::kinds::{StationKind, Tile, Vessel};
-use crate::sim::room::{ItemKind, Room, Seat, StationState};
+use crate::sim::recipe_book::Part;
+use crate::sim::room::Room;
+use crate::sim::station::StationState;
 
 /// Choose the one next action for `bot` (None = nothing useful to do right now).
 pub(super) fn plan(

@@ -6,12 +6,15 @@
 
 use super::planner::BotTeam;
 use crate::level::cli::{DEFAULT_LEVELS_DIR, RECIPES_PATH};
-use crate::level::model::{Level, RecipeBook};
 use crate::level::recipes::builtin_recipes;
 use crate::level::{find_level, load_campaign, load_recipes_file};
-use crate::sim::room::{Room, SeatSpec, Verdict};
+use crate::sim::kitchen::Level;
+use crate::sim::open::SeatSpec;
+use crate::sim::recipe_book::RecipeBook;
+use crate::sim::room::Room;
 use crate::sim::round::{SETTLE_TICKS, stars};
 use crate::sim::step_room;
+use crate::sim::verdict::Verdict;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::sync::Arc;

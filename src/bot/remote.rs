@@ -17,15 +17,21 @@
 use super::claims::ClaimTable;
 use super::planner::BotTeam;
 use crate::level::compile::parse_level;
-use crate::level::model::{Level, RecipeBook};
 use crate::level::recipes::parse_recipes;
 use crate::protocol::{
     CookMotion, CookView, GridView, ItemLook, ItemPlace, ItemView, RoomClock, RoomView,
     RoundSource, StationView,
 };
 use crate::sim::events::SimEvent;
+use crate::sim::ids::{ItemId, Seat};
 use crate::sim::input::InputFrame;
-use crate::sim::room::{Item, ItemId, ItemKind, Mark, Order, Place, Room, Seat, SeatSpec, V2};
+use crate::sim::item::{Item, ItemKind, Mark, Place};
+use crate::sim::kitchen::Level;
+use crate::sim::open::SeatSpec;
+use crate::sim::order::Order;
+use crate::sim::recipe_book::RecipeBook;
+use crate::sim::room::Room;
+use crate::sim::v2::V2;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 

@@ -5,9 +5,12 @@
 use super::act::{Act, Mode, Until};
 use super::claims::{Claim, ClaimTable};
 use super::nav::{Distances, FAR};
-use crate::level::model::Part;
+use crate::sim::ids::Seat;
+use crate::sim::item::{Item, ItemKind};
 use crate::sim::kinds::{Form, Ingredient, StationKind, Vessel};
-use crate::sim::room::{Item, ItemKind, Room, Seat, StationState};
+use crate::sim::recipe_book::Part;
+use crate::sim::room::Room;
+use crate::sim::station::StationState;
 use crate::sim::stations::transition;
 
 /// Everything the planner reads about one bot's situation this tick.

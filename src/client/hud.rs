@@ -13,8 +13,8 @@ use super::{AppState, Online, PresentSystems};
 use crate::project::RoomTick;
 use crate::protocol::{CookView, InRoom, OrderView, RoomClock, RoomView};
 use crate::sim::events::SimEvent;
-use crate::sim::room::Verdict;
 use crate::sim::units::TICK_HZ;
+use crate::sim::verdict::Verdict;
 use bevy::prelude::*;
 
 /// Seconds a nudge stays up.

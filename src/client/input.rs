@@ -7,9 +7,9 @@ use super::config::Bindings;
 // file back; re-exported for the callers (the client tests) that name them `input::…`.
 pub use super::device::{CookAction, Device};
 use super::{AppState, Autoplay, Options};
+use crate::sim::ids::Seat;
 use crate::sim::input::InputFrame;
 use crate::sim::rng::SplitMix64;
-use crate::sim::room::Seat;
 use crate::sim::units::MAX_COOKS;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;

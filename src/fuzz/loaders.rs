@@ -6,15 +6,16 @@
 use super::mutate::mutate;
 use super::{Outcome, Target};
 use crate::level::compile::parse_level;
-use crate::level::model::RecipeBook;
 use crate::level::recipes::parse_recipes;
 use crate::replay::bundle::{
     BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, check_bundle, content_hash,
 };
 use crate::replay::golden::hex;
 use crate::replay::script::InputScript;
+use crate::sim::open::SeatSpec;
+use crate::sim::recipe_book::RecipeBook;
 use crate::sim::rng::SplitMix64;
-use crate::sim::room::{Room, SeatSpec};
+use crate::sim::room::Room;
 use std::path::Path;
 use std::sync::Arc;
 

@@ -12,8 +12,8 @@ use super::error::LevelError;
 use super::files::{
     CheckedLevel, INDEX_FILE, LevelSource, check_campaign, check_level_set, level_files,
 };
-use super::model::RecipeBook;
 use super::recipes::{builtin_recipes, parse_recipes};
+use crate::sim::recipe_book::RecipeBook;
 
 /// Environment variable naming the recipe book to validate against.
 pub const RECIPES_ENV: &str = "UNDERCOOKED_RECIPES";

@@ -1,4 +1,4 @@
-//! Level file → validated `model::Level`: every check, every problem reported at once.
+//! Level file → validated `sim::kitchen::Level`: every check, every problem reported at once.
 //!
 //! The order of work is: decode the text, parse the schema, then run each check into one
 //! error list. Checks that depend on a sound grid (spawn and station reachability) run only
@@ -12,11 +12,13 @@ use super::limits::{
     MAX_CONCURRENT, MAX_GRID_SIDE, MAX_ORDER_SPAN_S, MAX_PROPS, MAX_SCORE, MAX_TIME_LIMIT_S,
     valid_id,
 };
-use super::model::{HazardSpec, Level, LevelFixed, OrdersSpec, PropLimits, RecipeBook, StationDef};
 use super::schema::{LevelFile, TileSpec};
 use super::source_map::{SourceMap, StrLoc};
 use super::text::{decode_text, parse_ron};
+use crate::sim::hazard_spec::HazardSpec;
 use crate::sim::kinds::{Form, Ingredient, StationKind, Tile, Vessel};
+use crate::sim::kitchen::{Level, LevelFixed, OrdersSpec, PropLimits, StationDef};
+use crate::sim::recipe_book::RecipeBook;
 use crate::sim::units::MAX_COOKS;
 
 /// The highest spawn digit: one spawn a seat.
@@ -222,7 +224,9 @@ fn check_spawns(grid: &Grid, rep: &mut Report) {
         return;
     }
     if grid.spawns.is_empty() {
-        let msg = "no cook spawn; put the digits 1..4 on floor cells (1 is the first seat)";
+        let msg = format!(
+            "no cook spawn; put the digits 1..{MAX_SPAWNS} on floor cells (1 is the first seat)"
+        );
         rep.push(ErrorCode::NoSpawn, rep.map.field("grid"), msg);
         return;
     }
@@ -235,8 +239,9 @@ fn check_spawns(grid: &Grid, rep: &mut Report) {
     for (expected, &n) in (1u32..).zip(seen.iter()) {
         if n != expected {
             let pos = grid.spawns.iter().find(|s| s.0 == n).and_then(|s| s.2);
-            let msg =
-                format!("spawn {n} without spawn {expected}; number spawns 1, 2, 3, 4 in order");
+            let order: Vec<String> = (1..=MAX_SPAWNS).map(|d| d.to_string()).collect();
+            let order = order.join(", ");
+            let msg = format!("spawn {n} without spawn {expected}; number spawns {order} in order");
             rep.push(ErrorCode::SpawnNumbering, pos, msg);
             break;
         }

@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 use super::compile::{id_position, parse_level};
 use super::error::{ErrorCode, LevelError, LoadError};
 use super::limits::valid_id;
-use super::model::{Level, RecipeBook};
 use super::recipes::parse_recipes;
 use super::schema::CampaignFile;
 use super::source_map::SourceMap;
 use super::text::{decode_text, parse_ron};
+use crate::sim::kitchen::Level;
+use crate::sim::recipe_book::RecipeBook;
 
 /// The campaign index inside a levels folder; it is not a level.
 pub const INDEX_FILE: &str = "index.ron";

@@ -5,9 +5,10 @@
 use std::collections::VecDeque;
 
 use super::error::{ErrorCode, LevelError, Pos};
-use super::model::{Cell, seconds_to_ticks};
 use super::source_map::SourceMap;
 use crate::sim::kinds::{StationKind, Tile};
+use crate::sim::units::Cell;
+use crate::sim::units::TICK_HZ;
 
 /// The error sink one compile run reports into.
 pub(super) struct Report<'a> {
@@ -167,6 +168,12 @@ impl HazardGrid<'_> {
             .map(|&(n, _, pos)| (n, pos))
             .collect()
     }
+}
+
+/// Whole seconds-and-fractions to ticks at [`TICK_HZ`], rounded to nearest. Floats stay out
+/// here in `level/`: the sim is integer-only (a test scans `src/sim/`).
+pub(super) fn seconds_to_ticks(seconds: f64) -> i64 {
+    (seconds * TICK_HZ as f64).round() as i64
 }
 
 /// Seconds → whole ticks, at least one (a zero-tick span would stack two events on a tick).

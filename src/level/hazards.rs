@@ -1,5 +1,5 @@
 //! The `hazards` list of a level file: validated into named errors and compiled to ticks and
-//! µtiles (stage 6's `model::HazardSpec`).
+//! µtiles (stage 6's `sim::hazard_spec::HazardSpec`).
 //!
 //! Every hazard is checked on its own (cells, path, timing), then against the others (shared
 //! cells, a second Fire) and against the kitchen (an extinguisher stand for Fire, no spawn
@@ -7,9 +7,11 @@
 
 use super::error::ErrorCode;
 use super::grid::{HazardGrid, Report, duration_problem, ticks};
-use super::model::{CartSpec, Cell, FireSpec, HazardSpec, PatchSpec, ShiftSpec, TICK_HZ, Traction};
 use super::schema::{CellFile, HazardFile, LevelFile, ShiftTo};
+use crate::sim::hazard_spec::{CartSpec, FireSpec, HazardSpec, PatchSpec, ShiftSpec, Traction};
 use crate::sim::kinds::{StationKind, Tile};
+use crate::sim::units::Cell;
+use crate::sim::units::TICK_HZ;
 
 /// Longest hazard duration or cycle, seconds (ten minutes, as for orders).
 pub const MAX_HAZARD_S: f64 = 600.0;
@@ -78,7 +80,7 @@ fn not_negative(rep: &mut Report, k: usize, field: &str, label: &str, s: f64) ->
 
 /// Seconds → ticks for a start time, where 0 is allowed.
 fn whole_ticks(s: f64) -> u32 {
-    u32::try_from(super::model::seconds_to_ticks(s).max(0)).unwrap_or(0)
+    u32::try_from(super::grid::seconds_to_ticks(s).max(0)).unwrap_or(0)
 }
 
 fn is_floor(grid: &HazardGrid, cell: Cell) -> bool {

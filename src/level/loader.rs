@@ -20,8 +20,9 @@ use serde::{Deserialize, Serialize};
 
 use super::compile::parse_level;
 use super::error::LevelError;
-use super::model::{Level, RecipeBook};
 use super::recipes::parse_recipes;
+use crate::sim::kitchen::Level;
+use crate::sim::recipe_book::RecipeBook;
 
 /// The asset source name under which the repository's `levels/` folder is mounted:
 /// `asset_server.load::<LevelAsset>("levels://tutorial.ron")`.

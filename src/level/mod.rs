@@ -1,7 +1,8 @@
 //! Levels and the recipe book: RON schema, compile + validate, and the Bevy asset loader.
 //!
 //! One parse + validate path (`compile`, `recipes`, `files`) serves the asset loader, the
-//! `validate` CLI and the tests; `model` is what the simulation consumes.
+//! `validate` CLI and the tests; they compile into `sim::kitchen`, the form
+//! of a level the simulation reads.
 
 pub mod cli;
 pub mod compile;
@@ -11,13 +12,15 @@ mod grid;
 mod hazards;
 pub mod limits;
 pub mod loader;
-pub mod model;
 pub mod recipes;
 pub mod schema;
 pub mod sketch;
 pub mod source_map;
 mod text;
 pub mod watch;
+
+#[cfg(test)]
+mod tests;
 
 pub use compile::parse_level;
 pub use error::{ErrorCode, LevelError, LoadError, Pos};

@@ -1,14 +1,15 @@
-//! Recipe book file → validated `model::RecipeBook`, and the shipped book built into the binary.
+//! Recipe book file → validated `sim::recipe_book::RecipeBook`, and the shipped book built
+//! into the binary.
 
 use std::collections::BTreeSet;
 
 use super::error::{ErrorCode, LevelError};
 use super::limits::{MAX_SCORE, valid_id};
-use super::model::{Recipe, RecipeBook};
 use super::schema::RecipeBookFile;
 use super::source_map::SourceMap;
 use super::text::{decode_text, parse_ron};
 use crate::sim::kinds::{Form, Ingredient};
+use crate::sim::recipe_book::{Recipe, RecipeBook};
 
 /// The shipped `assets/recipes.ron`, compiled in so tools and tests always have a book even
 /// when run away from the repository (the CLI still prefers the file on disk).

@@ -2,8 +2,8 @@
 //! benchmarks and tools that need odd layouts a campaign level would never pass.
 
 use super::compile::{Glyph, builtin_glyph};
-use super::model::{Level, LevelFixed, OrdersSpec, PropLimits, StationDef};
 use crate::sim::kinds::Tile;
+use crate::sim::kitchen::{Level, LevelFixed, OrdersSpec, PropLimits, StationDef};
 
 /// Build an unvalidated level from rows in the built-in legend (unknown characters are walls,
 /// ragged rows are padded with walls). Spawns are the digits in digit order.

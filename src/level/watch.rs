@@ -22,9 +22,11 @@ use bevy::prelude::*;
 use super::compile::{id_position, parse_level};
 use super::error::{ErrorCode, LevelError};
 use super::files::level_files;
-use super::model::{Level, RecipeBook};
 use super::recipes::{builtin_recipes, parse_recipes};
-use crate::sim::room::{Room, SeatSpec};
+use crate::sim::kitchen::Level;
+use crate::sim::open::SeatSpec;
+use crate::sim::recipe_book::RecipeBook;
+use crate::sim::room::Room;
 
 /// How often the watcher looks at the files by default: well under the one-second
 /// save-to-screen budget, and rare enough to be free.

@@ -10,7 +10,8 @@
 use super::rooms::MAX_SEATS;
 use crate::bot::planner::BotTeam;
 use crate::sim::SimSystems;
-use crate::sim::room::{Room, Seat};
+use crate::sim::ids::Seat;
+use crate::sim::room::Room;
 use bevy::prelude::*;
 use std::str::FromStr;
 

@@ -13,13 +13,15 @@ use super::limiter::{BucketSpec, TokenBucket};
 use super::tokens::{Secret, hex};
 use crate::bot::planner::BotTeam;
 use crate::level::LevelLibrary;
-use crate::level::model::{Level, RecipeBook};
 use crate::project::project_rooms;
 use crate::protocol::{InRoom, LobbyPhase, LobbyView, RoundSource, SeatView};
 use crate::replay::bundle::{
     BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, content_hash, pack_frames,
 };
-use crate::sim::room::{Room, SeatSpec};
+use crate::sim::kitchen::Level;
+use crate::sim::open::SeatSpec;
+use crate::sim::recipe_book::RecipeBook;
+use crate::sim::room::Room;
 use crate::sim::round::{SETTLE_TICKS, abort};
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;

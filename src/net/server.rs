@@ -270,8 +270,8 @@ const NETCODE_MAX_CLIENTS: usize = 1024;
 /// is the one the campaign loaded.
 fn level_sources(
     dir: &std::path::Path,
-    levels: &[crate::level::model::Level],
-    book: &crate::level::model::RecipeBook,
+    levels: &[crate::sim::kitchen::Level],
+    book: &crate::sim::recipe_book::RecipeBook,
 ) -> Result<std::collections::HashMap<String, Source>, String> {
     let mut out = std::collections::HashMap::new();
     let files = crate::level::files::level_files(dir).map_err(|e| format!("levels: {e}"))?;

@@ -3,9 +3,11 @@
 
 use super::script::{InputScript, ScriptFrame};
 use crate::bot::errand::{Errands, Intent};
-use crate::level::model::{Level, RecipeBook};
 use crate::sim::input::InputFrame;
-use crate::sim::room::{Room, SeatSpec};
+use crate::sim::kitchen::Level;
+use crate::sim::open::SeatSpec;
+use crate::sim::recipe_book::RecipeBook;
+use crate::sim::room::Room;
 use crate::sim::step_room;
 use std::sync::Arc;
 

@@ -8,8 +8,9 @@ use super::script::InputScript;
 use super::{compare, make_golden, run_script};
 use crate::level::cli::{RECIPES_ENV, RECIPES_PATH};
 use crate::level::files::{find_level, load_recipes_file};
-use crate::level::model::{Level, RecipeBook};
 use crate::level::recipes::builtin_recipes;
+use crate::sim::kitchen::Level;
+use crate::sim::recipe_book::RecipeBook;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -8,10 +8,12 @@ pub mod golden;
 pub mod script;
 
 use crate::clock::headless_app;
-use crate::level::model::{Level, RecipeBook};
 use crate::sim::events::SimEvent;
 use crate::sim::hash::named_fields;
-use crate::sim::room::{Room, SeatSpec};
+use crate::sim::kitchen::Level;
+use crate::sim::open::SeatSpec;
+use crate::sim::recipe_book::RecipeBook;
+use crate::sim::room::Room;
 use bevy::prelude::*;
 use golden::{CheckOutcome, Golden, diff_fields, field_log, fields_at, hex};
 use script::InputScript;

@@ -3,9 +3,10 @@
 //! A round is a function of four things — level, seats, seed, inputs — so a script plus its
 //! golden hash chain is a reproducible test of the whole kernel.
 
+use crate::sim::ids::Seat;
 use crate::sim::input::InputFrame;
+use crate::sim::item::ItemKind;
 use crate::sim::kinds::{Dir4, Form, Ingredient};
-use crate::sim::room::{ItemKind, Seat};
 use crate::sim::units::MAX_COOKS;
 use serde::{Deserialize, Serialize};
 

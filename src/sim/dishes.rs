@@ -1,7 +1,7 @@
 //! Dishes as multisets: what can go on a plate, what a plate can still become, what it matches.
 
 use super::kinds::{Form, Ingredient};
-use crate::level::model::{Part, RecipeBook};
+use super::recipe_book::{Part, RecipeBook};
 
 /// Is `small` a sub-multiset of `big`? Both must be sorted.
 pub fn is_submultiset(small: &[Part], big: &[Part]) -> bool {

@@ -3,7 +3,9 @@
 //! A refusal is always exactly one `Denied` event for the press that caused it, never silence
 //! and never one per tick.
 
-use super::room::{ItemId, Seat, Verdict};
+use super::ids::{ItemId, Seat};
+
+use super::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 
 /// Why a press did nothing. Every refusal names itself; the client shows it as a nudge.

@@ -2,8 +2,10 @@
 //! decay in the hand. The board, the hand and the heat are the only clocks.
 
 use super::events::SimEvent;
+use super::item::{ItemKind, Place};
 use super::kinds::{Form, StationKind};
-use super::room::{ItemKind, Place, Room, StationState};
+use super::room::Room;
+use super::station::StationState;
 use super::units::{QUALITY_FULL, secs};
 
 /// A finished dish left on the heat burns on the 160th tick of its countdown (8 s); the ready

@@ -10,8 +10,12 @@
 //! batch room-tick. Here each value is one multiply, and consecutive values go to independent
 //! lanes, so the CPU overlaps them (docs/ARCHITECTURE.md, docs/PERFORMANCE.md).
 
+use super::cook::CookState;
+use super::hazard_spec::ShiftPhase;
+use super::item::{ItemKind, Place};
 use super::kinds::{Dir4, Form};
-use super::room::{CookState, ItemKind, Place, Room, Station, StationState};
+use super::room::Room;
+use super::station::{Station, StationState};
 
 /// Receives the canonical field walk. `name` is only called by sinks that keep names.
 pub trait FieldSink {
@@ -237,7 +241,7 @@ pub fn walk<S: FieldSink + ?Sized>(room: &Room, sink: &mut S) {
     // Stage 6 is walked only for a room that has hazards (or a stand), so a calm kitchen
     // hashes exactly as it did before hazards existed.
     if room.hazards.active {
-        super::hazards::walk_hazards(room, sink);
+        walk_hazards(room, sink);
     }
 }
 
@@ -254,6 +258,42 @@ pub fn named_fields(room: &Room) -> Vec<(String, i64)> {
     let mut sink = NamedFields::default();
     walk(room, &mut sink);
     sink.0
+}
+
+/// The hazard section of the hash walk (called by `walk` only for an active room).
+/// Inlined into the walk so the hasher's lanes stay in registers across it.
+#[inline(always)]
+fn walk_hazards<S: FieldSink + ?Sized>(room: &Room, sink: &mut S) {
+    let h = &room.hazards;
+    for (p, on) in h.patches.iter().enumerate() {
+        sink.field(&|| format!("hazards.patches[{p}]"), *on as i64);
+    }
+    for (k, cart) in h.carts.iter().enumerate() {
+        sink.field(&|| format!("hazards.carts[{k}].seg"), cart.seg as i64);
+        sink.field(&|| format!("hazards.carts[{k}].along"), cart.along as i64);
+    }
+    for (g, phase) in h.shifts.iter().enumerate() {
+        let code = match phase {
+            ShiftPhase::Present => 0,
+            ShiftPhase::Warning => 1,
+            ShiftPhase::Gone => 2,
+        };
+        sink.field(&|| format!("hazards.shifts[{g}]"), code);
+    }
+    // Only the map's entries, one packed word each after the station: a kitchen with no fire
+    // hashes one value here instead of three per station (docs/SIMULATION.md §8).
+    if h.fire {
+        sink.field(&|| "hazards.fires.len".into(), h.fires.len() as i64);
+        for (s, f) in h.fires.iter() {
+            sink.field(&|| format!("hazards.fires[{s}].station"), s as i64);
+            sink.field(&|| format!("hazards.fires[{s}].state"), f.packed());
+        }
+    }
+    for (c, spray) in h.spray.iter().enumerate() {
+        sink.field(&|| format!("hazards.spray[{c}].station"), spray.station as i64);
+        sink.field(&|| format!("hazards.spray[{c}].ticks"), spray.ticks as i64);
+    }
+    sink.field(&|| "hazards.burnt_down".into(), h.burnt_down as i64);
 }
 
 #[cfg(test)]
@@ -356,15 +396,35 @@ mod tests {
         assert_eq!(station_word(&st) as u64 >> 32, u32::MAX as u64);
     }
 
+    /// The sketch `#####` `#1.2#` `#-T-#` `#####` with two cooks, built by hand: the rules
+    /// import nothing from `level/`, so their own tests build levels without its sketches.
+    fn two_cook_room() -> Room {
+        use crate::sim::kinds::{StationKind, Tile};
+        use crate::sim::kitchen::{Level, LevelFixed, StationDef};
+        use crate::sim::open::SeatSpec;
+        use crate::sim::recipe_book::RecipeBook;
+        use std::sync::Arc;
+        let (w, f) = (Tile::Wall, Tile::Floor);
+        let (counter, trash) = (StationKind::Counter, StationKind::Trash);
+        let (c, t) = (Tile::Station(counter), Tile::Station(trash));
+        let tiles = vec![w, w, w, w, w, w, f, f, f, w, w, c, t, c, w, w, w, w, w, w];
+        let stations = [(counter, 1), (trash, 2), (counter, 3)]
+            .map(|(kind, x)| StationDef { kind, cell: (x, 2) })
+            .to_vec();
+        let fixed = LevelFixed { spawns: vec![(1, 1), (3, 1)], stations, ..Default::default() };
+        let level = Arc::new(Level::new(5, 4, tiles, fixed));
+        Room::new(level, Arc::new(RecipeBook::default()), 1, &SeatSpec::numbered(2))
+    }
+
     #[test]
     fn the_chain_hashes_exactly_the_named_walk() {
+        use crate::sim::item::ItemKind;
         use crate::sim::kinds::{Form, Ingredient};
-        use crate::sim::room::ItemKind;
-        let mut room = crate::sim::tests::room(&["#####", "#1.2#", "#-T-#", "#####"], 2);
+        let mut room = two_cook_room();
         room.preplace(0, ItemKind::Food(Ingredient::Onion, Form::Chopped));
         let parts = vec![(Ingredient::Lettuce, Form::Chopped), (Ingredient::Tomato, Form::Chopped)];
         room.preplace(2, ItemKind::Plate { parts });
-        room.cooks[1].vel = crate::sim::room::V2::new(-175_000, 3);
+        room.cooks[1].vel = crate::sim::v2::V2::new(-175_000, 3);
         let values: Vec<u64> = named_fields(&room).into_iter().map(|(_, v)| v as u64).collect();
         let mut all = vec![12_345u64];
         all.extend(values);

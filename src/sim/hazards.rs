@@ -7,14 +7,21 @@
 //! A level with no hazards and no extinguisher stand leaves this state inert and unhashed.
 
 use super::action::reach::select_target;
+use super::cook::{CookState, MoveModifiers};
 use super::events::SimEvent;
 pub use super::fires::FireState;
-use super::fires::Fires;
-use super::kinds::{Form, StationKind, Tile, Vessel};
+use super::hazard_spec::{ShiftPhase, Traction};
+use super::hazard_state::{CartState, Spray};
+use super::ids::ItemId;
+use super::item::{ItemKind, Place};
+use super::kinds::{Form, StationKind, Tile};
+use super::kitchen::Level;
 use super::movement::{Axis, stun, sweep_axis};
-use super::room::{CookState, ItemId, ItemKind, MoveModifiers, Place, Room, StationState, V2};
+use super::room::Room;
+use super::station::StationState;
+use super::units::Cell;
 use super::units::{PUSH_SLOP, RADIUS, TILE};
-use crate::level::model::{Cell, Level, ShiftPhase, Traction};
+use super::v2::V2;
 use smallvec::SmallVec;
 use std::sync::Arc;
 
@@ -24,59 +31,6 @@ pub const CART_RADIUS: i32 = 400_000;
 pub const SPILL_SPEED_PPM: u32 = 600_000;
 /// …and 35 % of the grip (acceleration and braking).
 pub const SPILL_GRIP_PPM: u32 = 350_000;
-/// No spray target (the spray counter's station when idle).
-pub const NO_STATION: u16 = u16::MAX;
-
-/// One cart's place on its loop.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CartState {
-    /// Index of the path cell the cart is leaving.
-    pub seg: u16,
-    /// µtiles travelled from that cell's centre toward the next (0..TILE).
-    pub along: i32,
-}
-
-/// One cook's continuous spray: at which burning station, for how many ticks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Spray {
-    pub station: u16,
-    pub ticks: u32,
-}
-
-impl Default for Spray {
-    fn default() -> Self {
-        Spray { station: NO_STATION, ticks: 0 }
-    }
-}
-
-/// Stage 6's per-room state. Everything here except `pristine` and `stoves` is hashed (when
-/// `active`). The per-tick lists live inline (`SmallVec`, sized for the levels we ship): stage 6
-/// and the hash read them every tick, and a heap vector each cost a cache miss per room per
-/// stage in a 1,024-room batch (docs/PERFORMANCE.md).
-#[derive(Clone, Debug, Default)]
-pub struct HazardState {
-    /// The level has hazards or an extinguisher stand: only then does stage 6 run and hash.
-    pub active: bool,
-    /// Is each spill/ice patch on the floor now (level patch order)?
-    pub patches: SmallVec<[bool; 8]>,
-    pub carts: SmallVec<[CartState; 2]>,
-    /// The level has a Fire hazard (only then are fires walked by the hash).
-    pub fire: bool,
-    /// The stations burning or smouldering (always empty when the level has no Fire).
-    pub fires: Fires,
-    /// The stoves' station indices, in index order: the only stations that can smoulder.
-    pub stoves: SmallVec<[u16; 4]>,
-    /// Each shift group's phase (level order).
-    pub shifts: SmallVec<[ShiftPhase; 4]>,
-    /// Per cook, in seat order (inline: read every tick, and four cooks at most).
-    pub spray: SmallVec<[Spray; 4]>,
-    /// Every flammable fixture is ablaze: stage 7 ends the round LOST.
-    pub burnt_down: bool,
-    /// The level as drawn, kept while shifting floors may rewrite `Room::level` (which is
-    /// copied on the first write, so rooms sharing a level never see each other's floors).
-    pub pristine: Option<Arc<Level>>,
-}
-
 /// Set up a new room's hazard state and hang an extinguisher on every stand.
 pub fn init_room(room: &mut Room) {
     let spec = &room.level.hazards;
@@ -385,16 +339,7 @@ fn smouldering(room: &Room, s: usize) -> bool {
 fn ignite(room: &mut Room, s: usize, t: u32) {
     let Some(spec) = room.level.hazards.fire else { return };
     clear_station(room, s);
-    let st = &mut room.stations[s];
-    if st.kind == StationKind::Stove(Vessel::Pot) && st.state != StationState::Idle {
-        room.pots_dirty = room.pots_dirty.saturating_sub(1);
-        room.pots_clean += 1;
-    }
-    let st = &mut room.stations[s];
-    st.state = StationState::Blocked;
-    st.worker = None;
-    st.progress = 0;
-    st.cooldown = 0;
+    room.reset_station(s, StationState::Blocked);
     let gap = room.rng.range_inclusive(spec.spread_min, spec.spread_max).max(1);
     room.hazards.fires.set(s, FireState { burning: true, smoulder: 0, next_spread: t + gap });
 }
@@ -564,40 +509,4 @@ fn step_traction(room: &mut Room) {
         }
         room.cooks[c].modifiers = m;
     }
-}
-
-/// The hazard section of the hash walk (called by `hash::walk` only for an active room).
-/// Inlined into the walk so the hasher's lanes stay in registers across it.
-#[inline(always)]
-pub fn walk_hazards<S: super::hash::FieldSink + ?Sized>(room: &Room, sink: &mut S) {
-    let h = &room.hazards;
-    for (p, on) in h.patches.iter().enumerate() {
-        sink.field(&|| format!("hazards.patches[{p}]"), *on as i64);
-    }
-    for (k, cart) in h.carts.iter().enumerate() {
-        sink.field(&|| format!("hazards.carts[{k}].seg"), cart.seg as i64);
-        sink.field(&|| format!("hazards.carts[{k}].along"), cart.along as i64);
-    }
-    for (g, phase) in h.shifts.iter().enumerate() {
-        let code = match phase {
-            ShiftPhase::Present => 0,
-            ShiftPhase::Warning => 1,
-            ShiftPhase::Gone => 2,
-        };
-        sink.field(&|| format!("hazards.shifts[{g}]"), code);
-    }
-    // Only the map's entries, one packed word each after the station: a kitchen with no fire
-    // hashes one value here instead of three per station (docs/SIMULATION.md §8).
-    if h.fire {
-        sink.field(&|| "hazards.fires.len".into(), h.fires.len() as i64);
-        for (s, f) in h.fires.iter() {
-            sink.field(&|| format!("hazards.fires[{s}].station"), s as i64);
-            sink.field(&|| format!("hazards.fires[{s}].state"), f.packed());
-        }
-    }
-    for (c, spray) in h.spray.iter().enumerate() {
-        sink.field(&|| format!("hazards.spray[{c}].station"), spray.station as i64);
-        sink.field(&|| format!("hazards.spray[{c}].ticks"), spray.ticks as i64);
-    }
-    sink.field(&|| "hazards.burnt_down".into(), h.burnt_down as i64);
 }

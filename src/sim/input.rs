@@ -1,14 +1,12 @@
-//! Stage 1, input resolve: one frame per seat per tick, chosen the same way on every machine.
+//! Input frames and a room's queue of them: the gate that admits (or merges) a frame, and the
+//! per-tick intent stage 1 resolves each cook's frame into (the stage itself is `resolve.rs`).
 //!
 //! The network, the local keyboard, the bots and the replay harness all write a room's
-//! [`InputQueue`] and nothing else; this stage turns it into each cook's [`ResolvedInput`].
+//! [`InputQueue`] and nothing else.
 
-use super::events::{InputError, SimEvent};
+use super::ids::Seat;
 use super::kinds::Dir4;
-use super::room::{Room, Seat};
-use super::units::clamp_move;
 use serde::{Deserialize, Serialize};
-use smallvec::SmallVec;
 
 /// One input frame for one seat, as every source produces it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -151,49 +149,4 @@ pub struct ResolvedInput {
     pub action: bool,
     pub face: Option<Dir4>,
     pub rank: Option<(u32, u32)>,
-}
-
-/// Resolve the due frames of a room: per seat, the earliest tick, then the lowest seq, then the
-/// first seen. Every due frame is consumed; frames for later ticks wait. A due frame for a seat
-/// with no cook is one `InputRejected` event.
-pub fn resolve_room_inputs(room: &mut Room) {
-    let now = room.tick;
-    for cook in &mut room.cooks {
-        cook.input = ResolvedInput::default();
-    }
-    if room.inputs.frames.is_empty() {
-        return;
-    }
-    let mut due: SmallVec<[QueuedFrame; 8]> = SmallVec::new();
-    room.inputs.frames.retain(|q| {
-        if q.frame.tick <= now {
-            due.push(*q);
-            false
-        } else {
-            true
-        }
-    });
-    due.sort_by_key(|q| (q.seat, q.frame.tick, q.frame.seq, q.arrival));
-    let mut last_seat: Option<Seat> = None;
-    for q in due {
-        if last_seat == Some(q.seat) {
-            continue;
-        }
-        last_seat = Some(q.seat);
-        match room.cook_index(q.seat) {
-            Some(c) => {
-                room.cooks[c].input = ResolvedInput {
-                    mv: clamp_move(q.frame.mv.0 as i32, q.frame.mv.1 as i32),
-                    action: q.frame.action,
-                    face: q.frame.face,
-                    rank: Some((q.frame.tick, q.frame.seq)),
-                };
-            }
-            None => room.events.push(SimEvent::InputRejected {
-                seat: q.seat,
-                seq: q.frame.seq,
-                reason: InputError::UnknownSeat,
-            }),
-        }
-    }
 }

@@ -7,8 +7,10 @@
 //! Each law here is one docs/SIMULATION.md states: items in exactly one place (§5.4), the
 //! prop stock's conservation (§2.1), the tallies' arithmetic (§2.3).
 
+use super::ids::{ItemId, Seat};
+use super::item::{ItemKind, Place};
 use super::kinds::{StationKind, Vessel};
-use super::room::{ItemId, ItemKind, Place, Room, Seat};
+use super::room::Room;
 use super::stations::POT_CAPACITY;
 
 /// One broken law, with what it involves.

@@ -4,23 +4,37 @@
 //! stable id. No floats, no clock, no OS randomness anywhere under this folder (a test scans).
 
 pub mod action;
+pub mod cook;
+pub mod counters;
 pub mod dishes;
 pub mod events;
 pub mod fires;
 pub mod freshness;
 pub mod hash;
+pub mod hazard_spec;
+pub mod hazard_state;
 pub mod hazards;
+pub mod ids;
 pub mod input;
 pub mod invariants;
+pub mod item;
 pub mod kinds;
+pub mod kitchen;
 pub mod movement;
+pub mod open;
+pub mod order;
 pub mod orders;
+pub mod recipe_book;
+pub mod resolve;
 pub mod rng;
 pub mod room;
 pub mod round;
 pub mod scoring;
+pub mod station;
 pub mod stations;
 pub mod units;
+pub mod v2;
+pub mod verdict;
 
 use bevy::ecs::batching::BatchingStrategy;
 use bevy::prelude::*;
@@ -63,6 +77,38 @@ impl SimSystems {
         SimSystems::Round,
         SimSystems::Advance,
     ];
+
+    /// The stage's code on one room.
+    fn run(self, room: &mut Room) {
+        match self {
+            // The start of a tick: the previous tick's events are cleared.
+            SimSystems::ResolveInput => {
+                room.events.clear();
+                resolve::resolve_room_inputs(room);
+            }
+            SimSystems::ActionGate => action::gate_room_actions(room),
+            SimSystems::Movement => movement::move_room_cooks(room),
+            SimSystems::Stations => stations::step_room_stations(room),
+            SimSystems::Freshness => freshness::step_room_freshness(room),
+            SimSystems::Orders => orders::step_room_orders(room),
+            SimSystems::Hazards => hazards::step_room_hazards(room),
+            SimSystems::Round => round::step_room_round(room),
+            SimSystems::Advance => advance_room(room),
+        }
+    }
+
+    /// Does the stage still run once the round is decided? A decided round is frozen for the
+    /// settle: only input resolve, the clock clamp and tick += 1 keep running.
+    fn runs_when_decided(self) -> bool {
+        matches!(self, SimSystems::ResolveInput | SimSystems::Round | SimSystems::Advance)
+    }
+
+    /// The stage on one room, if the round's state lets it run.
+    fn step(self, room: &mut Room) {
+        if self.runs_when_decided() || room.result.is_none() {
+            self.run(room);
+        }
+    }
 }
 
 /// Adds the simulation's stages to `FixedUpdate`. The tick rate itself is configured by whoever
@@ -75,20 +121,13 @@ impl Plugin for SimPlugin {
         for pair in SimSystems::ALL.windows(2) {
             app.configure_sets(FixedUpdate, pair[1].after(pair[0]));
         }
-        app.add_systems(
-            FixedUpdate,
-            (
-                resolve_inputs.in_set(SimSystems::ResolveInput),
-                gate_actions.in_set(SimSystems::ActionGate),
-                move_cooks.in_set(SimSystems::Movement),
-                work_stations.in_set(SimSystems::Stations),
-                age_food.in_set(SimSystems::Freshness),
-                run_order_rail.in_set(SimSystems::Orders),
-                run_hazards.in_set(SimSystems::Hazards),
-                judge_rounds.in_set(SimSystems::Round),
-                advance_rooms.in_set(SimSystems::Advance),
-            ),
-        );
+        // One system per stage, each running that stage's code on every room.
+        for stage in SimSystems::ALL {
+            let system = move |mut rooms: Query<&mut Room>| {
+                for_each_room(&mut rooms, |room| stage.step(room));
+            };
+            app.add_systems(FixedUpdate, system.in_set(stage));
+        }
     }
 }
 
@@ -131,85 +170,17 @@ fn guarded(room: &mut Room, stage: &(impl Fn(&mut Room) + Send + Sync)) {
     }
 }
 
-/// Stage 1 (and the start of a tick: the previous tick's events are cleared).
-pub fn resolve_inputs(mut rooms: Query<&mut Room>) {
-    for_each_room(&mut rooms, |room| {
-        room.events.clear();
-        input::resolve_room_inputs(room);
-    });
-}
-
-/// Run a gameplay stage on every room whose round is still live (a decided round is frozen
-/// for the settle: only the clock clamp and tick += 1 keep running).
-fn for_live_rooms(rooms: &mut Query<&mut Room>, stage: fn(&mut Room)) {
-    for_each_room(rooms, |room| {
-        if room.result.is_none() {
-            stage(room);
-        }
-    });
-}
-
-/// Stage 2b.
-pub fn gate_actions(mut rooms: Query<&mut Room>) {
-    for_live_rooms(&mut rooms, action::gate_room_actions);
-}
-
-/// Stage 3.
-pub fn move_cooks(mut rooms: Query<&mut Room>) {
-    for_live_rooms(&mut rooms, movement::move_room_cooks);
-}
-
-/// Stage 4.
-pub fn work_stations(mut rooms: Query<&mut Room>) {
-    for_live_rooms(&mut rooms, stations::step_room_stations);
-}
-
-/// Stage 4b.
-pub fn age_food(mut rooms: Query<&mut Room>) {
-    for_live_rooms(&mut rooms, freshness::step_room_freshness);
-}
-
-/// Stage 5.
-pub fn run_order_rail(mut rooms: Query<&mut Room>) {
-    for_live_rooms(&mut rooms, orders::step_room_orders);
-}
-
-/// Stage 6.
-pub fn run_hazards(mut rooms: Query<&mut Room>) {
-    for_live_rooms(&mut rooms, hazards::step_room_hazards);
-}
-
-/// Stage 7.
-pub fn judge_rounds(mut rooms: Query<&mut Room>) {
-    for_each_room(&mut rooms, round::step_room_round);
-}
-
 /// The last stage: tick += 1, then the next link of the hash chain.
-pub fn advance_rooms(mut rooms: Query<&mut Room>) {
-    for_each_room(&mut rooms, advance_room);
-}
-
 fn advance_room(room: &mut Room) {
     room.tick += 1;
     room.hash = hash::chain(room.hash, room);
 }
 
-/// One whole tick of one room outside any schedule, in exactly the chain's order. Tests and
-/// tools use it; a test proves it matches the scheduled chain hash for hash.
+/// One whole tick of one room outside any schedule: the same stages, in the same order
+/// (`SimSystems::ALL`). Tests and tools use it; a test proves it matches the scheduled chain
+/// hash for hash.
 pub fn step_room(room: &mut Room) {
-    room.events.clear();
-    input::resolve_room_inputs(room);
-    if room.result.is_none() {
-        action::gate_room_actions(room);
-        movement::move_room_cooks(room);
-        stations::step_room_stations(room);
-        freshness::step_room_freshness(room);
-        orders::step_room_orders(room);
-        hazards::step_room_hazards(room);
+    for stage in SimSystems::ALL {
+        stage.step(room);
     }
-    round::step_room_round(room);
-    advance_room(room);
 }
-
-#[cfg(test)]
-mod tests;

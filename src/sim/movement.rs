@@ -5,14 +5,16 @@
 //! cook into a wall. Bodies are half-open squares `[c − R, c + R)`, so integer geometry is
 //! exact: a body flush with a wall touches it and does not overlap it.
 
+use super::cook::{Cook, CookState};
 use super::events::SimEvent;
 use super::kinds::Dir4;
-use super::room::{Cook, CookState, Room, V2};
+use super::kitchen::Level;
+use super::room::Room;
 use super::units::{
     ACCEL, DECEL, MAX_COOKS, MAX_SPEED, MOVE_UNIT, PUSH_ITERATIONS, PUSH_SLOP, RADIUS, STUN_TICKS,
     TILE, cell_of,
 };
-use crate::level::model::Level;
+use super::v2::V2;
 use smallvec::SmallVec;
 
 /// An axis of the grid.

@@ -2,7 +2,8 @@
 //! full-rail retry that spends no draw, and deadlines to the tick.
 
 use super::events::SimEvent;
-use super::room::{Order, Room};
+use super::order::Order;
+use super::room::Room;
 use super::scoring::apply_miss;
 
 /// The first order arrives 1.5 s into the round.

@@ -2,7 +2,8 @@
 //! freeze, the stars and the abort seam.
 
 use super::events::SimEvent;
-use super::room::{Room, Verdict};
+use super::room::Room;
+use super::verdict::Verdict;
 
 /// The host keeps a decided round ticking this long (1 s) so the verdict's events land.
 pub const SETTLE_TICKS: u32 = 20;

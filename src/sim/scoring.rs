@@ -3,8 +3,9 @@
 
 use super::dishes::{is_submultiset, recipe_of};
 use super::events::{DeniedReason, SimEvent};
+use super::item::ItemKind;
 use super::kinds::Form;
-use super::room::{ItemKind, Room};
+use super::room::Room;
 use super::units::QUALITY_FULL;
 
 /// The streak multiplier stops growing at 5 consecutive serves (×1.5).

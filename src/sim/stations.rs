@@ -3,8 +3,10 @@
 
 use super::action::reach::in_reach;
 use super::events::SimEvent;
+use super::item::Place;
 use super::kinds::{Form, Ingredient, StationKind, Vessel};
-use super::room::{Place, Room, StationState};
+use super::room::Room;
+use super::station::StationState;
 use super::units::secs;
 
 /// A chop: 0.9 s.
@@ -80,7 +82,7 @@ pub fn work_ticks(room: &Room, station: usize) -> u32 {
         _ => room
             .items_on(station)
             .filter_map(|i| match i.kind {
-                super::room::ItemKind::Food(ing, form) => transition(kind, ing, form).map(|t| t.1),
+                super::item::ItemKind::Food(ing, form) => transition(kind, ing, form).map(|t| t.1),
                 _ => None,
             })
             .sum(),
@@ -188,10 +190,10 @@ fn finish_hand_work(room: &mut Room, s: usize) {
         kind => {
             let mut chopped = None;
             for item in room.items.iter_mut().filter(|i| i.place == Place::Station(station)) {
-                if let super::room::ItemKind::Food(ing, form) = item.kind
+                if let super::item::ItemKind::Food(ing, form) = item.kind
                     && let Some((out, _)) = transition(kind, ing, form)
                 {
-                    item.kind = super::room::ItemKind::Food(ing, out);
+                    item.kind = super::item::ItemKind::Food(ing, out);
                     chopped = Some(item.id);
                 }
             }
@@ -217,18 +219,7 @@ fn finish_in_place_wash(room: &mut Room, s: usize) {
         room.counters.wasted += 1;
         room.events.push(SimEvent::Wasted { item, station });
     }
-    if room.stations[s].kind == StationKind::Stove(Vessel::Pot) {
-        // A pre-placed pot (scripts, tests) never left the stock: nothing to give back.
-        if room.pots_dirty > 0 {
-            room.pots_dirty -= 1;
-            room.pots_clean += 1;
-        }
-    }
-    let st = &mut room.stations[s];
-    st.state = StationState::Idle;
-    st.worker = None;
-    st.progress = 0;
-    st.cooldown = 0;
+    room.reset_station(s, StationState::Idle);
     room.events.push(SimEvent::Washed { station });
 }
 
@@ -244,9 +235,9 @@ fn cook_on_heat(room: &mut Room, s: usize) {
     // Every dish in the vessel restarts its burn countdown: a pot topped up after it was ready
     // is one soup again, not a soup whose first onions are already half-burnt.
     for item in room.items.iter_mut().filter(|i| i.place == Place::Station(station)) {
-        if let super::room::ItemKind::Food(ing, form) = item.kind {
+        if let super::item::ItemKind::Food(ing, form) = item.kind {
             if let Some((out, _)) = transition(kind, ing, form) {
-                item.kind = super::room::ItemKind::Food(ing, out);
+                item.kind = super::item::ItemKind::Food(ing, out);
             }
             item.heat = super::freshness::BURN_TICKS;
         }

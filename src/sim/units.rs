@@ -12,6 +12,9 @@ pub const TICK_HZ: u32 = 20;
 /// The most cooks a kitchen seats (the rulebook's four).
 pub const MAX_COOKS: usize = 4;
 
+/// A grid cell coordinate: x is the column, y the row (row 0 is the first string of the file).
+pub type Cell = (i32, i32);
+
 /// Speed ceiling: 3.5 tiles/s = 175 000 µtiles/tick.
 pub const MAX_SPEED: i32 = 175_000;
 /// How fast intent becomes velocity: 30 tiles/s² = 75 000 µtiles/tick².

@@ -6,8 +6,9 @@
 //! a plate that vanished other than into a fire or a falling floor (the exact plate law).
 
 use crate::sim::events::SimEvent;
+use crate::sim::ids::ItemId;
+use crate::sim::item::ItemKind;
 use crate::sim::room::Room;
-use crate::sim::room::{ItemId, ItemKind};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 

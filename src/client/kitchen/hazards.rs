@@ -4,8 +4,8 @@
 use super::art::{Art, Shape};
 use crate::client::interp::{UTILE, lerp_utiles};
 use crate::client::theme::{CART, CART_RIM, CART_WHEEL, ICE, OIL, SHIFT_FLASH};
-use crate::level::model::ShiftPhase;
 use crate::protocol::{HazardView, RoomClock};
+use crate::sim::hazard_spec::ShiftPhase;
 use bevy::prelude::*;
 
 /// A cart's body, drawn between its last two tick positions (µtiles) like a cook.

@@ -9,7 +9,7 @@ use crate::client::theme::{
 };
 use crate::protocol::{HazardView, InRoom, StationView};
 use crate::sim::kinds::{StationKind, Vessel};
-use crate::sim::room::StationState;
+use crate::sim::station::StationState;
 use bevy::prelude::*;
 
 /// Height of an item resting on a station, and the station's moving parts.

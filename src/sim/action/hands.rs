@@ -3,9 +3,12 @@
 use super::ladder::Verb;
 use crate::sim::dishes::with_parts;
 use crate::sim::events::SimEvent;
+use crate::sim::ids::ItemId;
+use crate::sim::item::{ItemKind, Mark, Place};
 use crate::sim::kinds::{Form, StationKind, Vessel};
-use crate::sim::room::{ItemId, ItemKind, Mark, Place, Room, StationState};
+use crate::sim::room::Room;
 use crate::sim::scoring;
+use crate::sim::station::StationState;
 use crate::sim::stations::transition;
 use crate::sim::units::{HANDOFF_WINDOW_TICKS, TRASH_SCORE_DELTA};
 

@@ -1,10 +1,13 @@
 //! The verb ladder: what one press means right now, or the one named reason it means nothing.
 
-use crate::level::model::Part;
 use crate::sim::dishes::{can_become_dish, with_parts};
 use crate::sim::events::{DeniedReason, DeniedWhy};
+use crate::sim::ids::ItemId;
+use crate::sim::item::{Item, ItemKind};
 use crate::sim::kinds::{Form, StationKind, Vessel};
-use crate::sim::room::{Item, ItemId, ItemKind, Room, StationState};
+use crate::sim::recipe_book::Part;
+use crate::sim::room::Room;
+use crate::sim::station::StationState;
 use crate::sim::stations::{POT_CAPACITY, transition};
 use serde::{Deserialize, Serialize};
 

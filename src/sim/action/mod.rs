@@ -4,9 +4,10 @@ pub mod hands;
 pub mod ladder;
 pub mod reach;
 
+use crate::sim::cook::CookState;
 use crate::sim::events::{DeniedReason, SimEvent};
 use crate::sim::kinds::StationKind;
-use crate::sim::room::{CookState, Room};
+use crate::sim::room::Room;
 use crate::sim::units::TRASH_HOLD_TICKS;
 use ladder::{ClaimKey, Denial, Verb, claim_of, select_verb};
 use std::collections::BTreeMap;

@@ -1,10 +1,12 @@
 //! The reach zone: which fixture a press is aimed at (discrete cell walk, then distance).
 
-use crate::level::model::Cell;
+use crate::sim::cook::Cook;
 use crate::sim::events::DeniedReason;
 use crate::sim::kinds::Dir4;
-use crate::sim::room::{Cook, Room, V2};
+use crate::sim::room::Room;
+use crate::sim::units::Cell;
 use crate::sim::units::REACH_LIMIT;
+use crate::sim::v2::V2;
 
 /// The cells the hand walks, in priority order: the tile in front, the two diagonal-front tiles
 /// (the one clockwise of the facing first), and the tile under the cook. The four facings are

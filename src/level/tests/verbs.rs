@@ -4,8 +4,11 @@ use super::{place, room, send};
 use crate::sim::action::ladder::Verb;
 use crate::sim::action::{Decision, decide};
 use crate::sim::events::{DeniedReason, DeniedWhy, SimEvent};
+use crate::sim::ids::ItemId;
+use crate::sim::item::{ItemKind, Mark, Place};
 use crate::sim::kinds::{Dir4, Form, Ingredient};
-use crate::sim::room::{ItemId, ItemKind, Mark, Place, Room, StationState};
+use crate::sim::room::Room;
+use crate::sim::station::StationState;
 use crate::sim::step_room;
 use crate::sim::units::cell_centre;
 use std::collections::BTreeSet;
@@ -302,7 +305,7 @@ fn the_table_cannot_lose_a_row() {
         assert!(verbs.contains(&format!("{:?}", v.kind())), "verb {v:?} has no row");
     }
     // CONTESTED_LOST is the gate's, never the ladder's: proven by the contested tests; the
-    // serve refusals are the scoring's (tests in src/sim/tests/kitchen.rs).
+    // serve refusals are the scoring's (tests in src/level/tests/kitchen.rs).
     let not_ladder = [
         DeniedReason::ContestedLost,
         DeniedReason::Burnt,

@@ -4,8 +4,8 @@ use super::{place, room};
 use crate::sim::action::reach::{candidate_cells, in_reach, select_target};
 use crate::sim::events::DeniedReason;
 use crate::sim::kinds::Dir4;
-use crate::sim::room::V2;
 use crate::sim::units::{TILE, cell_centre};
+use crate::sim::v2::V2;
 
 #[test]
 fn candidate_walk_per_facing_is_one_rotated_row() {

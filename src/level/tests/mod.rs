@@ -1,4 +1,7 @@
 //! Table-driven tests of the kernel stages, mirroring the rulebook's "What proves it".
+//!
+//! They live under `level/`, not `sim/`, because they build their kitchens with level's sketch
+//! grids and the shipped recipe book, and the rules import nothing from `level/`.
 
 mod carry;
 mod hazards;
@@ -8,12 +11,14 @@ mod movement;
 mod targeting;
 mod verbs;
 
-use super::input::InputFrame;
-use super::kinds::Dir4;
-use super::room::{Room, SeatSpec, V2};
-use super::step_room;
 use crate::level::recipes::builtin_recipes;
 use crate::level::sketch::sketch_level;
+use crate::sim::input::InputFrame;
+use crate::sim::kinds::Dir4;
+use crate::sim::open::SeatSpec;
+use crate::sim::room::Room;
+use crate::sim::step_room;
+use crate::sim::v2::V2;
 use std::sync::Arc;
 
 /// A room on a sketched grid with `seats` cooks.

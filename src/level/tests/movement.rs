@@ -1,12 +1,14 @@
 //! Movement: each tile kind, the tunnel attempt, diagonal parity, pushes, deadlock, stun, facing.
 
 use super::{hold, place, room, send};
+use crate::sim::cook::CookState;
 use crate::sim::events::SimEvent;
 use crate::sim::kinds::Dir4;
 use crate::sim::movement::stun;
-use crate::sim::room::{CookState, Room, V2};
+use crate::sim::room::Room;
 use crate::sim::step_room;
 use crate::sim::units::{MAX_SPEED, RADIUS, STUN_TICKS, TILE, cell_centre};
+use crate::sim::v2::V2;
 
 /// Walk right from (1,1) toward the tile at (3,1) for 40 ticks; return the final x.
 fn walk_into(tile: char) -> i32 {

@@ -2,8 +2,9 @@
 
 use super::{hold, place, room, send};
 use crate::sim::events::SimEvent;
+use crate::sim::item::Place;
 use crate::sim::kinds::Dir4;
-use crate::sim::room::{Place, Room};
+use crate::sim::room::Room;
 use crate::sim::step_room;
 use crate::sim::units::cell_centre;
 

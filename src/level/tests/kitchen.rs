@@ -2,22 +2,28 @@
 //! one test per "What proves it" clause of the rulebook, driven through `step_room`.
 
 use super::{hold, place, send};
-use crate::level::model::{Level, Part};
 use crate::level::recipes::builtin_recipes;
 use crate::level::sketch::sketch_level;
 use crate::report::result_payload;
+use crate::sim::counters::Counters;
 use crate::sim::events::{DeniedReason, DeniedWhy, SimEvent};
 use crate::sim::freshness::{BURN_TICKS, CARRY_DECAY_PER_TICK, ROT_PER_TICK};
+use crate::sim::ids::ItemId;
+use crate::sim::item::{Item, ItemKind, Place};
 use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Vessel};
+use crate::sim::kitchen::Level;
+use crate::sim::open::SeatSpec;
+use crate::sim::order::Order;
 use crate::sim::orders::{FIRST_ORDER_DELAY_TICKS, MIN_RETRY_TICKS};
+use crate::sim::recipe_book::Part;
 use crate::sim::rng::SplitMix64;
-use crate::sim::room::{
-    Counters, Item, ItemId, ItemKind, Order, Place, Room, SeatSpec, StationState, Verdict,
-};
+use crate::sim::room::Room;
 use crate::sim::round::{abort, stars};
+use crate::sim::station::StationState;
 use crate::sim::stations::{RELEASE_TICKS, WASH_TICKS, accepts, transition};
 use crate::sim::step_room;
 use crate::sim::units::{QUALITY_FULL, cell_centre};
+use crate::sim::verdict::Verdict;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -4,12 +4,15 @@
 
 use super::kitchen::room_with;
 use super::{place, send};
-use crate::level::model::Part;
 use crate::sim::events::{DeniedReason, SimEvent};
+use crate::sim::item::{ItemKind, Place};
 use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Vessel};
+use crate::sim::order::Order;
+use crate::sim::recipe_book::Part;
 use crate::sim::rng::SplitMix64;
-use crate::sim::room::{ItemKind, Order, Place, Room, StationState};
+use crate::sim::room::Room;
 use crate::sim::scoring::points;
+use crate::sim::station::StationState;
 use crate::sim::stations::WASH_TICKS;
 use crate::sim::step_room;
 use crate::sim::units::{QUALITY_FULL, cell_centre};

@@ -3,20 +3,25 @@
 //! extinguish at hold − 1 vs hold, the shift warning and the move to the nearest safe tile.
 
 use super::{place, send};
-use crate::level::model::{
-    CartSpec, FireSpec, HazardSpec, Level, PatchSpec, ShiftPhase, ShiftSpec, Traction,
-};
 use crate::level::recipes::builtin_recipes;
 use crate::level::sketch::sketch_level;
+use crate::sim::cook::{CookState, MoveModifiers};
 use crate::sim::events::{DeniedReason, SimEvent};
 use crate::sim::hash::named_fields;
-use crate::sim::hazards::{CART_RADIUS, SPILL_GRIP_PPM, SPILL_SPEED_PPM, cart_pos};
-use crate::sim::kinds::{Dir4, Form, Ingredient, Tile};
-use crate::sim::room::{
-    CookState, ItemKind, MoveModifiers, Place, Room, SeatSpec, StationState, V2, Verdict,
+use crate::sim::hazard_spec::{
+    CartSpec, FireSpec, HazardSpec, PatchSpec, ShiftPhase, ShiftSpec, Traction,
 };
+use crate::sim::hazards::{CART_RADIUS, SPILL_GRIP_PPM, SPILL_SPEED_PPM, cart_pos};
+use crate::sim::item::{ItemKind, Place};
+use crate::sim::kinds::{Dir4, Form, Ingredient, Tile};
+use crate::sim::kitchen::Level;
+use crate::sim::open::SeatSpec;
+use crate::sim::room::Room;
+use crate::sim::station::StationState;
 use crate::sim::step_room;
 use crate::sim::units::{RADIUS, STUN_TICKS, TILE, cell_centre};
+use crate::sim::v2::V2;
+use crate::sim::verdict::Verdict;
 use std::sync::Arc;
 
 fn level(rows: &[&str], hazards: HazardSpec) -> Arc<Level> {
