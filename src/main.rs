@@ -121,6 +121,15 @@ enum Command {
         /// the game window opens on the room (client builds).
         #[arg(long)]
         headless: bool,
+        /// Players at this window (couch co-op online), each in a seat of their own with a
+        /// keyboard half or a gamepad, all on one connection (the window only).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=4))]
+        players: u8,
+        /// The window's local players play themselves (`random`: seeded sticks and presses),
+        /// for automated looking and tests (the window only).
+        #[cfg(feature = "client")]
+        #[arg(long, value_enum)]
+        autoplay: Option<undercooked::client::args::Autoplay>,
     },
     /// Bot cooks: `bot prove` plays levels with a bot team to show they can be won.
     Bot {
@@ -201,7 +210,13 @@ fn main() -> ExitCode {
         }
         Command::Bench { what } => ExitCode::from(undercooked::bench::run(what)),
         #[cfg(not(target_arch = "wasm32"))]
-        Command::Join { mut args, headless } => {
+        Command::Join {
+            mut args,
+            headless,
+            players,
+            #[cfg(feature = "client")]
+            autoplay,
+        } => {
             // A join link names the room: `join http://HOST:PORT/?room=CODE` needs no --room.
             if args.room.is_none()
                 && !args.create
@@ -214,6 +229,13 @@ fn main() -> ExitCode {
                 eprintln!("error: give --room CODE, --create, or a join link");
                 return ExitCode::from(2);
             }
+            if headless && players > 1 {
+                eprintln!(
+                    "error: --players is the window's; the headless client holds one seat per \
+                     connection (use --clients)"
+                );
+                return ExitCode::from(2);
+            }
             if !headless {
                 #[cfg(feature = "client")]
                 return undercooked::client::join::run(
@@ -221,6 +243,7 @@ fn main() -> ExitCode {
                     if args.create { None } else { args.room.as_deref() },
                     &args.name,
                     args.level.as_deref(),
+                    undercooked::client::args::PlayArgs { players, autoplay, ..Default::default() },
                 );
                 #[cfg(not(feature = "client"))]
                 {

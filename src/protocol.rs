@@ -244,13 +244,28 @@ pub enum LobbyCommand {
     Level(String),
 }
 
-/// Server → client: sent once per connection, telling the client its seat and how to come back.
+/// Server → client: sent once per connection, telling the client its seats and how to come
+/// back. A window with several local players (couch co-op online) holds several seats on one
+/// connection: its local player `slot` plays `seats[slot]`.
 #[derive(Message, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Welcome {
     pub code: String,
-    pub seat: u8,
-    /// Hex seat secret: `POST /api/rooms/CODE/join {"reconnect": …}` resumes this seat.
+    /// The connection's seats, by local slot (never empty).
+    pub seats: Vec<u8>,
+    /// Hex seat secret: `POST /api/rooms/CODE/join {"reconnect": …}` resumes these seats.
     pub reconnect: String,
+}
+
+impl Welcome {
+    /// The seat of local slot 0 (the only one of a single-player client).
+    pub fn seat(&self) -> u8 {
+        self.seats.first().copied().unwrap_or(0)
+    }
+
+    /// The local slot that plays `seat` on this connection.
+    pub fn slot_of(&self, seat: u8) -> Option<u8> {
+        self.seats.iter().position(|s| *s == seat).map(|i| i as u8)
+    }
 }
 
 /// One shifting floor group, for drawing its cells and the warning flash.
@@ -293,7 +308,8 @@ pub struct RoundSource {
     pub recipes: String,
 }
 
-/// Client → server: input frames for the sender's seat (the seat comes from the connection).
+/// Client → server: input frames for one of the sender's seats: its local player `slot`
+/// (the seat is the connection's `Welcome.seats[slot]`, never a payload's claim).
 ///
 /// The newest frame is `(seq, tick)`; `older` holds the frames before it that the server has
 /// not acknowledged receiving, newest first, each one seq earlier and `back` ticks earlier
@@ -302,7 +318,9 @@ pub struct RoundSource {
 /// repeating the unacknowledged ones in every packet stays inside the upload budget.
 #[derive(Message, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputBatch {
-    /// The client's own number of the newest frame (consecutive per connection).
+    /// The local player these frames are for (0 for a single-player client).
+    pub slot: u8,
+    /// The client's own number of the newest frame (consecutive per slot).
     pub seq: u32,
     /// The tick the newest frame is meant for.
     pub tick: u32,
@@ -338,7 +356,7 @@ pub const MAX_BATCH: usize = 16;
 
 impl InputBatch {
     /// A batch of consecutive frames, oldest first (the last is the newest). `None` when empty.
-    pub fn pack(frames: &[InputFrame]) -> Option<InputBatch> {
+    pub fn pack(slot: u8, frames: &[InputFrame]) -> Option<InputBatch> {
         let (newest, rest) = frames.split_last()?;
         let (mut after, mut after_controls) = (newest.tick, PackedInput::of(newest));
         let older = rest
@@ -353,6 +371,7 @@ impl InputBatch {
             })
             .collect();
         Some(InputBatch {
+            slot,
             seq: newest.seq,
             tick: newest.tick,
             newest: PackedInput::of(newest),
@@ -392,6 +411,8 @@ impl InputBatch {
 /// and its latency numbers all read this (docs/NETWORK.md, "Input over a real link").
 #[derive(Message, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputAck {
+    /// The local player slot this ack is about (one ack per seat of the connection).
+    pub slot: u8,
     /// The room's next tick (the tick just simulated + 1), as `RoomClock.tick`.
     pub tick: u32,
     /// The newest client seq the server has received (None before the first).
@@ -404,7 +425,7 @@ pub struct InputAck {
     pub slack_ms: i16,
     /// The client seq of the frame applied to this seat's cook at the tick just simulated.
     pub applied: Option<u32>,
-    /// Frames of this connection applied late, since it connected.
+    /// Frames of this slot applied late, since it connected.
     pub late: u32,
 }
 

@@ -210,7 +210,7 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     let _ = std::fs::remove_dir_all(&dir);
     let h = spawn_server(HostConfig { max_rooms: 4, ..HostConfig::loopback(dir) })
         .expect("server starts");
-    let reply = request_seat(&h.addrs.web.to_string(), None, "Ann", None).expect("a seat");
+    let reply = request_seat(&h.addrs.web.to_string(), None, "Ann", None, 1).expect("a seat");
 
     #[derive(Resource, Default)]
     struct Ticks(u64);
@@ -257,7 +257,10 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
         use bevy_replicon_renet::RenetClient;
         use undercooked::client::perf::{NetReadings, net_readings};
         let client = app.world().get_resource::<RenetClient>();
-        let link = app.world().get_resource::<OnlineSession>().map(|s| (&s.uplink, s.clock_now()));
+        let link = app
+            .world()
+            .get_resource::<OnlineSession>()
+            .and_then(|s| Some((s.uplink()?, s.clock_now())));
         let NetReadings { rtt_ms, loss_pct, up, down, input } =
             net_readings(client, link).expect("connected: the overlay has network lines");
         assert!(up > 0.0 && down > 0.0, "frames go up and views come down: {up} / {down}");
@@ -267,14 +270,15 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     }
     let w = app.world_mut();
     let s = w.resource::<OnlineSession>();
-    assert_eq!(s.welcome.as_ref().map(|w| w.seat), Some(0));
+    assert_eq!(s.welcome.as_ref().map(|w| w.seats.clone()), Some(vec![0]));
     assert!(s.frames_sent >= 5 && s.events_received > 0);
     // The own cook is drawn from the prediction, near where the server has it (the stick
     // walks right, so the prediction is ahead by the input lead: well under a tile).
-    let predictor = s.predictor.as_ref().expect("the welcome started a prediction");
+    let predictor = &s.players.first().expect("the welcome started a prediction").predictor;
     assert!(predictor.stats.reconciles > 0, "authoritative ticks rebuilt it: {predictor:?}");
-    let drawn = *w
-        .get_resource::<undercooked::client::interp::PredictedCook>()
+    let drawn = w
+        .get_resource::<undercooked::client::interp::PredictedCooks>()
+        .and_then(|p| p.0.first().copied())
         .expect("the window draws its own cook from the prediction");
     assert_eq!(drawn.seat, 0);
     let (_, motion) = w
@@ -288,7 +292,7 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     assert_eq!(lobby.phase, LobbyPhase::Round, "auto-ready started the round");
     assert!(lobby.seats.iter().all(|s| s.ready));
     assert!(
-        undercooked::client::online::lobby_lines(&lobby, Some(0))
+        undercooked::client::online::lobby_lines(&lobby, &[0])
             .starts_with(&format!("Room {}", reply.code))
     );
 
@@ -678,7 +682,7 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
 
     let dir = temp_dir("host");
     let (hosting, reply) =
-        host_lan(&root().join("levels"), Some("tutorial"), "Host", dir.clone()).expect("hosts");
+        host_lan(&root().join("levels"), Some("tutorial"), "Host", 1, dir.clone()).expect("hosts");
     assert_eq!(reply.code, hosting.code);
     assert!(!hosting.web.ip().is_unspecified(), "an address friends can reach: {}", hosting.web);
 
@@ -697,7 +701,7 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
     let link = app.world().resource::<Hosting>().link();
     let (web, code) = join_target(&link, "").expect("the link names the room");
     assert_eq!(code, reply.code);
-    let friend = request_seat(&web, Some(&code), "Bob", None).expect("a seat by the link");
+    let friend = request_seat(&web, Some(&code), "Bob", None, 1).expect("a seat by the link");
     let mut friend = HeadlessClient::connect(&friend, InputMode::Idle).expect("friend connects");
 
     let lobby = |app: &mut App| {
@@ -731,7 +735,7 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
     assert!(!w.contains_resource::<bevy_replicon_renet::RenetClient>());
     assert_eq!(w.query::<&LobbyView>().iter(w).count(), 0, "the server's entities are gone");
     // The server stopped: its web port no longer answers.
-    assert!(request_seat(&web, Some(&code), "Late", None).is_err(), "the server stopped");
+    assert!(request_seat(&web, Some(&code), "Late", None, 1).is_err(), "the server stopped");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -875,4 +879,126 @@ fn f3_toggles_the_perf_overlay_with_live_numbers() {
     assert!(entities.split_whitespace().nth(1).is_some_and(|n| n.parse::<u32>().is_ok()), "{text}");
     press(&mut app);
     assert!(overlay(&mut app).is_empty(), "F3 again hides it");
+}
+
+/// Couch co-op online in the real window: `join --players 2` on a private Xvfb display seats
+/// both local players of one window in two seats of a hosted room on one connection, and both
+/// cooks' frames (the window's random autoplay, one stick per player) reach the server's
+/// admitted log, which replays the round to the server's hash (skipped, loudly, without Xvfb).
+#[test]
+fn two_local_players_in_one_window_take_two_seats() {
+    use undercooked::net::inputs::seat_frame_counts;
+    use undercooked::net::rooms::{HostedRoom, replay_admitted};
+    use undercooked::net::server::{HostConfig, spawn_server};
+    use undercooked::sim::open::SeatSpec;
+    use undercooked::sim::room::Room;
+
+    let Some(xvfb) = std::env::var_os("PATH")
+        .and_then(|p| std::env::split_paths(&p).map(|d| d.join("Xvfb")).find(|p| p.is_file()))
+    else {
+        eprintln!(
+            "SKIPPED: Xvfb is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
+        );
+        return;
+    };
+    let dir = temp_dir("couch-online");
+    let display = format!(":{}", 800 + std::process::id() % 500);
+    let mut x = Command::new(xvfb)
+        .args([display.as_str(), "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start Xvfb");
+    let h = spawn_server(HostConfig { max_rooms: 4, ..HostConfig::loopback(dir.join("host")) })
+        .expect("server starts");
+    let log_path = dir.join("window.log");
+    let mut window = Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["join", &h.addrs.web.to_string(), "--create", "--name", "Ann"])
+        .args(["--players", "2", "--autoplay", "random"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("DISPLAY", &display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("UNDERCOOKED_SAVE", dir.join("save.json"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log_path).expect("log file"))
+        .spawn()
+        .expect("run the window");
+
+    // Both seats held by one connection, a live round, and frames with a stick from both.
+    type Seen = (Vec<Option<Entity>>, Vec<String>, Option<Room>);
+    let state = |h: &undercooked::net::server::ServerHandle| -> Option<Seen> {
+        h.with_world(|w| {
+            let hosted = w.query::<&HostedRoom>().iter(w).next()?;
+            let clients = hosted.seats.iter().flatten().map(|s| s.client).collect();
+            let names = hosted.seats.iter().flatten().map(|s| s.name.clone()).collect();
+            let room = hosted.round.and_then(|r| w.get::<Room>(r)).cloned();
+            Some((clients, names, room))
+        })
+    };
+    let moved = |room: &Room, seat: u8| {
+        room.inputs.log().iter().filter(|(_, s, f)| *s == seat && f.mv != (0, 0)).count()
+    };
+    let end = std::time::Instant::now() + Duration::from_secs(180);
+    let mut last: Option<Seen> = None;
+    let mut exited = None;
+    while std::time::Instant::now() < end {
+        if let Ok(Some(status)) = window.try_wait() {
+            exited = Some(status);
+            break;
+        }
+        last = state(&h);
+        let done = last
+            .as_ref()
+            .and_then(|l| l.2.as_ref())
+            .is_some_and(|r| moved(r, 0) >= 10 && moved(r, 1) >= 10);
+        if done {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let links = h.with_world(seat_frame_counts);
+    let _ = window.kill();
+    let _ = window.wait();
+    let _ = x.kill();
+    let _ = x.wait();
+    let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+    let tail: String = log
+        .lines()
+        .rev()
+        .take(40)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (clients, names, room) = match last {
+        Some((c, n, Some(room))) if moved(&room, 0) >= 10 && moved(&room, 1) >= 10 => (c, n, room),
+        other => panic!(
+            "both local players' cooks did not move within 180 s (window exit: {exited:?}); the \
+             server saw {:?}, moved {:?}; links {links:?}\n{tail}",
+            other.as_ref().map(|o| (&o.0, &o.1)),
+            other.as_ref().and_then(|o| o.2.as_ref()).map(|r| (r.tick, moved(r, 0), moved(r, 1))),
+        ),
+    };
+    assert_eq!(clients.len(), 2, "two seats: {names:?}");
+    assert!(clients[0].is_some() && clients[0] == clients[1], "one connection holds both");
+    assert_eq!(names, ["Ann", "Ann 2"]);
+    assert_eq!(links.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [0, 1], "a link per seat");
+    for (seat, counts) in &links {
+        assert_eq!(counts.refused(), 0, "seat {seat}: {counts:?}");
+    }
+    // The admitted log replays the round bit for bit, both local players' frames included.
+    let seats: Vec<SeatSpec> =
+        room.cooks.iter().map(|c| SeatSpec::new(c.seat, c.name.clone())).collect();
+    let hash = replay_admitted(
+        room.level.clone(),
+        room.book.clone(),
+        room.seed,
+        &seats,
+        room.inputs.log(),
+        room.tick,
+    );
+    assert_eq!(hash, room.hash, "the admitted log replays to the server's hash");
+    h.stop();
+    let _ = std::fs::remove_dir_all(&dir);
 }

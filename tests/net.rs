@@ -5,13 +5,13 @@
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use undercooked::net::api::{api_create, api_join};
+use undercooked::net::api::{api_create, api_join, request_seat};
 use undercooked::net::error::NetError;
 use undercooked::net::headless::{HeadlessClient, InputMode, Transport};
-use undercooked::net::inputs::{FrameCounts, InputLink};
+use undercooked::net::inputs::seat_frame_counts;
 use undercooked::net::loadgen::{JoinArgs, connect_seats, open_seats};
 use undercooked::net::rooms::{HostedRoom, replay_admitted};
-use undercooked::net::server::{HostConfig, Peer, ServerHandle, spawn_server};
+use undercooked::net::server::{HostConfig, ServerHandle, spawn_server};
 use undercooked::net::session::JoinReply;
 use undercooked::net::web::WebConfig;
 use undercooked::protocol::{InputBatch, LobbyCommand, LobbyPhase, PackedInput};
@@ -119,7 +119,7 @@ fn join_by_code_and_refuse_wrong_codes_and_forged_tokens() {
     let a = api_create(&web, "Ann", None).expect("create");
     assert!((4..=6).contains(&a.code.len()), "{}", a.code);
     let b = api_join(&web, &a.code.to_lowercase(), "  Bob <script>", None).expect("join by code");
-    assert_eq!((a.seat, b.seat), (0, 1));
+    assert_eq!((a.seat(), b.seat()), (0, 1));
     for wrong in ["QQQQQ", "0000", "A"] {
         let e = api_join(&web, wrong, "Eve", None).expect_err("wrong code refused");
         assert!(matches!(e, NetError::RoomNotFound), "{e}");
@@ -127,6 +127,13 @@ fn join_by_code_and_refuse_wrong_codes_and_forged_tokens() {
     let e = api_join(&web, &a.code, "Eve", Some("00112233445566778899aabbccddeeff"))
         .expect_err("unknown seat secret");
     assert!(matches!(e, NetError::Http { status: 404, .. }), "{e}");
+    // A window with several local players: one connection, one secret, several seats.
+    let e = request_seat(&web, Some(&a.code), "Cy", None, 3).expect_err("3 seats, 2 free");
+    assert!(matches!(e, NetError::RoomFull), "{e}");
+    let couch = request_seat(&web, Some(&a.code), "Cy", None, 2).expect("two seats");
+    assert_eq!(couch.seats, vec![2, 3]);
+    let back = api_join(&web, &a.code, "Cy", Some(&couch.reconnect)).expect("reconnect");
+    assert_eq!(back.seats, vec![2, 3], "a reconnect takes back every seat of its secret");
 
     // A forged token: one bit flipped in the sealed private part.
     use base64::Engine;
@@ -216,7 +223,7 @@ fn hostile_inputs_change_nothing_and_are_counted() {
     );
     let now = mal.clock().unwrap().tick;
     let f = |seq, tick, mv| InputFrame { seq, tick, mv, action: true, face: None };
-    let one = |frame: InputFrame| InputBatch::pack(&[frame]).unwrap();
+    let one = |frame: InputFrame| InputBatch::pack(0, &[frame]).unwrap();
     // Stamped a few ticks ahead: on a loaded host the client's view of the clock lags the room
     // by a tick or two.
     mal.send(one(f(1, now + 6, (i16::MAX, i16::MIN)))); // out of range: clamped
@@ -225,21 +232,24 @@ fn hostile_inputs_change_nothing_and_are_counted() {
     mal.send(one(f(2, now + 7, (0, 1000)))); // a repeat of seq 2: dropped as a duplicate
     // A batch longer than the protocol allows: malformed, refused whole.
     let long: Vec<InputFrame> = (10..60).map(|i| f(i, now + 7, (0, 1000))).collect();
-    let mut too_long = InputBatch::pack(&long).unwrap();
+    let mut too_long = InputBatch::pack(0, &long).unwrap();
     too_long.older.resize(50, (0, None));
     mal.send(too_long);
     // Seqs and ticks running below zero: malformed.
     mal.send(InputBatch {
+        slot: 0,
         seq: 0,
         tick: 0,
         newest: PackedInput::default(),
         older: vec![(1, None)],
     });
+    // A local slot the connection holds no seat for: refused by name, never another seat's.
+    mal.send(InputBatch { slot: 3, ..one(f(90, now + 7, (1000, 0))) });
     // A flood: many new seqs in one tick (16 full batches).
     for b in 0..16u32 {
         let frames: Vec<InputFrame> =
             (0..16).map(|i| f(100 + b * 16 + i, now + 8, (0, 1000))).collect();
-        mal.send(InputBatch::pack(&frames).unwrap());
+        mal.send(InputBatch::pack(0, &frames).unwrap());
     }
     // Garbage on the UDP socket: netcode drops it, the room goes on.
     let junk = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
@@ -253,14 +263,13 @@ fn hostile_inputs_change_nothing_and_are_counted() {
         "ticks go on"
     );
 
-    let counts = h.with_world(|w| {
-        let mut q = w.query::<(&Peer, &InputLink)>();
-        q.iter(w).find(|(p, _)| p.seat == 1).map(|(_, l)| l.counts)
-    });
+    let counts =
+        h.with_world(|w| seat_frame_counts(w).into_iter().find(|(s, _)| *s == 1).map(|(_, c)| c));
     let r = counts.expect("Mal is seated");
     assert!(r.late >= 1, "a late frame is applied, not refused: {r:?}");
     assert!(r.future >= 1 && r.clamped >= 1 && r.duplicate >= 1 && r.malformed >= 2, "{r:?}");
     assert!(r.flood >= 16, "more than a batch of new frames in a tick is a flood: {r:?}");
+    assert_eq!(r.no_seat, 1, "a slot without a seat is refused: {r:?}");
     let s = snapshot(&h, &a.code).expect("round live");
     assert!(s.admitted.iter().all(|(_, _, fr)| fr.mv.0.abs() <= 1000 && fr.mv.1.abs() <= 1000));
     let mut per_tick = std::collections::HashMap::new();
@@ -439,10 +448,10 @@ fn a_player_who_leaves_and_rejoins_gets_the_seat_back() {
     let tick = ca.clock().map(|r| r.tick).unwrap();
     let again = api_join(&web, &a.code, "Bob", Some(&b.reconnect))
         .expect("rejoin with the reconnect token");
-    assert_eq!(again.seat, 1);
+    assert_eq!(again.seat(), 1);
     let mut cb2 = connect(&again, InputMode::Idle);
     let back = pump(&mut [&mut ca, &mut cb2], |c| {
-        c[1].session().welcome.as_ref().is_some_and(|w| w.seat == 1)
+        c[1].session().welcome.as_ref().is_some_and(|w| w.seat() == 1)
             && c[1].clock().is_some_and(|r| r.tick > tick)
     });
     assert!(back, "Bob is back in seat 1 mid-round");
@@ -618,7 +627,10 @@ fn a_websocket_client_and_a_udp_client_share_a_room_and_see_each_other() {
     );
     assert_eq!(relays_open(&h), 1, "the WebSocket client is one relay");
     let s = snapshot(&h, &a.code).expect("round live");
-    assert!(s.admitted.iter().any(|(_, seat, _)| *seat == b.seat), "relayed frames were admitted");
+    assert!(
+        s.admitted.iter().any(|(_, seat, _)| *seat == b.seat()),
+        "relayed frames were admitted"
+    );
     assert_eq!(replayed_hash(&s), s.room.hash, "relayed inputs replay like UDP ones");
     cb.disconnect();
     let end = Instant::now() + PATIENCE;
@@ -645,7 +657,7 @@ fn a_sharded_host_routes_each_room_to_its_shard() {
     assert_eq!(cb.lobbies().pop().map(|l| l.code), Some(b.code.clone()));
     // Calls naming a code reach the shard that owns it; an unknown code is refused.
     let late = api_join(&web, &b.code, "Cy", None).expect("join routed to b's shard");
-    assert_eq!(late.seat, 1);
+    assert_eq!(late.seat(), 1);
     assert!(matches!(
         api_join(&web, "QQQQQ", "Eve", None).expect_err("unknown"),
         NetError::RoomNotFound
@@ -854,12 +866,7 @@ fn serve_by_both(clients: &mut [HeadlessClient]) -> bool {
 /// applied at the next one (`late`), never refused; the count is printed. Returns the seats
 /// seen.
 fn assert_frames_admitted(h: &ServerHandle) -> Vec<u8> {
-    let peers = h.with_world(|w| {
-        let mut q = w.query::<(&Peer, &InputLink)>();
-        let mut v: Vec<(u8, FrameCounts)> = q.iter(w).map(|(p, l)| (p.seat, l.counts)).collect();
-        v.sort_by_key(|(s, _)| *s);
-        v
-    });
+    let peers = h.with_world(seat_frame_counts);
     for (seat, r) in &peers {
         assert_eq!(r.refused(), 0, "seat {seat}: {r:?}");
         assert_eq!(r.clamped, 0, "seat {seat}: {r:?}");
@@ -893,9 +900,9 @@ fn a_remote_bot_plays_its_seat_from_the_views_and_serves() {
     let bot = clients[0].bot().expect("a bot plays the seat");
     assert!(bot.error.is_none(), "{:?}", bot.error);
     assert!(bot.plans > 0);
-    assert_eq!(assert_frames_admitted(&h), vec![replies[0].seat]);
+    assert_eq!(assert_frames_admitted(&h), vec![replies[0].seat()]);
     let s = snapshot(&h, &replies[0].code).expect("round live");
-    assert!(s.admitted.iter().any(|(_, seat, _)| *seat == replies[0].seat));
+    assert!(s.admitted.iter().any(|(_, seat, _)| *seat == replies[0].seat()));
     assert_eq!(replayed_hash(&s), s.room.hash, "the round replays from its admitted frames");
     h.stop();
 }

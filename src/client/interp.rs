@@ -85,24 +85,30 @@ pub fn record_cook_ticks(
 
 /// Where this window's own cook is drawn instead of between its views, when online play
 /// predicts it (`client::online`): its seat and the position (tiles).
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PredictedCook {
     pub seat: u8,
     pub at: Vec2,
 }
 
+/// This window's own cooks online (one per local player), drawn from their predictions.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct PredictedCooks(pub Vec<PredictedCook>);
+
 /// Every display frame: each cook's drawn position between its last two ticks, or, for the
 /// predicted cook, where the prediction has it.
 pub fn blend_cooks(
     time: Res<Time<Fixed>>,
-    predicted: Option<Res<PredictedCook>>,
+    predicted: Option<Res<PredictedCooks>>,
     mut cooks: Query<(&Trail, &mut DrawnAt, Option<&CookView>)>,
 ) {
     let alpha = time.overstep_fraction();
     for (trail, mut drawn, view) in &mut cooks {
-        drawn.0 = match (&predicted, view) {
-            (Some(p), Some(v)) if v.seat == p.seat => p.at,
-            _ => trail.at(alpha),
+        let own =
+            predicted.as_ref().zip(view).and_then(|(p, v)| p.0.iter().find(|c| c.seat == v.seat));
+        drawn.0 = match own {
+            Some(p) => p.at,
+            None => trail.at(alpha),
         };
     }
 }

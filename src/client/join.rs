@@ -12,11 +12,18 @@ use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use std::process::ExitCode;
 
-/// `undercooked join HOST:WEB_PORT (--room CODE | --create) --name NAME`: the game window on a
-/// hosted room. Returns the exit code (1 when no seat or connection could be had).
-pub fn run(web: &str, room: Option<&str>, name: &str, level: Option<&str>) -> ExitCode {
+/// `undercooked join HOST:WEB_PORT (--room CODE | --create) --name NAME [--players N]`: the
+/// game window on a hosted room, its `args.players` local players each in a seat of their own
+/// on one connection. Returns the exit code (1 when no seat or connection could be had).
+pub fn run(
+    web: &str,
+    room: Option<&str>,
+    name: &str,
+    level: Option<&str>,
+    args: PlayArgs,
+) -> ExitCode {
     let started = Instant::now();
-    let reply = match request_seat(web, room, name, level) {
+    let reply = match request_seat(web, room, name, level, args.players.max(1)) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -26,7 +33,6 @@ pub fn run(web: &str, room: Option<&str>, name: &str, level: Option<&str>) -> Ex
     if room.is_none() {
         println!("room: {}", reply.code);
     }
-    let args = PlayArgs::default();
     let mut app = App::new();
     app.add_plugins(window_plugins(&args));
     app.insert_resource(StartedAt(started));
@@ -38,7 +44,7 @@ pub fn run(web: &str, room: Option<&str>, name: &str, level: Option<&str>) -> Ex
         return ExitCode::from(1);
     }
     app.add_plugins(LobbyPanelPlugin);
-    eprintln!("joined room {} as {name}", reply.code);
+    eprintln!("joined room {} as {name} (seats {:?})", reply.code, reply.seats);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),

@@ -6,12 +6,14 @@
 //! window back to local play (`online::leave_online`).
 
 use super::args::{Options, Screen};
+use super::input::Lineup;
 use super::local::{HostError, SelectedLevel};
 use super::menu::{
     Cursor, JoinField, JoinForm, MENU_GAP, MenuAction, NetChoice, field_label, spawn_item,
 };
 use super::online::{
-    Hosting, PendingJoin, go_online, host_data_dir, host_lan, join_target, leave_online, start_join,
+    Hosting, PendingJoin, go_online, host_data_dir, host_lan, join_target, leave_online,
+    local_players, start_join,
 };
 use super::paste::{clipboard_text, first_line};
 use super::state::{AppState, Online};
@@ -26,6 +28,10 @@ use bevy::prelude::*;
 /// The Join screen's status line (what the join is doing, or why it failed).
 #[derive(Component)]
 struct StatusText;
+
+/// The Join screen's line on the cooks at this screen: each takes a seat of its own.
+#[derive(Component)]
+struct CooksText;
 
 /// The Host screen's live text: address, code, link and the seats.
 #[derive(Component)]
@@ -45,7 +51,7 @@ impl Plugin for NetMenuPlugin {
             Update,
             // After the menu's steering, which stands still while a field is being typed into: the
             // Esc that ends typing must not also leave the screen.
-            (type_into_field, poll_join, paint_status)
+            (type_into_field, poll_join, paint_status, paint_cooks)
                 .chain()
                 .in_set(FrameSystems::Type)
                 .run_if(in_state(AppState::Join)),
@@ -89,7 +95,8 @@ fn on_net_choice(choice: On<NetChoice>, mut commands: Commands) {
 fn start_hosting(world: &mut World) {
     let options = world.resource::<Options>().0.clone();
     let level = world.get_resource::<SelectedLevel>().map(|s| s.0.clone());
-    match host_lan(&options.levels, level.as_deref(), "Host", host_data_dir()) {
+    let players = local_players(&options, world.resource::<Lineup>());
+    match host_lan(&options.levels, level.as_deref(), "Host", players, host_data_dir()) {
         Ok((hosting, reply)) => {
             info!("hosting room {} at {}", hosting.code, hosting.web);
             world.insert_resource(hosting);
@@ -177,6 +184,7 @@ fn spawn_join_screen(
         spawn_item(p, 2, MenuAction::Connect, "Connect".into(), (px(420), 26.0));
         spawn_item(p, 3, MenuAction::Back, "Back".into(), (px(420), 26.0));
         p.spawn((StatusText, paragraph("", 18.0, WARNING)));
+        p.spawn((CooksText, paragraph("", 18.0, PLAIN)));
         p.spawn(paragraph(
             "The host's screen shows its address (HOST:PORT), the room code and a join link.\nChoose a field and type or paste (Ctrl+V); Enter, Tab or Esc ends typing. A join link needs no code.",
             16.0,
@@ -250,7 +258,8 @@ fn connect_from_form(world: &mut World) {
         Ok((web, code)) => {
             world.resource_mut::<JoinForm>().status =
                 Some(format!("asking {web} for a seat in room {code}..."));
-            world.insert_resource(start_join(web, code, "Cook".into()));
+            let players = local_players(&world.resource::<Options>().0, world.resource::<Lineup>());
+            world.insert_resource(start_join(web, code, "Cook".into(), players));
         }
         Err(why) => world.resource_mut::<JoinForm>().status = Some(why),
     }
@@ -279,6 +288,24 @@ fn poll_join(world: &mut World) {
         Err(e) => {
             leave_online(world);
             world.resource_mut::<JoinForm>().status = Some(format!("cannot join: {e}"));
+        }
+    }
+}
+
+/// How many seats a join asks for: the cooks who joined on the title (or `--players`).
+fn paint_cooks(
+    options: Res<Options>,
+    lineup: Res<Lineup>,
+    mut text: Query<&mut Text, With<CooksText>>,
+) {
+    let n = local_players(&options.0, &lineup);
+    let words = match n {
+        1 => "1 cook on this screen (more join on the title with their action button)".to_string(),
+        n => format!("{n} cooks on this screen: each takes a seat of its own"),
+    };
+    for mut t in &mut text {
+        if t.0 != words {
+            t.0.clone_from(&words);
         }
     }
 }

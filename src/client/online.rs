@@ -11,9 +11,13 @@
 //! countdown banner ([`RoundPhase`]), and the seat is marked ready whenever the lobby shows it
 //! is not. `join::run` adds the window, the presentation plugins and a small lobby panel.
 
+#[cfg(not(target_arch = "wasm32"))]
+use super::args::PlayArgs;
 use super::config::Bindings;
+#[cfg(not(target_arch = "wasm32"))]
+use super::input::Lineup;
 use super::input::{CookAction, LocalPlayer, Outbox, frame_from_action};
-use super::interp::{PredictedCook, UTILE};
+use super::interp::{PredictedCook, PredictedCooks, UTILE};
 use super::local::RoundPhase;
 use super::state::AppState;
 #[cfg(not(target_arch = "wasm32"))]
@@ -39,6 +43,8 @@ use crate::protocol::{
     Welcome,
 };
 use crate::schedule::FrameSystems;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::sim::units::MAX_COOKS;
 use crate::sim::units::TICK_HZ;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -57,36 +63,68 @@ use std::sync::Mutex;
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::mpsc::Receiver;
 
-/// The seat this client holds, and what it has sent.
+/// The seats this window holds (one per local player), and what it has sent.
 #[derive(Resource, Debug, Default)]
 pub struct OnlineSession {
     /// The room code the web port answered.
     pub code: String,
-    /// From the server's `Welcome` (the seat the server gives this connection's frames).
+    /// From the server's `Welcome` (the seats the server gives this connection's slots).
     pub welcome: Option<Welcome>,
+    /// Frames sent, every local player's together.
     pub frames_sent: u64,
-    /// The input link: clock sync, stamping, repeats, and what the F3 overlay shows of it.
-    pub uplink: Uplink,
-    /// The round the uplink stamps for (the client's room entity).
+    /// One per local player, by slot (from the welcome): its link and its predicted cook.
+    pub players: Vec<OnlinePlayer>,
+    /// The round the uplinks stamp for (the client's room entity).
     round: Option<Entity>,
     pub events_received: u64,
-    /// Player 1's latest stick and button, as the outbox last said.
+    last_ready: Option<Instant>,
+    /// The start of the uplinks' clock.
+    epoch: Option<Instant>,
+}
+
+/// One local player's seat online: its frames' link and its cook's prediction.
+#[derive(Debug)]
+pub struct OnlinePlayer {
+    pub seat: u8,
+    /// The input link: clock sync, stamping, repeats, and what the F3 overlay shows of it.
+    pub uplink: Uplink,
+    /// This seat's cook, predicted.
+    pub predictor: Predictor,
+    /// The latest stick and button of the local player, as its devices or the outbox said.
     controls: ((i16, i16), bool),
     /// The button went down since the last sent frame (a tap between two sends is kept).
     tapped: bool,
-    last_ready: Option<Instant>,
-    /// The start of the uplink's clock.
-    epoch: Option<Instant>,
-    /// This seat's cook, predicted (once the server's `Welcome` names the seat).
-    pub predictor: Option<Predictor>,
     /// Where the predicted cook was drawn last frame (tiles).
     drawn: Option<(f64, f64)>,
 }
 
+impl OnlinePlayer {
+    fn new(slot: u8, seat: u8) -> OnlinePlayer {
+        OnlinePlayer {
+            seat,
+            uplink: Uplink::for_slot(slot),
+            predictor: Predictor::new(seat),
+            controls: ((0, 0), false),
+            tapped: false,
+            drawn: None,
+        }
+    }
+}
+
 impl OnlineSession {
-    /// The uplink's clock: time since the session first sent (zero before).
+    /// The uplinks' clock: time since the session first sent (zero before).
     pub fn clock_now(&self) -> std::time::Duration {
         self.epoch.map_or(std::time::Duration::ZERO, |e| e.elapsed())
+    }
+
+    /// Local player 1's link (what the F3 overlay shows: every slot shares the connection).
+    pub fn uplink(&self) -> Option<&Uplink> {
+        self.players.first().map(|p| &p.uplink)
+    }
+
+    /// The seats held, by slot.
+    pub fn seats(&self) -> Vec<u8> {
+        self.welcome.as_ref().map_or_else(Vec::new, |w| w.seats.clone())
     }
 }
 
@@ -135,16 +173,18 @@ fn add_online_systems(app: &mut App) {
     app.add_observer(one_seat_many_devices);
 }
 
-/// Online, this window holds one seat: player 1 plays it with either keyboard half or any
-/// gamepad.
+/// Online with one local player, that player plays with either keyboard half or any gamepad;
+/// with several (couch co-op online) each keeps its own device, as in local play.
 fn one_seat_many_devices(
     add: On<Add, LocalPlayer>,
     players: Query<&LocalPlayer>,
     bindings: Res<Bindings>,
     client: Option<Res<RenetClient>>,
+    session: Res<OnlineSession>,
     mut commands: Commands,
 ) {
-    if client.is_some() && players.get(add.entity).is_ok_and(|p| p.seat == 0) {
+    let alone = session.welcome.as_ref().is_none_or(|w| w.seats.len() <= 1);
+    if client.is_some() && alone && players.get(add.entity).is_ok_and(|p| p.seat == 0) {
         commands.entity(add.entity).insert(bindings.solo_map());
     }
 }
@@ -160,7 +200,14 @@ pub fn connect(app: &mut App, reply: &JoinReply) -> Result<(), NetError> {
 
 fn note_welcome(mut welcome: MessageReader<Welcome>, mut s: ResMut<OnlineSession>) {
     let s = &mut *s;
-    take_welcome(&mut welcome, &mut s.welcome, &mut s.predictor, true);
+    if let Some(w) = take_welcome(&mut welcome, &mut s.welcome) {
+        s.players = w
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(slot, seat)| OnlinePlayer::new(slot as u8, *seat))
+            .collect();
+    }
 }
 
 /// The server's per-tick facts, as the `RoomTick` messages local play's projection writes.
@@ -177,15 +224,15 @@ fn events_to_ticks(
     }
 }
 
-/// Player 1's frames (seat 0 of the local lineup) go out through the uplink: each stamped for
-/// the tick at which it will reach the server, every unacknowledged one repeated
-/// (`net::uplink`), and a change of controls at once (sampled every display frame, not every
-/// tick). Each frame sent is predicted on the cook at once (`net::predict`); each new
-/// authoritative tick rebuilds the prediction. The server takes the seat from the
-/// connection; other local seats have no connection and are dropped.
+/// Each local player's frames go out through its own uplink (local player `n` plays slot `n`,
+/// the connection's `Welcome.seats[n]`): each stamped for the tick at which it will reach the
+/// server, every unacknowledged one repeated (`net::uplink`), and a change of controls at once
+/// (sampled every display frame, not every tick). Each frame sent is predicted on that
+/// player's cook at once (`net::predict`); each new authoritative tick rebuilds the
+/// predictions. Local players beyond the seats held have no cook and send nothing.
 fn send_frames(
     mut outbox: ResMut<Outbox>,
-    players: Query<(&LocalPlayer, &ActionState<CookAction>)>,
+    devices: Query<(&LocalPlayer, &ActionState<CookAction>)>,
     seen: SeenRound,
     mut acks: MessageReader<InputAck>,
     mut s: ResMut<OnlineSession>,
@@ -195,55 +242,56 @@ fn send_frames(
     s.epoch.get_or_insert_with(Instant::now);
     let now = s.clock_now();
     // The autopilot fills the outbox each tick; a player's devices are read every frame.
-    for (seat, frame) in std::mem::take(&mut outbox.frames) {
-        if seat == 0 {
-            s.controls = (frame.mv, frame.action);
-            s.tapped |= frame.action;
+    for (slot, frame) in std::mem::take(&mut outbox.frames) {
+        if let Some(p) = s.players.get_mut(slot as usize) {
+            p.controls = (frame.mv, frame.action);
+            p.tapped |= frame.action;
         }
     }
-    if let Some((_, state)) = players.iter().find(|(p, _)| p.seat == 0) {
-        s.controls = frame_from_action(state);
-        s.tapped |= s.controls.1;
+    for (local, state) in &devices {
+        if let Some(p) = s.players.get_mut(local.seat as usize) {
+            p.controls = frame_from_action(state);
+            p.tapped |= p.controls.1;
+        }
     }
-    let Some((room, clock, view, _)) = seen.rooms.iter().next() else {
-        acks.clear();
-        return;
-    };
+    let acks: Vec<InputAck> = acks.read().copied().collect();
+    let Some((room, clock, view, _)) = seen.rooms.iter().next() else { return };
     if s.round != Some(room) {
         s.round = Some(room);
-        s.uplink.reset_round();
-    }
-    let session = &mut *s;
-    if session.uplink.follow(now, acks.read(), clock.tick)
-        && let Some(predictor) = session.predictor.as_mut()
-    {
-        reconcile_seen(predictor, &session.uplink, &seen);
-    }
-    if view.result.is_some() {
-        return;
-    }
-    let ((mv, held), tapped) = (session.controls, session.tapped);
-    let controls = PackedInput { mv, action: held || tapped, face: None };
-    let changed = session.uplink.last_sent_controls().is_some_and(|c| c != controls);
-    let batch = if changed {
-        session.uplink.send_now(now, |_| controls)
-    } else {
-        session.uplink.send_due(now, |_| controls)
-    };
-    if let Some(batch) = batch {
-        session.tapped = false;
-        session.frames_sent = session.uplink.stats.frames_sent;
-        if let Some(predictor) = session.predictor.as_mut() {
-            predictor.catch_up(&session.uplink);
+        for p in &mut s.players {
+            p.uplink.reset_round();
         }
-        out.write(batch);
-        pace.due = true;
     }
+    let mut sent = 0;
+    for p in &mut s.players {
+        if p.uplink.follow(now, &acks, clock.tick) {
+            reconcile_seen(&mut p.predictor, &p.uplink, &seen);
+        }
+        if view.result.is_some() {
+            continue;
+        }
+        let ((mv, held), tapped) = (p.controls, p.tapped);
+        let controls = PackedInput { mv, action: held || tapped, face: None };
+        let changed = p.uplink.last_sent_controls().is_some_and(|c| c != controls);
+        let batch = if changed {
+            p.uplink.send_now(now, |_| controls)
+        } else {
+            p.uplink.send_due(now, |_| controls)
+        };
+        if let Some(batch) = batch {
+            p.tapped = false;
+            p.predictor.catch_up(&p.uplink);
+            out.write(batch);
+            pace.due = true;
+        }
+        sent += p.uplink.stats.frames_sent;
+    }
+    s.frames_sent = sent;
 }
 
-/// Your own cook is drawn where the prediction has it (the fading correction included),
-/// followed with a short smoothing so that the 20 Hz steps of the prediction glide; the other
-/// cooks stay where the interpolation of the views put them.
+/// Your own cooks are drawn where the prediction has them (the fading correction included),
+/// each followed with a short smoothing so that the 20 Hz steps of the prediction glide; the
+/// other cooks stay where the interpolation of the views put them.
 fn draw_predicted_cook(
     time: Res<Time<Real>>,
     mut s: ResMut<OnlineSession>,
@@ -251,22 +299,27 @@ fn draw_predicted_cook(
 ) {
     let now = s.clock_now();
     let dt = time.delta_secs_f64();
-    let seat = s.welcome.as_ref().map(|w| w.seat);
-    let target = s.predictor.as_mut().and_then(|p| p.drawn(now));
-    let (Some(seat), Some(target)) = (seat, target) else {
-        s.drawn = None;
-        commands.remove_resource::<PredictedCook>();
-        return;
-    };
-    let target = (target.0 / UTILE as f64, target.1 / UTILE as f64);
     // Most of the way in one 60 Hz frame (a press shows at once), all of it within a tick.
     let keep = (-dt / DRAW_SMOOTHING).exp();
-    let drawn = match s.drawn {
-        Some(d) => (target.0 + (d.0 - target.0) * keep, target.1 + (d.1 - target.1) * keep),
-        None => target,
-    };
-    s.drawn = Some(drawn);
-    commands.insert_resource(PredictedCook { seat, at: Vec2::new(drawn.0 as f32, drawn.1 as f32) });
+    let mut cooks = Vec::new();
+    for p in &mut s.players {
+        let Some(target) = p.predictor.drawn(now) else {
+            p.drawn = None;
+            continue;
+        };
+        let target = (target.0 / UTILE as f64, target.1 / UTILE as f64);
+        let drawn = match p.drawn {
+            Some(d) => (target.0 + (d.0 - target.0) * keep, target.1 + (d.1 - target.1) * keep),
+            None => target,
+        };
+        p.drawn = Some(drawn);
+        cooks.push(PredictedCook { seat: p.seat, at: Vec2::new(drawn.0 as f32, drawn.1 as f32) });
+    }
+    if cooks.is_empty() {
+        commands.remove_resource::<PredictedCooks>();
+    } else {
+        commands.insert_resource(PredictedCooks(cooks));
+    }
 }
 
 /// The time constant of the drawn cook's glide toward its prediction (s).
@@ -278,9 +331,9 @@ fn auto_ready(
     mut s: ResMut<OnlineSession>,
     mut out: MessageWriter<LobbyCommand>,
 ) {
-    let Some(seat) = s.welcome.as_ref().map(|w| w.seat) else { return };
+    let seats = s.seats();
     let Some(lobby) = lobbies.iter().next() else { return };
-    if ready_due(lobby, seat, s.last_ready) {
+    if !seats.is_empty() && ready_due(lobby, &seats, s.last_ready) {
         s.last_ready = Some(Instant::now());
         out.write(LobbyCommand::Ready(true));
     }
@@ -338,8 +391,8 @@ fn spawn_lobby_panel(mut commands: Commands) {
     ));
 }
 
-/// The panel's words for a lobby (`seat` is this client's).
-pub fn lobby_lines(lobby: &LobbyView, seat: Option<u8>) -> String {
+/// The panel's words for a lobby (`seats` are this window's).
+pub fn lobby_lines(lobby: &LobbyView, seats: &[u8]) -> String {
     let phase = match lobby.phase {
         LobbyPhase::Lobby => "lobby - waiting for everyone to be ready".to_string(),
         LobbyPhase::Countdown => format!("starting in {}", lobby.countdown.div_ceil(TICK_HZ)),
@@ -349,7 +402,7 @@ pub fn lobby_lines(lobby: &LobbyView, seat: Option<u8>) -> String {
     let mut text = format!("Room {} | {} | level {}", lobby.code, phase, lobby.level_id);
     if lobby.phase != LobbyPhase::Round {
         for s in &lobby.seats {
-            let you = if Some(s.seat) == seat { " (you)" } else { "" };
+            let you = if seats.contains(&s.seat) { " (you)" } else { "" };
             let state = match (s.connected, s.ready) {
                 (false, _) => "away",
                 (true, true) => "ready",
@@ -379,7 +432,7 @@ fn update_lobby_panel(
         (Some(c), _) if c.is_disconnected() => {
             format!("disconnected from room {} ({leave})", s.code)
         }
-        (_, Some(lobby)) => lobby_lines(lobby, s.welcome.as_ref().map(|w| w.seat)),
+        (_, Some(lobby)) => lobby_lines(lobby, &s.seats()),
         _ => format!("connecting to room {}...", s.code),
     };
     #[cfg(not(target_arch = "wasm32"))]
@@ -469,6 +522,7 @@ pub fn host_lan(
     levels: &Path,
     level: Option<&str>,
     name: &str,
+    players: u8,
     data_dir: PathBuf,
 ) -> Result<(Hosting, JoinReply), NetError> {
     let udp = free_port(7777, true);
@@ -491,13 +545,19 @@ pub fn host_lan(
     })?;
     let web = SocketAddr::new(lan.unwrap_or(IpAddr::from([127, 0, 0, 1])), server.addrs.web.port());
     let local_web = SocketAddr::from(([127, 0, 0, 1], server.addrs.web.port()));
-    match request_seat(&local_web.to_string(), None, name, level) {
+    match request_seat(&local_web.to_string(), None, name, level, players) {
         Ok(reply) => Ok((Hosting { server, web, code: reply.code.clone() }, reply)),
         Err(e) => {
             server.stop();
             Err(e)
         }
     }
+}
+
+/// How many seats this window asks a room for: every cook who joined on the title (the
+/// lineup), at least `--players`, 1 to [`MAX_COOKS`].
+pub fn local_players(args: &PlayArgs, lineup: &Lineup) -> u8 {
+    (lineup.0.len() as u8).max(args.players).clamp(1, MAX_COOKS as u8)
 }
 
 /// Where a hosted game keeps its results and server key: beside the save file.
@@ -534,7 +594,7 @@ pub fn leave_online(world: &mut World) {
         }
     }
     world.remove_resource::<Online>();
-    world.remove_resource::<PredictedCook>();
+    world.remove_resource::<PredictedCooks>();
     world.insert_resource(OnlineSession::default());
     world.insert_resource(RoundPhase::Live);
     if let Some(hosting) = world.remove_resource::<Hosting>() {
@@ -548,12 +608,13 @@ pub fn leave_online(world: &mut World) {
 #[derive(Resource)]
 pub struct PendingJoin(pub Mutex<Receiver<Result<JoinReply, NetError>>>);
 
-/// Ask `web` for a seat in room `code` on a thread; poll the answer with [`PendingJoin`].
+/// Ask `web` for `players` seats in room `code` on a thread; poll the answer with
+/// [`PendingJoin`].
 #[cfg(not(target_arch = "wasm32"))]
-pub fn start_join(web: String, code: String, name: String) -> PendingJoin {
+pub fn start_join(web: String, code: String, name: String, players: u8) -> PendingJoin {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let _ = tx.send(request_seat(&web, Some(&code), &name, None));
+        let _ = tx.send(request_seat(&web, Some(&code), &name, None, players));
     });
     PendingJoin(Mutex::new(rx))
 }

@@ -189,7 +189,7 @@ fn refresh_overlay(
         tick: clocks.iter().next().map(|c| c.tick),
         net: net_readings(
             client.as_deref(),
-            session.as_deref().map(|s| (&s.uplink, s.clock_now())),
+            session.as_deref().and_then(|s| Some((s.uplink()?, s.clock_now()))),
         ),
     };
     let text = overlay_text(&readings);

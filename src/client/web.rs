@@ -1,10 +1,12 @@
 //! The browser client (wasm32): the game in the page's canvas (`#undercooked`, WebGL2), joined
 //! to a room of the web port that served the page.
 //!
-//! `/?room=CODE&name=NAME` joins that room at once and opens on its lobby (web/index.html asks
-//! for the name when the link has none). Without a room the page opens on a small online menu:
-//! make a room, or join one by its code. Local and solo play are not offered: they need the
-//! embedded server and the level files, which only the desktop game has.
+//! `/?room=CODE&name=NAME&players=N` joins that room at once and opens on its lobby
+//! (web/index.html asks for the name when the link has none). Without a room the page opens on
+//! a small online menu: make a room, join one by its code, and how many players sit at this
+//! screen (couch co-op online: each local player its own seat, keyboard half or gamepad, all on
+//! one connection). Offline play is not offered: it needs the embedded server and the level
+//! files, which only the desktop game has.
 //!
 //! The seat comes from the web port's API over `fetch` and the connection is the page's
 //! WebSocket to the relay (`net::browser`); from there on it is the native online client's app
@@ -26,6 +28,7 @@ use crate::net::error::NetError;
 use crate::net::session::{BadRoomCode, JoinReply, add_client_plugins, insert_client};
 use crate::net::ws::{WsClientPlugin, WsClientTransport};
 use crate::protocol::{LobbyPhase, LobbyView, RoomClock};
+use crate::sim::units::MAX_COOKS;
 use bevy::asset::AssetMetaCheck;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -49,8 +52,8 @@ struct Joining {
 }
 
 impl Joining {
-    /// Asks the web port for a seat in `code` (a new room when `None`).
-    fn start(&mut self, code: Option<String>, name: String) {
+    /// Asks the web port for `players` seats in `code` (a new room when `None`).
+    fn start(&mut self, code: Option<String>, name: String, players: u8) {
         self.busy = true;
         self.status = Some(match &code {
             Some(c) => format!("joining room {c}..."),
@@ -58,7 +61,7 @@ impl Joining {
         });
         let slot = self.answer.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let answer = browser::request_seat(code.as_deref(), &name).await;
+            let answer = browser::request_seat(code.as_deref(), &name, players).await;
             *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
         });
     }
@@ -87,7 +90,7 @@ pub fn run() {
             .set(AssetPlugin { meta_check: AssetMetaCheck::Never, ..default() }),
     );
     app.insert_resource(super::shot::StartedAt(Instant::now()));
-    app.insert_resource(Options(PlayArgs::default()));
+    let mut args = PlayArgs::default();
     app.insert_state(AppState::Menu);
     app.add_plugins(PresentationPlugin);
     add_client_plugins(&mut app);
@@ -96,13 +99,15 @@ pub fn run() {
     match browser::page_query() {
         Ok(query) => {
             joining.name = query.name;
+            args.players = query.players.unwrap_or(args.players);
             if let Some(room) = query.room {
                 let name = joining.name.clone().unwrap_or_else(|| "Cook".into());
-                joining.start(Some(room), name);
+                joining.start(Some(room), name, args.players);
             }
         }
         Err(e) => joining.status = Some(format!("{e}")),
     }
+    app.insert_resource(Options(args));
     app.insert_resource(joining);
     app.init_resource::<Cursor>();
     app.add_systems(OnEnter(AppState::Menu), spawn_menu);
@@ -129,7 +134,13 @@ fn finish_join(world: &mut World) {
             let mut joining = world.resource_mut::<Joining>();
             joining.busy = false;
             joining.status = None;
-            console(&format!("undercooked: joined room {} seat {}", reply.code, reply.seat));
+            let seats: Vec<String> = reply.seats.iter().map(u8::to_string).collect();
+            console(&format!(
+                "undercooked: joined room {} seat {} (seats {})",
+                reply.code,
+                seats[0],
+                seats.join(",")
+            ));
             world.resource_mut::<NextState<AppState>>().set(AppState::Playing);
         }
         Err(e) => {
@@ -188,6 +199,8 @@ fn report_traffic(
 enum WebAction {
     Create,
     Join,
+    /// Cycles the players at this screen, 1 to 4.
+    Players,
 }
 
 #[derive(Component)]
@@ -205,12 +218,23 @@ struct Cursor(usize);
 const HIGHLIGHT: Color = Color::srgb(1.0, 0.8, 0.15);
 const PLAIN: Color = Color::srgb(0.85, 0.86, 0.9);
 
-fn spawn_menu(mut commands: Commands) {
+/// The players item's words.
+fn players_label(players: u8) -> String {
+    match players {
+        1 => "Players on this screen: 1".to_string(),
+        n => format!("Players on this screen: {n} (couch co-op)"),
+    }
+}
+
+fn spawn_menu(mut commands: Commands, options: Res<Options>) {
     commands.spawn(super::theme::screen(AppState::Menu, super::menu::MENU_GAP)).with_children(
         |p| {
             p.spawn((Text::new("UNDERCOOKED"), font(56.0), TextColor(HIGHLIGHT)));
-            let items =
-                [(WebAction::Create, "Make a room"), (WebAction::Join, "Join a room by code")];
+            let items = [
+                (WebAction::Create, "Make a room".to_string()),
+                (WebAction::Join, "Join a room by code".to_string()),
+                (WebAction::Players, players_label(options.0.players)),
+            ];
             for (index, (action, label)) in items.into_iter().enumerate() {
                 p.spawn((
                     WebItem { index, action },
@@ -228,9 +252,10 @@ fn spawn_menu(mut commands: Commands) {
             }
             p.spawn((
                 Text::new(
-                    "Solo and local play need the desktop game: the browser has no embedded \
-                     server.\nFriends join your room from its link.\nKeys: WASD + Space/E, \
-                     Arrows + Enter, or a gamepad",
+                    "Offline play needs the desktop game: the browser has no embedded \
+                     server.\nFriends join your room from its link; friends on this screen \
+                     each take a seat too.\nKeys: WASD + Space/E, Arrows + Enter, or a \
+                     gamepad (one each with several players)",
                 ),
                 font(16.0),
                 TextColor(PLAIN),
@@ -252,6 +277,7 @@ fn steer_menu(
     items: Query<(&WebItem, &Interaction)>,
     mut cursor: ResMut<Cursor>,
     mut joining: ResMut<Joining>,
+    mut options: ResMut<Options>,
 ) {
     let count = items.iter().count().max(1);
     let pad = |b: GamepadButton| pads.iter().any(|g| g.just_pressed(b));
@@ -279,6 +305,10 @@ fn steer_menu(
         return;
     }
     let code = match action {
+        WebAction::Players => {
+            options.0.players = options.0.players % MAX_COOKS as u8 + 1;
+            return;
+        }
         WebAction::Create => None,
         WebAction::Join => {
             let Some(text) = browser::prompt("Room code?", "") else { return };
@@ -299,22 +329,29 @@ fn steer_menu(
             n
         }
     };
-    joining.start(code, name);
+    joining.start(code, name, options.0.players);
 }
 
 fn paint_menu(
     cursor: Res<Cursor>,
     joining: Res<Joining>,
+    options: Res<Options>,
     mut items: Query<(&WebItem, &Children, &mut BackgroundColor)>,
-    mut colors: Query<&mut TextColor, Without<StatusText>>,
+    mut labels: Query<(&mut Text, &mut TextColor), Without<StatusText>>,
     mut status: Query<&mut Text, With<StatusText>>,
 ) {
     for (item, children, mut bg) in &mut items {
         let on = item.index == cursor.0;
         bg.0 = if on { Color::srgb(0.25, 0.22, 0.12) } else { Color::srgb(0.13, 0.14, 0.2) };
         for c in children.iter() {
-            if let Ok(mut color) = colors.get_mut(c) {
+            if let Ok((mut text, mut color)) = labels.get_mut(c) {
                 color.0 = if on { HIGHLIGHT } else { PLAIN };
+                if item.action == WebAction::Players {
+                    let label = players_label(options.0.players);
+                    if text.0 != label {
+                        text.0 = label;
+                    }
+                }
             }
         }
     }

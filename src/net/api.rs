@@ -3,7 +3,7 @@
 //! game window's Host and Join, and the tests.
 
 use super::error::NetError;
-use super::session::{JoinReply, parse_reply};
+use super::session::{JoinReply, parse_reply, seat_request};
 use bevy::prelude::*;
 use serde_json::{Value, json};
 
@@ -18,18 +18,20 @@ fn post(url: &str, body: &Value) -> Result<(i32, Value), NetError> {
     Ok((resp.status_code, value))
 }
 
-/// Asks the web port for a seat: a new room when `code` is `None` (with `level`, if given),
-/// otherwise the room `code`. Shared by the headless client and the windowed online client.
+/// Asks the web port for `players` seats on one connection (1 for a single player; a window's
+/// local players for couch co-op online): in a new room when `code` is `None` (with `level`,
+/// if given), otherwise in the room `code`. Shared by the headless client and the windowed
+/// online client; the browser asks the same over fetch (`net::browser`).
 pub fn request_seat(
     web: &str,
     code: Option<&str>,
     name: &str,
     level: Option<&str>,
+    players: u8,
 ) -> Result<JoinReply, NetError> {
-    match code {
-        None => api_create(web, name, level),
-        Some(code) => api_join(web, code, name, None),
-    }
+    let (path, body) = seat_request(code, name, level, players);
+    let (status, v) = post(&format!("http://{web}{path}"), &body)?;
+    parse_reply(status, v)
 }
 
 /// `http://HOST:PORT/?room=CODE`, the form the web port serves rooms at.

@@ -9,9 +9,9 @@
 
 use super::seats::MAX_SEATS;
 use crate::bot::planner::BotTeam;
+use crate::schedule::TickSystems;
 use crate::sim::ids::Seat;
 use crate::sim::room::Room;
-use crate::schedule::TickSystems;
 use bevy::prelude::*;
 use std::str::FromStr;
 

@@ -10,10 +10,10 @@
 
 use super::error::NetError;
 use super::netcode_ws::{NetcodeWs, PacketSocket, WS_PATH};
-use super::session::{JoinReply, PageQuery, parse_reply};
+use super::session::{JoinReply, PageQuery, parse_reply, seat_request};
 use super::tokens::read_token;
 use send_wrapper::SendWrapper;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -48,11 +48,12 @@ pub fn unix_now() -> Duration {
     Duration::from_millis(js_sys::Date::now() as u64)
 }
 
-/// Reads `window.location`'s query (`?room=CODE&name=NAME`).
+/// Reads `window.location`'s query (`?room=CODE&name=NAME&players=N`).
 pub fn page_query() -> Result<PageQuery, NetError> {
     let search = window()?.location().search().map_err(js("location.search"))?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).map_err(js("query"))?;
-    Ok(PageQuery::new(params.get("room").as_deref(), params.get("name").as_deref())?)
+    let get = |key: &str| params.get(key);
+    Ok(PageQuery::new(get("room").as_deref(), get("name").as_deref(), get("players").as_deref())?)
 }
 
 /// The page's origin (`http://HOST:PORT`): the web port that served it.
@@ -93,11 +94,13 @@ fn path_what(path: &str) -> &'static str {
 
 /// A seat from the page's web port: in room `code`, or in a new room when `None` (the
 /// native client's `net::api::request_seat`, over fetch).
-pub async fn request_seat(code: Option<&str>, name: &str) -> Result<JoinReply, NetError> {
-    let (status, v) = match code {
-        None => post_json("/api/rooms", &json!({"name": name, "level": null})).await?,
-        Some(code) => post_json(&format!("/api/rooms/{code}/join"), &json!({"name": name})).await?,
-    };
+pub async fn request_seat(
+    code: Option<&str>,
+    name: &str,
+    players: u8,
+) -> Result<JoinReply, NetError> {
+    let (path, body) = seat_request(code, name, None, players);
+    let (status, v) = post_json(&path, &body).await?;
     parse_reply(status, v)
 }
 

@@ -3,13 +3,14 @@
 //! pacing and the clean shutdown on a signal, as one plugin.
 
 use super::host::Shutdown;
-use super::inputs::{InputGatePlugin, InputLink, admit_inputs};
+use super::inputs::{InputGatePlugin, InputLinks, admit_inputs};
 use super::peer::{Peer, Refused};
 use super::rooms::{HostLevels, HostedRoom, RoundOf, abort_all};
+use super::seats::local_player_name;
 use super::tokens::{Admission, hex};
 use crate::project::RoomTick;
-use crate::schedule::TickSystems;
 use crate::protocol::{LobbyCommand, LobbyPhase, TickEvents, Welcome};
+use crate::schedule::TickSystems;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 use bevy_replicon::shared::backend::connected_client::NetworkId;
@@ -61,28 +62,34 @@ fn seat_clients(
         let seated = admission.as_ref().and_then(|a| {
             let lobby = *index.by_code.get(&a.code)?;
             let mut hosted = lobbies.get_mut(lobby).ok()?;
-            let seat = hosted.seat_of(&a.secret)?;
-            let slot = hosted.seats[seat as usize].as_mut()?;
-            if let Some(old) = slot.client.replace(client) {
-                // The same seat from a new connection (a reconnect that beat the timeout).
-                disconnect.write(DisconnectRequest { client: old });
+            let seats = hosted.seats_of(&a.secret);
+            let mut dropped = Vec::new();
+            for (k, &seat) in seats.iter().enumerate() {
+                let slot = hosted.seats[seat as usize].as_mut()?;
+                if let Some(old) = slot.client.replace(client)
+                    && !dropped.contains(&old)
+                {
+                    // The same seats from a new connection (a reconnect that beat the timeout).
+                    disconnect.write(DisconnectRequest { client: old });
+                    dropped.push(old);
+                }
+                slot.away_since = None;
+                slot.reserved_until = None;
+                slot.name = local_player_name(&a.name, k);
             }
-            slot.away_since = None;
-            slot.reserved_until = None;
-            slot.name = a.name.clone();
-            Some((lobby, seat, hosted.key, a.code.clone(), a.secret))
+            (!seats.is_empty()).then(|| (lobby, seats, hosted.key, a.code.clone(), a.secret))
         });
         match seated {
-            Some((lobby, seat, key, code, secret)) => {
-                info!(client = %client, room = %code, seat, "player seated");
+            Some((lobby, seats, key, code, secret)) => {
+                info!(client = %client, room = %code, seats = ?seats, "player seated");
                 commands.entity(client).insert((
-                    Peer { lobby, seat, code: code.clone() },
-                    InputLink::default(),
+                    Peer { lobby, seats: seats.clone(), code: code.clone() },
+                    InputLinks::for_seats(seats.len()),
                     key,
                 ));
                 welcome.write(ToClients {
                     targets: SendTargets::Single(ClientId::Client(client)),
-                    message: Welcome { code, seat, reconnect: hex(&secret) },
+                    message: Welcome { code, seats, reconnect: hex(&secret) },
                 });
             }
             None => {
@@ -128,8 +135,11 @@ fn lobby_commands(
         }
         match message {
             LobbyCommand::Ready(r) => {
-                if let Some(slot) = hosted.seats[peer.seat as usize].as_mut() {
-                    slot.ready = *r;
+                // One connection's players are ready together (one window, one choice).
+                for &seat in &peer.seats {
+                    if let Some(slot) = hosted.seats[seat as usize].as_mut() {
+                        slot.ready = *r;
+                    }
                 }
             }
             LobbyCommand::Level(id) => {

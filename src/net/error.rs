@@ -75,12 +75,24 @@ pub enum NetError {
     /// The page's `room` is not a room code.
     #[error(transparent)]
     BadRoom(#[from] BadRoomCode),
+    /// The page's query asks for something else that cannot be (`?players=9`).
+    #[error(transparent)]
+    BadQuery(#[from] BadPageQuery),
 }
 
 /// A page's `room` that is not a room code (`tokens::parse_code`; `session::PageQuery`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("not a room code: {0:?}")]
 pub struct BadRoomCode(pub String);
+
+/// Why a page's query was refused (`session::PageQuery`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadPageQuery {
+    #[error(transparent)]
+    Room(#[from] BadRoomCode),
+    #[error("not a player count (1 to {max}): {0:?}", max = crate::sim::units::MAX_COOKS)]
+    Players(String),
+}
 
 impl NetError {
     /// The web port's refusal with `status` and its error code, by name where the code tells

@@ -308,7 +308,7 @@ impl HeadlessClient {
             (note_welcome, follow_room, auto_ready, sample_bandwidth, track_cooks),
         );
         // The bot learns how far ahead its frames are stamped from each frame's tick.
-        let bot = (mode == InputMode::Bot).then(|| RemoteBot::new(reply.seat, 2));
+        let bot = (mode == InputMode::Bot).then(|| RemoteBot::new(reply.seats[0], 2));
         app.insert_resource(BotSeat { bot, events: Vec::new() });
         let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes()) | 1;
         app.insert_resource(ClientSession {
@@ -434,7 +434,11 @@ fn note_welcome(
 ) {
     let s = &mut *s;
     // A manual client's tests stamp frames by hand: nothing to predict.
-    take_welcome(&mut welcome, &mut s.welcome, &mut s.predictor, s.mode != InputMode::Manual);
+    if let Some(w) = take_welcome(&mut welcome, &mut s.welcome)
+        && s.mode != InputMode::Manual
+    {
+        s.predictor = Some(Predictor::new(w.seat()));
+    }
     s.events_received += events.read().count() as u64;
 }
 
@@ -549,12 +553,12 @@ fn auto_ready(
     mut s: ResMut<ClientSession>,
     mut out: MessageWriter<LobbyCommand>,
 ) {
-    let Some(seat) = s.welcome.as_ref().map(|w| w.seat) else { return };
+    let Some(seat) = s.welcome.as_ref().map(|w| w.seat()) else { return };
     if s.mode == InputMode::Manual {
         return;
     }
     let Some(lobby) = lobbies.iter().next() else { return };
-    if ready_due(lobby, seat, s.last_ready) {
+    if ready_due(lobby, &[seat], s.last_ready) {
         s.last_ready = Some(Instant::now());
         out.write(LobbyCommand::Ready(true));
     }

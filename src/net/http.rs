@@ -107,6 +107,7 @@ fn answer_api(
                     },
                 };
                 let name = sanitise_name(body.name.as_deref().unwrap_or(""));
+                let players = body.players.unwrap_or(1);
                 match create_room(&mut commands, &mut index, &policy, &levels) {
                     None => ApiError::RoomLimit.answer("this server holds as many rooms as it may"),
                     Some((code, _)) => {
@@ -117,7 +118,7 @@ fn answer_api(
                             let Some(&e) = world.resource::<RoomIndex>().by_code.get(&code) else {
                                 return;
                             };
-                            let answer = join_world(world, e, &name, None);
+                            let answer = join_world(world, e, &name, None, players);
                             if let (Some(level), Some(mut h)) =
                                 (level, world.get_mut::<HostedRoom>(e))
                             {
@@ -138,7 +139,15 @@ fn answer_api(
                     (_, Some(None)) => ApiError::BadReconnect.answer("reconnect: 32 hex digits"),
                     (Some(e), secret) => match lobbies.get_mut(e) {
                         Ok((mut hosted, _)) => {
-                            join(&mut hosted, &name, secret.flatten(), &key.0, &addrs.public)
+                            let players = body.players.unwrap_or(1);
+                            join(
+                                &mut hosted,
+                                &name,
+                                secret.flatten(),
+                                players,
+                                &key.0,
+                                &addrs.public,
+                            )
                         }
                         Err(_) => no_room(),
                     },
@@ -164,11 +173,15 @@ fn join(
     hosted: &mut HostedRoom,
     name: &str,
     secret: Option<super::tokens::Secret>,
+    players: u8,
     key: &[u8; 32],
     servers: &[SocketAddr],
 ) -> (u16, Value) {
-    let (seat, secret) = match hosted.reserve(name, secret, Instant::now()) {
+    let (seats, secret) = match hosted.reserve(name, secret, players, Instant::now()) {
         Ok(v) => v,
+        Err(SeatRefusal::Full) if players > 1 => {
+            return ApiError::RoomFull.answer(format!("fewer than {players} seats are free"));
+        }
         Err(SeatRefusal::Full) => return ApiError::RoomFull.answer("every seat is taken"),
         Err(SeatRefusal::UnknownSecret) => {
             return ApiError::NoSeat.answer("no seat holds that reconnect token");
@@ -184,7 +197,8 @@ fn join(
             200,
             json!({
                 "code": hosted.code,
-                "seat": seat,
+                "seat": seats[0],
+                "seats": seats,
                 "token": token,
                 "reconnect": hex(&secret),
                 "udp": servers,
@@ -199,11 +213,12 @@ fn join_world(
     lobby: Entity,
     name: &str,
     secret: Option<super::tokens::Secret>,
+    players: u8,
 ) -> (u16, Value) {
     let key = world.resource::<ServerKey>().0;
     let servers = world.resource::<HostAddrs>().public.clone();
     match world.get_mut::<HostedRoom>(lobby) {
-        Some(mut hosted) => join(&mut hosted, name, secret, &key, &servers),
+        Some(mut hosted) => join(&mut hosted, name, secret, players, &key, &servers),
         None => ApiError::NoSuchRoom.answer("no room has that code"),
     }
 }

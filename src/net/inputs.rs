@@ -50,12 +50,15 @@ pub struct FrameCounts {
     /// Refused: a batch that does not unpack (too long, seqs or ticks below zero), counted
     /// once per batch.
     pub malformed: u64,
+    /// Refused: a batch for a local slot the connection holds no seat for, counted once per
+    /// batch (on the connection's first link).
+    pub no_seat: u64,
 }
 
 impl FrameCounts {
     /// Frames refused (never reached a room).
     pub fn refused(&self) -> u64 {
-        self.future + self.flood + self.no_round + self.malformed
+        self.future + self.flood + self.no_round + self.malformed + self.no_seat
     }
 
     /// Adds what changed between `before` and `after` (one link's counters over one batch;
@@ -71,6 +74,7 @@ impl FrameCounts {
         self.flood += after.flood - before.flood;
         self.no_round += after.no_round - before.no_round;
         self.malformed += after.malformed - before.malformed;
+        self.no_seat += after.no_seat - before.no_seat;
     }
 }
 
@@ -79,8 +83,41 @@ impl FrameCounts {
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FrameTally(pub FrameCounts);
 
-/// One seated connection's input link: beside its [`Peer`].
+/// One seated connection's input links, one per seat it holds (by local slot): beside its
+/// [`Peer`].
 #[derive(Component, Debug, Default)]
+pub struct InputLinks(pub Vec<InputLink>);
+
+impl InputLinks {
+    /// One fresh link per seat.
+    pub fn for_seats(seats: usize) -> InputLinks {
+        InputLinks((0..seats.max(1)).map(|_| InputLink::default()).collect())
+    }
+
+    /// The counts of every slot added up (the connection's).
+    pub fn counts(&self) -> FrameCounts {
+        let mut total = FrameCounts::default();
+        for link in &self.0 {
+            total.add_change(&FrameCounts::default(), &link.counts);
+        }
+        total
+    }
+}
+
+/// What the gate did with every seated connection's frames, per seat, in seat order (the
+/// bench's and the tests' reading of a server world).
+pub fn seat_frame_counts(world: &mut World) -> Vec<(u8, FrameCounts)> {
+    let mut q = world.query::<(&Peer, &InputLinks)>();
+    let mut v: Vec<(u8, FrameCounts)> = q
+        .iter(world)
+        .flat_map(|(p, l)| p.seats.iter().zip(&l.0).map(|(s, l)| (*s, l.counts)))
+        .collect();
+    v.sort_by_key(|(s, _)| *s);
+    v
+}
+
+/// What the gate did with one seat's frames.
+#[derive(Debug, Default)]
 pub struct InputLink {
     pub counts: FrameCounts,
     /// The newest client seq received, and when.
@@ -141,7 +178,7 @@ fn slack_ms(tick: u32, next: u32, last_step: Instant, now: Instant) -> i16 {
 /// counted on the link and logged (at most once a second per client).
 pub fn admit_inputs(
     mut batches: MessageReader<FromClient<InputBatch>>,
-    mut peers: Query<(&Peer, &mut InputLink)>,
+    mut peers: Query<(&Peer, &mut InputLinks)>,
     lobbies: Query<&HostedRoom>,
     mut rounds: Query<&mut Room>,
     last_step: Res<LastStep>,
@@ -149,15 +186,27 @@ pub fn admit_inputs(
 ) {
     let now = Instant::now();
     for FromClient { client_id, message } in batches.read() {
-        let Some((peer, mut link)) = client_id.entity().and_then(|e| peers.get_mut(e).ok()) else {
+        let Some((peer, mut links)) = client_id.entity().and_then(|e| peers.get_mut(e).ok()) else {
             continue;
         };
+        let (slot, seat) = match peer.seat(message.slot) {
+            Some(seat) if (message.slot as usize) < links.0.len() => (message.slot, seat),
+            _ => {
+                // A slot the token gave no seat: named, counted on the first link, dropped.
+                let Some(link) = links.0.first_mut() else { continue };
+                let before = link.counts;
+                link.counts.no_seat += 1;
+                finish_batch(peer, 0, link, &before, &mut tally);
+                continue;
+            }
+        };
+        let link = &mut links.0[slot as usize];
         let before = link.counts;
         let frames = match message.unpack() {
             Ok(frames) => frames,
             Err(_) => {
                 link.counts.malformed += 1;
-                finish_batch(peer, &mut link, &before, &mut tally);
+                finish_batch(peer, seat, link, &before, &mut tally);
                 continue;
             }
         };
@@ -173,7 +222,7 @@ pub fn admit_inputs(
             })
             .collect();
         let Some(newest) = fresh.last().copied() else {
-            finish_batch(peer, &mut link, &before, &mut tally);
+            finish_batch(peer, seat, link, &before, &mut tally);
             continue;
         };
         if let Some(l) = link.last_seq {
@@ -187,11 +236,11 @@ pub fn admit_inputs(
             .filter(|h| h.phase == LobbyPhase::Round)
             .and_then(|h| h.round)
             .and_then(|r| Some((r, rounds.get_mut(r).ok()?)));
-        let Some((round, mut room)) = live.filter(|(_, room)| room.cook_index(peer.seat).is_some())
+        let Some((round, mut room)) = live.filter(|(_, room)| room.cook_index(seat).is_some())
         else {
             // No round, or seated after it began: a spectator until the next one.
             link.counts.no_round += fresh.len() as u64;
-            finish_batch(peer, &mut link, &before, &mut tally);
+            finish_batch(peer, seat, link, &before, &mut tally);
             continue;
         };
         link.slack_ms = slack_ms(newest.tick, room.tick, last_step.0, now);
@@ -215,7 +264,7 @@ pub fn admit_inputs(
                 link.counts.clamped += 1;
             }
             let now_tick = room.tick;
-            match room.inputs.admit(now_tick, peer.seat, InputFrame { mv, ..frame }, TICK_WINDOW) {
+            match room.inputs.admit(now_tick, seat, InputFrame { mv, ..frame }, TICK_WINDOW) {
                 Ok(a) => {
                     link.counts.late += a.late as u64;
                     if a.merged {
@@ -236,12 +285,18 @@ pub fn admit_inputs(
                 Err(GateRefusal::TooFarAhead { .. }) => link.counts.future += 1,
             }
         }
-        finish_batch(peer, &mut link, &before, &mut tally);
+        finish_batch(peer, seat, link, &before, &mut tally);
     }
 }
 
 /// Adds a batch's counts to the tally and logs its refusals (at most once a second).
-fn finish_batch(peer: &Peer, link: &mut InputLink, before: &FrameCounts, tally: &mut FrameTally) {
+fn finish_batch(
+    peer: &Peer,
+    seat: u8,
+    link: &mut InputLink,
+    before: &FrameCounts,
+    tally: &mut FrameTally,
+) {
     tally.0.add_change(before, &link.counts);
     if link.counts.refused() == before.refused() {
         return;
@@ -251,7 +306,7 @@ fn finish_batch(peer: &Peer, link: &mut InputLink, before: &FrameCounts, tally: 
         return;
     }
     link.last_log = Some(now);
-    warn!(room = %peer.code, seat = peer.seat, counts = ?link.counts, "input frames refused");
+    warn!(room = %peer.code, seat, counts = ?link.counts, "input frames refused");
 }
 
 /// After each tick, every seated client of every round gets its [`InputAck`]. (Not driven
@@ -259,33 +314,42 @@ fn finish_batch(peer: &Peer, link: &mut InputLink, before: &FrameCounts, tally: 
 fn send_acks(
     rounds: Query<(&RoundOf, &Room)>,
     lobbies: Query<&HostedRoom>,
-    mut links: Query<(&Peer, &mut InputLink)>,
+    mut links: Query<(&Peer, &mut InputLinks)>,
     mut out: MessageWriter<ToClients<InputAck>>,
 ) {
     let now = Instant::now();
     for (of, room) in &rounds {
         let Ok(hosted) = lobbies.get(of.0) else { continue };
-        for client in hosted.seats.iter().flatten().filter_map(|s| s.client) {
-            let Ok((peer, mut link)) = links.get_mut(client) else { continue };
-            let applied = room
-                .cook_index(peer.seat)
-                .and_then(|c| room.cooks[c].input.rank)
-                .and_then(|(_, gate_seq)| link.awaiting.iter().find(|w| w.0 == gate_seq))
-                .map(|w| w.1);
-            // Frames for ticks simulated are applied (named or not): forget them.
-            link.awaiting.retain(|w| w.2 >= room.tick);
-            let held = link.received_at.map_or(0, |r| now.saturating_duration_since(r).as_millis());
-            out.write(ToClients {
-                targets: SendTargets::Single(ClientId::Client(client)),
-                message: InputAck {
-                    tick: room.tick,
-                    received: link.last_seq,
-                    held_ms: held.min(u16::MAX as u128) as u16,
-                    slack_ms: link.slack_ms,
-                    applied,
-                    late: link.counts.late.min(u32::MAX as u64) as u32,
-                },
-            });
+        // One client may hold several seats: each connection once, each of its seats an ack.
+        let mut clients: Vec<Entity> =
+            hosted.seats.iter().flatten().filter_map(|s| s.client).collect();
+        clients.sort();
+        clients.dedup();
+        for client in clients {
+            let Ok((peer, mut links)) = links.get_mut(client) else { continue };
+            for (slot, (seat, link)) in peer.seats.iter().zip(links.0.iter_mut()).enumerate() {
+                let applied = room
+                    .cook_index(*seat)
+                    .and_then(|c| room.cooks[c].input.rank)
+                    .and_then(|(_, gate_seq)| link.awaiting.iter().find(|w| w.0 == gate_seq))
+                    .map(|w| w.1);
+                // Frames for ticks simulated are applied (named or not): forget them.
+                link.awaiting.retain(|w| w.2 >= room.tick);
+                let held =
+                    link.received_at.map_or(0, |r| now.saturating_duration_since(r).as_millis());
+                out.write(ToClients {
+                    targets: SendTargets::Single(ClientId::Client(client)),
+                    message: InputAck {
+                        slot: slot as u8,
+                        tick: room.tick,
+                        received: link.last_seq,
+                        held_ms: held.min(u16::MAX as u128) as u16,
+                        slack_ms: link.slack_ms,
+                        applied,
+                        late: link.counts.late.min(u32::MAX as u64) as u32,
+                    },
+                });
+            }
         }
     }
 }

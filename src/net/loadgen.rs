@@ -90,7 +90,7 @@ pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, NetError> {
         api_join(&args.web, code, &args.name, Some(secret))?
     } else if args.create || args.room.is_some() {
         let code = if args.create { None } else { args.room.as_deref() };
-        request_seat(&args.web, code, &args.name, args.level.as_deref())?
+        request_seat(&args.web, code, &args.name, args.level.as_deref(), 1)?
     } else {
         return Err(NetError::Usage("give --room CODE or --create"));
     };

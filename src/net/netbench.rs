@@ -10,9 +10,8 @@ use super::api::{api_create, api_join};
 use super::error::NetError;
 use super::headless::{HeadlessClient, InputMode, Transport, percentile};
 use super::impair::{Conditions, TcpProxy, UdpProxy};
-use super::inputs::{FrameCounts, InputLink};
+use super::inputs::{FrameCounts, seat_frame_counts};
 use super::loadgen::drive;
-use super::peer::Peer;
 use super::rooms::{HostedRoom, replay_admitted};
 use super::server::{HostConfig, ServerHandle, spawn_server};
 use crate::sim::open::SeatSpec;
@@ -125,13 +124,7 @@ impl ImpairedHost {
 
     /// What the gate did with each seat's frames.
     pub fn links(&self) -> Vec<(u8, FrameCounts)> {
-        self.server.with_world(|w| {
-            let mut q = w.query::<(&Peer, &InputLink)>();
-            let mut v: Vec<(u8, FrameCounts)> =
-                q.iter(w).map(|(p, l)| (p.seat, l.counts)).collect();
-            v.sort_by_key(|(s, _)| *s);
-            v
-        })
+        self.server.with_world(seat_frame_counts)
     }
 
     /// Replays the live round of room `code` from its admitted log: whether it reaches the

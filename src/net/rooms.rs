@@ -11,19 +11,19 @@ use super::RoomKey;
 use super::bots::{BotsFill, BotsFillPolicy, RoundBots, bot_name, fill_seats};
 use super::limiter::TokenBucket;
 use super::records::{BundleJob, BundleWriter, ResultsLog, Source};
-use super::seats::{MAX_SEATS, RESERVATION, SEAT_HOLD, SEAT_TOKENS, SeatRefusal, SeatSlot};
+use super::seats::{
+    MAX_SEATS, RESERVATION, SEAT_HOLD, SEAT_TOKENS, SeatRefusal, SeatSlot, local_player_name,
+};
 use super::tokens::{Secret, hex};
 use crate::bot::planner::BotTeam;
 use crate::level::LevelLibrary;
 use crate::protocol::{InRoom, LobbyPhase, LobbyView, RoundSource, SeatView};
-use crate::replay::bundle::{
-    BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, pack_frames,
-};
+use crate::replay::bundle::{BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, pack_frames};
+use crate::schedule::TickSystems;
 use crate::sim::kitchen::Level;
 use crate::sim::open::SeatSpec;
 use crate::sim::recipe_book::RecipeBook;
 use crate::sim::room::Room;
-use crate::schedule::TickSystems;
 use crate::sim::round::{SETTLE_TICKS, abort};
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
@@ -105,62 +105,74 @@ pub struct HostedRoom {
 }
 
 impl HostedRoom {
-    /// Seats a player: an existing seat whose secret matches (a reconnect), else the first free
-    /// seat. A reconnect never holds a seat longer than it was held already: an away seat's
-    /// reservation ends with its [`SEAT_HOLD`], a never-used one keeps its first deadline, so
-    /// asking again and again cannot keep a seat forever; each ask spends one of the secret's
-    /// [`SEAT_TOKENS`].
+    /// Seats `players` players of one connection (couch co-op online shares one secret): the
+    /// seats whose secret matches (a reconnect, which takes back every seat the secret held),
+    /// else the first `players` free seats, all or none. A reconnect never holds a seat longer
+    /// than it was held already: an away seat's reservation ends with its [`SEAT_HOLD`], a
+    /// never-used one keeps its first deadline, so asking again and again cannot keep a seat
+    /// forever; each ask spends one of the secret's [`SEAT_TOKENS`] (kept on its first seat).
+    /// The seats come back in slot order; the first player keeps `name`, the others get it
+    /// numbered ("Ann 2").
     pub fn reserve(
         &mut self,
         name: &str,
         secret: Option<Secret>,
+        players: u8,
         now: Instant,
-    ) -> Result<(u8, Secret), SeatRefusal> {
+    ) -> Result<(Vec<u8>, Secret), SeatRefusal> {
         if let Some(secret) = secret {
-            let (i, slot) = self
-                .seats
-                .iter_mut()
-                .enumerate()
-                .find_map(|(i, s)| s.as_mut().filter(|s| s.secret == secret).map(|s| (i, s)))
-                .ok_or(SeatRefusal::UnknownSecret)?;
-            if !slot.tokens.take(SEAT_TOKENS, now) {
+            let seats = self.seats_of(&secret);
+            let Some(&first) = seats.first() else { return Err(SeatRefusal::UnknownSecret) };
+            let lead = self.seats[first as usize].as_mut().ok_or(SeatRefusal::UnknownSecret)?;
+            if !lead.tokens.take(SEAT_TOKENS, now) {
                 return Err(SeatRefusal::TokenLimit);
             }
             let fresh = now + RESERVATION;
-            let until = match (slot.client, slot.away_since, slot.reserved_until) {
-                // Connected: a takeover from another device, which drops the old connection.
-                (Some(_), _, _) => fresh,
-                (None, Some(away), _) => (away + SEAT_HOLD).min(fresh),
-                (None, None, Some(first)) => first.min(fresh),
-                (None, None, None) => fresh,
-            };
-            slot.reserved_until = Some(until);
-            return Ok((i as u8, slot.secret));
+            for &seat in &seats {
+                let Some(slot) = self.seats[seat as usize].as_mut() else { continue };
+                let until = match (slot.client, slot.away_since, slot.reserved_until) {
+                    // Connected: a takeover from another device, which drops the old connection.
+                    (Some(_), _, _) => fresh,
+                    (None, Some(away), _) => (away + SEAT_HOLD).min(fresh),
+                    (None, None, Some(first)) => first.min(fresh),
+                    (None, None, None) => fresh,
+                };
+                slot.reserved_until = Some(until);
+            }
+            return Ok((seats, secret));
         }
-        let free = (0..MAX_SEATS)
-            .find(|&i| self.seats[i].is_none() && !self.bots.contains(&(i as u8)))
-            .ok_or(SeatRefusal::Full)?;
+        let free: Vec<usize> = (0..MAX_SEATS)
+            .filter(|&i| self.seats[i].is_none() && !self.bots.contains(&(i as u8)))
+            .take(players.max(1) as usize)
+            .collect();
+        if free.len() < players.max(1) as usize {
+            return Err(SeatRefusal::Full);
+        }
         let secret = super::tokens::new_secret();
-        let mut tokens = TokenBucket::full(SEAT_TOKENS, now);
-        tokens.take(SEAT_TOKENS, now);
-        self.seats[free] = Some(SeatSlot {
-            name: name.to_string(),
-            secret,
-            ready: false,
-            client: None,
-            away_since: None,
-            reserved_until: Some(now + RESERVATION),
-            tokens,
-        });
-        Ok((free as u8, secret))
+        for (k, &seat) in free.iter().enumerate() {
+            let mut tokens = TokenBucket::full(SEAT_TOKENS, now);
+            if k == 0 {
+                tokens.take(SEAT_TOKENS, now);
+            }
+            self.seats[seat] = Some(SeatSlot {
+                name: local_player_name(name, k),
+                secret,
+                ready: false,
+                client: None,
+                away_since: None,
+                reserved_until: Some(now + RESERVATION),
+                tokens,
+            });
+        }
+        Ok((free.iter().map(|&i| i as u8).collect(), secret))
     }
 
-    /// The seat holding this secret.
-    pub fn seat_of(&self, secret: &Secret) -> Option<u8> {
-        self.seats
-            .iter()
-            .position(|s| s.as_ref().is_some_and(|s| &s.secret == secret))
+    /// The seats holding this secret (one connection's, by slot): empty when none does.
+    pub fn seats_of(&self, secret: &Secret) -> Vec<u8> {
+        (0..MAX_SEATS)
+            .filter(|&i| self.seats[i].as_ref().is_some_and(|s| &s.secret == secret))
             .map(|i| i as u8)
+            .collect()
     }
 
     fn connected(&self) -> usize {

@@ -19,6 +19,18 @@ pub const RESERVATION: Duration = Duration::from_secs(super::tokens::TOKEN_EXPIR
 /// every 15 s. A secret is a seat, not a source of sessions.
 pub const SEAT_TOKENS: BucketSpec = BucketSpec { burst: 4, per_token: Duration::from_secs(15) };
 
+/// The name of a connection's `k`-th local player: the first keeps the name, the others are
+/// numbered after it ("Ann 2"), cut to the name limit with the number kept.
+pub fn local_player_name(name: &str, k: usize) -> String {
+    if k == 0 {
+        return name.to_string();
+    }
+    let number = format!(" {}", k + 1);
+    let keep = super::tokens::NAME_MAX_CHARS.saturating_sub(number.len());
+    let base: String = name.chars().take(keep).collect();
+    format!("{}{number}", base.trim_end())
+}
+
 /// Why a seat could not be reserved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeatRefusal {

@@ -4,10 +4,10 @@
 //! differ per platform (`net::api` and `net::headless` natively with minreq and UDP or `net::ws`; `net::browser`
 //! with fetch and the page's WebSocket) and come in through [`insert_client`].
 
-pub use super::error::BadRoomCode;
 use super::error::NetError;
-use super::predict::Predictor;
+pub use super::error::{BadPageQuery, BadRoomCode};
 use crate::protocol::{LobbyPhase, LobbyView, ProtocolPlugin, Welcome};
+use crate::sim::units::MAX_COOKS;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
@@ -52,9 +52,17 @@ fn mark_sent(mut pace: ResMut<SendPace>) {
 #[derive(Clone, Debug)]
 pub struct JoinReply {
     pub code: String,
-    pub seat: u8,
+    /// The seats reserved, one per local player asked for (the first is `seat`).
+    pub seats: Vec<u8>,
     pub token: String,
     pub reconnect: String,
+}
+
+impl JoinReply {
+    /// The first seat (a single player's only one).
+    pub fn seat(&self) -> u8 {
+        self.seats.first().copied().unwrap_or(0)
+    }
 }
 
 /// Reads the web port's answer (`status`, JSON body) to a create or a join: the seat, or the
@@ -69,30 +77,51 @@ pub fn parse_reply(status: i32, v: Value) -> Result<JoinReply, NetError> {
     let s = |k: &'static str| {
         v.get(k).and_then(Value::as_str).map(str::to_string).ok_or(NetError::BadReply(k))
     };
-    Ok(JoinReply {
-        code: s("code")?,
-        seat: v.get("seat").and_then(Value::as_u64).unwrap_or(0) as u8,
-        token: s("token")?,
-        reconnect: s("reconnect")?,
-    })
+    let seats: Vec<u8> = match v.get("seats").and_then(Value::as_array) {
+        Some(seats) => seats.iter().filter_map(Value::as_u64).map(|s| s as u8).collect(),
+        None => vec![v.get("seat").and_then(Value::as_u64).unwrap_or(0) as u8],
+    };
+    if seats.is_empty() {
+        return Err(NetError::BadReply("seats"));
+    }
+    Ok(JoinReply { code: s("code")?, seats, token: s("token")?, reconnect: s("reconnect")? })
 }
 
-/// Takes the server's `Welcome` (the seat it gives this connection's frames) into a client's
-/// session: the welcome kept in `seated`, and with `predict` a [`Predictor`] for that seat's
-/// cook (a reconnect's new welcome starts a fresh one). The window's online session and the
-/// headless client both seat themselves through this.
+/// The web port's path and JSON body asking for `players` seats on one connection: in room
+/// `code`, or in a new room (with `level`, if given) when `code` is `None`. One form for the
+/// native (`net::api`) and the browser (`net::browser`) clients.
+pub fn seat_request(
+    code: Option<&str>,
+    name: &str,
+    level: Option<&str>,
+    players: u8,
+) -> (String, Value) {
+    let mut body = serde_json::json!({"name": name});
+    if players != 1 {
+        body["players"] = players.into();
+    }
+    match code {
+        None => {
+            body["level"] = level.into();
+            ("/api/rooms".to_string(), body)
+        }
+        Some(code) => (format!("/api/rooms/{code}/join"), body),
+    }
+}
+
+/// Takes the server's `Welcome` (the seats it gives this connection's local slots) into a
+/// client's session, kept in `seated`; answers the newest one that arrived, for the caller to
+/// start its predictions from (a reconnect's new welcome starts fresh ones). The window's online
+/// session and the headless client both seat themselves through this.
 pub fn take_welcome(
     welcome: &mut MessageReader<Welcome>,
     seated: &mut Option<Welcome>,
-    predictor: &mut Option<Predictor>,
-    predict: bool,
-) {
-    for w in welcome.read() {
+) -> Option<Welcome> {
+    let newest = welcome.read().last().cloned();
+    if let Some(w) = &newest {
         *seated = Some(w.clone());
-        if predict {
-            *predictor = Some(Predictor::new(w.seat));
-        }
     }
+    newest
 }
 
 /// The plugins and systems of a network client, before it has a seat: replicon, renet, the
@@ -122,35 +151,50 @@ pub fn insert_client(world: &mut World, transport: impl Resource) {
     world.insert_resource(client);
 }
 
-/// What a page's address asks for (`?room=CODE&name=NAME`, both optional): the browser client
-/// reads it from `window.location` (`net::browser`).
+/// What a page's address asks for (`?room=CODE&name=NAME&players=N`, each optional): the
+/// browser client reads it from `window.location` (`net::browser`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PageQuery {
     /// A well-formed room code (upper case).
     pub room: Option<String>,
     pub name: Option<String>,
+    /// Local players on this screen (1 to [`MAX_COOKS`]), each with its own seat.
+    pub players: Option<u8>,
 }
 
 impl PageQuery {
-    /// From the query's `room` and `name` values (as a URL parser decoded them): blank values
-    /// count as absent, a room must be a room code.
-    pub fn new(room: Option<&str>, name: Option<&str>) -> Result<PageQuery, BadRoomCode> {
+    /// From the query's `room`, `name` and `players` values (as a URL parser decoded them):
+    /// blank values count as absent, a room must be a room code, players 1 to [`MAX_COOKS`].
+    pub fn new(
+        room: Option<&str>,
+        name: Option<&str>,
+        players: Option<&str>,
+    ) -> Result<PageQuery, BadPageQuery> {
         let text = |v: Option<&str>| v.map(str::trim).filter(|v| !v.is_empty()).map(str::to_string);
         let room = match text(room) {
             Some(r) => Some(super::tokens::parse_code(&r).ok_or(BadRoomCode(r))?),
             None => None,
         };
-        Ok(PageQuery { room, name: text(name) })
+        let players = match text(players) {
+            Some(p) => Some(
+                p.parse::<u8>()
+                    .ok()
+                    .filter(|n| (1..=MAX_COOKS as u8).contains(n))
+                    .ok_or(BadPageQuery::Players(p))?,
+            ),
+            None => None,
+        };
+        Ok(PageQuery { room, name: text(name), players })
     }
 }
 
-/// Should a seat (re)send `Ready(true)`: the lobby shows it not ready, and the last request
-/// (if any) is older than half a second, so a lost or slow answer is retried, not flooded.
-/// Shared by the headless and the windowed clients.
-pub fn ready_due(lobby: &LobbyView, seat: u8, last_ready: Option<Instant>) -> bool {
-    let mine = lobby.seats.iter().find(|v| v.seat == seat);
+/// Should a connection (re)send `Ready(true)` for its `seats`: the lobby shows one of them not
+/// ready, and the last request (if any) is older than half a second, so a lost or slow answer
+/// is retried, not flooded. Shared by the headless and the windowed clients.
+pub fn ready_due(lobby: &LobbyView, seats: &[u8], last_ready: Option<Instant>) -> bool {
+    let mine = lobby.seats.iter().filter(|v| seats.contains(&v.seat));
     lobby.phase == LobbyPhase::Lobby
-        && mine.is_some_and(|v| !v.ready)
+        && mine.into_iter().any(|v| !v.ready)
         && last_ready.is_none_or(|t| t.elapsed() > Duration::from_millis(500))
 }
 
@@ -161,9 +205,13 @@ mod tests {
 
     #[test]
     fn a_reply_is_a_seat_or_the_servers_error() {
-        let ok = json!({"code": "ACDEF", "seat": 2, "token": "t", "reconnect": "r"});
+        let ok =
+            json!({"code": "ACDEF", "seat": 2, "seats": [2, 3], "token": "t", "reconnect": "r"});
         let r = parse_reply(200, ok).unwrap();
-        assert_eq!((r.code.as_str(), r.seat, r.token.as_str()), ("ACDEF", 2, "t"));
+        assert_eq!(
+            (r.code.as_str(), r.seats.as_slice(), r.token.as_str()),
+            ("ACDEF", &[2, 3][..], "t")
+        );
         let err = parse_reply(429, json!({"error": "room_rate_limit"})).unwrap_err();
         assert_eq!(err.to_string(), "HTTP 429: room_rate_limit");
         let err = parse_reply(409, json!({"error": "room_full"})).unwrap_err();
@@ -178,12 +226,19 @@ mod tests {
 
     #[test]
     fn a_page_query_needs_a_real_room_code_and_ignores_blanks() {
-        let q = PageQuery::new(Some(" acdef "), Some("Ann")).unwrap();
-        assert_eq!(q, PageQuery { room: Some("ACDEF".into()), name: Some("Ann".into()) });
-        assert_eq!(PageQuery::new(Some(""), Some("  ")).unwrap(), PageQuery::default());
-        assert_eq!(PageQuery::new(None, None).unwrap(), PageQuery::default());
+        let q = PageQuery::new(Some(" acdef "), Some("Ann"), Some("2")).unwrap();
+        let want =
+            PageQuery { room: Some("ACDEF".into()), name: Some("Ann".into()), players: Some(2) };
+        assert_eq!(q, want);
+        assert_eq!(PageQuery::new(Some(""), Some("  "), Some(" ")).unwrap(), PageQuery::default());
+        assert_eq!(PageQuery::new(None, None, None).unwrap(), PageQuery::default());
         // O and 0 are not in the code alphabet; too short is not a code either.
-        assert_eq!(PageQuery::new(Some("OOPS0"), None), Err(BadRoomCode("OOPS0".into())));
-        assert_eq!(PageQuery::new(Some("AC"), None), Err(BadRoomCode("AC".into())));
+        let bad = |room| Err(BadPageQuery::Room(BadRoomCode(String::from(room))));
+        assert_eq!(PageQuery::new(Some("OOPS0"), None, None), bad("OOPS0"));
+        assert_eq!(PageQuery::new(Some("AC"), None, None), bad("AC"));
+        // One to four players on a screen.
+        for p in ["0", "5", "two", "-1"] {
+            assert_eq!(PageQuery::new(None, None, Some(p)), Err(BadPageQuery::Players(p.into())));
+        }
     }
 }

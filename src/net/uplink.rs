@@ -69,6 +69,9 @@ pub struct LinkStats {
 /// The client side of the input link.
 #[derive(Clone, Debug, Default)]
 pub struct Uplink {
+    /// The local player slot this link sends for (its batches name it; acks for other slots
+    /// of the same connection are not its own).
+    slot: u8,
     next_seq: u32,
     /// The next tick a frame goes out for (None until the clock is known).
     next_tick: Option<u32>,
@@ -101,6 +104,16 @@ impl Uplink {
         Uplink::default()
     }
 
+    /// The link of local player `slot` (a window seating several players on one connection
+    /// keeps one per slot).
+    pub fn for_slot(slot: u8) -> Uplink {
+        Uplink { slot, ..Uplink::default() }
+    }
+
+    pub fn slot(&self) -> u8 {
+        self.slot
+    }
+
     /// A new round (its ticks start again): the clock and the frames in flight are forgotten,
     /// the round trip is kept.
     pub fn reset_round(&mut self) {
@@ -126,7 +139,8 @@ impl Uplink {
         acks: impl IntoIterator<Item = &'a InputAck>,
         tick: u32,
     ) -> bool {
-        for ack in acks {
+        let slot = self.slot;
+        for ack in acks.into_iter().filter(|a| a.slot == slot) {
             self.on_ack(now, ack);
         }
         if self.clock_tick == Some(tick) {
@@ -319,7 +333,7 @@ impl Uplink {
         if !sent_any {
             return None;
         }
-        InputBatch::pack(self.unacked.make_contiguous())
+        InputBatch::pack(self.slot, self.unacked.make_contiguous())
     }
 
     /// How long from `now` until the next frame is due (zero: now; None before the clock is
@@ -464,6 +478,7 @@ mod tests {
                     gaps += 1;
                 }
                 let ack = InputAck {
+                    slot: 0,
                     tick: k + 1,
                     received: newest,
                     held_ms: (server_t - newest_at) as u16,

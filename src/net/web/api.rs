@@ -2,6 +2,7 @@
 //! every refusal is one [`ApiError`] with a stable name, and the answer is
 //! `{"error": NAME, "detail": TEXT}`.
 
+use crate::sim::units::MAX_COOKS;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -120,6 +121,9 @@ pub struct CreateBody {
     /// A level id of the host's campaign (the world refuses one it does not have).
     #[serde(default)]
     pub level: Option<String>,
+    /// Seats for this many players on one connection (couch co-op online), 1 to 4; 1 if absent.
+    #[serde(default)]
+    pub players: Option<u8>,
 }
 
 /// `POST /api/rooms/CODE/join`.
@@ -131,6 +135,10 @@ pub struct JoinBody {
     /// The `reconnect` secret of an earlier answer (32 hex digits).
     #[serde(default)]
     pub reconnect: Option<String>,
+    /// Seats for this many players on one connection (couch co-op online), 1 to 4; 1 if absent.
+    /// A reconnect takes back the seats its secret held, whatever this says.
+    #[serde(default)]
+    pub players: Option<u8>,
 }
 
 /// What a call carries to the world, already parsed and checked.
@@ -153,10 +161,22 @@ fn check_name(name: Option<&str>) -> Result<(), Refusal> {
     }
 }
 
+/// A player count a body may ask seats for: 1 to [`MAX_COOKS`].
+fn check_players(players: Option<u8>) -> Result<(), Refusal> {
+    match players {
+        Some(n) if !(1..=MAX_COOKS as u8).contains(&n) => Err(Refusal::new(
+            ApiError::OutOfRange,
+            format!("players: 1 to {MAX_COOKS} on one connection"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 impl CreateBody {
     /// The range checks serde cannot express.
     pub fn check(&self) -> Result<(), Refusal> {
         check_name(self.name.as_deref())?;
+        check_players(self.players)?;
         match self.level.as_deref() {
             Some(l)
                 if l.is_empty()
@@ -177,6 +197,7 @@ impl JoinBody {
     /// The range checks serde cannot express.
     pub fn check(&self) -> Result<(), Refusal> {
         check_name(self.name.as_deref())?;
+        check_players(self.players)?;
         match self.reconnect.as_deref() {
             Some(r) if crate::net::tokens::parse_secret(r).is_none() => {
                 Err(Refusal::new(ApiError::BadReconnect, "reconnect: 32 hex digits"))
@@ -227,10 +248,19 @@ mod tests {
         assert_eq!(err("[1]"), ApiError::WrongType);
         let ok: CreateBody = parse(b"{\"name\":\"Ann\",\"level\":null}").unwrap();
         assert_eq!(ok.name.as_deref(), Some("Ann"));
-        let long = CreateBody { name: Some("x".repeat(65)), level: None };
+        let long = CreateBody { name: Some("x".repeat(65)), ..Default::default() };
         assert_eq!(long.check().unwrap_err().error, ApiError::OutOfRange);
-        let bad = JoinBody { name: None, reconnect: Some("zz".into()) };
+        let bad = JoinBody { reconnect: Some("zz".into()), ..Default::default() };
         assert_eq!(bad.check().unwrap_err().error, ApiError::BadReconnect);
+        // One to four players on one connection; a count past a byte is out of range too.
+        for n in [0u8, 5, 255] {
+            let many = JoinBody { players: Some(n), ..Default::default() };
+            assert_eq!(many.check().unwrap_err().error, ApiError::OutOfRange, "{n}");
+        }
+        assert_eq!(err("{\"players\":256}"), ApiError::OutOfRange);
+        assert_eq!(err("{\"players\":\"two\"}"), ApiError::WrongType);
+        let two: CreateBody = parse(b"{\"players\":2}").unwrap();
+        assert!(two.check().is_ok());
         assert_eq!(ApiError::RoomRateLimit.answer("x").1["error"], "room_rate_limit");
     }
 }
