@@ -400,7 +400,7 @@ fn local_bots_cook_and_serve_through_room_inputs() {
 
 #[test]
 fn the_designer_overlay_lists_a_rejected_edit_and_clears_on_fix() {
-    use undercooked::client::designer::{DesignerOverlay, add_designer_systems};
+    use undercooked::client::designer::{DesignerOverlay, DesignerToolsPlugin};
     use undercooked::client::state::AppState;
     use undercooked::level::{LevelWatchConfig, LevelWatchPlugin};
 
@@ -420,7 +420,7 @@ fn the_designer_overlay_lists_a_rejected_edit_and_clears_on_fix() {
         poll_every: Duration::ZERO,
     });
     app.add_plugins(LevelWatchPlugin);
-    add_designer_systems(&mut app);
+    app.add_plugins(DesignerToolsPlugin);
     let overlay = |app: &mut App| {
         let mut q = app.world_mut().query_filtered::<(&Text, &Node), With<DesignerOverlay>>();
         let (t, n) = q.single(app.world()).expect("one overlay");
@@ -888,9 +888,8 @@ fn f3_toggles_the_perf_overlay_with_live_numbers() {
 #[test]
 fn two_local_players_in_one_window_take_two_seats() {
     use undercooked::net::inputs::seat_frame_counts;
-    use undercooked::net::rooms::{HostedRoom, replay_admitted};
+    use undercooked::net::rooms::{HostedRoom, replay_live};
     use undercooked::net::server::{HostConfig, spawn_server};
-    use undercooked::sim::open::SeatSpec;
     use undercooked::sim::room::Room;
 
     let Some(xvfb) = std::env::var_os("PATH")
@@ -988,16 +987,7 @@ fn two_local_players_in_one_window_take_two_seats() {
         assert_eq!(counts.refused(), 0, "seat {seat}: {counts:?}");
     }
     // The admitted log replays the round bit for bit, both local players' frames included.
-    let seats: Vec<SeatSpec> =
-        room.cooks.iter().map(|c| SeatSpec::new(c.seat, c.name.clone())).collect();
-    let hash = replay_admitted(
-        room.level.clone(),
-        room.book.clone(),
-        room.seed,
-        &seats,
-        room.inputs.log(),
-        room.tick,
-    );
+    let hash = replay_live(&room);
     assert_eq!(hash, room.hash, "the admitted log replays to the server's hash");
     h.stop();
     let _ = std::fs::remove_dir_all(&dir);

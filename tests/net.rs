@@ -10,7 +10,7 @@ use undercooked::net::error::NetError;
 use undercooked::net::headless::{HeadlessClient, InputMode, Transport};
 use undercooked::net::inputs::seat_frame_counts;
 use undercooked::net::loadgen::{JoinArgs, connect_seats, open_seats};
-use undercooked::net::rooms::{HostedRoom, replay_admitted};
+use undercooked::net::rooms::{HostedRoom, replay_live};
 use undercooked::net::server::{HostConfig, ServerHandle, spawn_server};
 use undercooked::net::session::JoinReply;
 use undercooked::net::web::WebConfig;
@@ -19,7 +19,6 @@ use undercooked::replay::bundle::{Bundle, check_bundle};
 use undercooked::sim::input::InputFrame;
 use undercooked::sim::item::{ItemKind, Place};
 use undercooked::sim::kinds::{Form, Ingredient};
-use undercooked::sim::open::SeatSpec;
 use undercooked::sim::room::Room;
 use undercooked::sim::v2::V2;
 
@@ -92,16 +91,7 @@ fn snapshot(h: &ServerHandle, code: &str) -> Option<Snapshot> {
 }
 
 fn replayed_hash(s: &Snapshot) -> u64 {
-    let seats: Vec<SeatSpec> =
-        s.room.cooks.iter().map(|c| SeatSpec::new(c.seat, c.name.clone())).collect();
-    replay_admitted(
-        s.room.level.clone(),
-        s.room.book.clone(),
-        s.room.seed,
-        &seats,
-        &s.admitted,
-        s.room.tick,
-    )
+    replay_live(&s.room)
 }
 
 fn results(dir: &std::path::Path) -> Vec<serde_json::Value> {

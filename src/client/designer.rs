@@ -55,22 +55,26 @@ impl Plugin for DesignerOverlayPlugin {
         });
         app.insert_resource(DesignerLevel(id));
         app.add_plugins((LevelWatchPlugin, DesignerPlugin));
-        add_designer_systems(app);
+        app.add_plugins(DesignerToolsPlugin);
     }
 }
 
 /// The overlay and the designer keys, without the watcher (tests add their own watcher).
-pub fn add_designer_systems(app: &mut App) {
-    app.init_resource::<GridLabels>();
-    // Spawned now, not at Startup: an app that already ran (a test's) still gets it.
-    app.world_mut().spawn(overlay());
-    app.add_systems(Update, show_errors);
-    app.add_systems(
-        PostUpdate,
-        (follow_reloads, reseed_on_f5, toggle_grid_labels, place_grid_labels)
-            .chain()
-            .run_if(in_state(AppState::Playing)),
-    );
+pub struct DesignerToolsPlugin;
+
+impl Plugin for DesignerToolsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<GridLabels>();
+        // Spawned now, not at Startup: an app that already ran (a test's) still gets it.
+        app.world_mut().spawn(overlay());
+        app.add_systems(Update, show_errors);
+        app.add_systems(
+            PostUpdate,
+            (follow_reloads, reseed_on_f5, toggle_grid_labels, place_grid_labels)
+                .chain()
+                .run_if(in_state(AppState::Playing)),
+        );
+    }
 }
 
 /// The folder to watch and the level id for `--level` (an id in `levels`, or a file path).

@@ -34,7 +34,7 @@ use crate::net::seen::SeenRound;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::server::{HostConfig, ServerHandle, spawn_server};
 #[cfg(not(target_arch = "wasm32"))]
-use crate::net::session::{JoinReply, add_client_plugins};
+use crate::net::session::{ClientNetPlugin, JoinReply};
 use crate::net::session::{SendPace, ready_due, take_welcome};
 use crate::net::uplink::Uplink;
 use crate::project::RoomTick;
@@ -138,39 +138,43 @@ impl Plugin for OnlinePlugin {
         // only the clock resources, not the sim.
         app.add_plugins(TickClockPlugin);
         app.insert_resource(RoundPhase::Live);
-        add_online_systems(app);
+        app.add_plugins(OnlineSystemsPlugin);
     }
 }
 
 /// The online client's systems, each running only while a connection exists: shared by
 /// [`OnlinePlugin`] (connected from the start) and the game window, which connects when the
 /// menu's Host or Join says so ([`WindowedOnlinePlugin`]).
-fn add_online_systems(app: &mut App) {
-    app.add_message::<RoomTick>();
-    app.init_resource::<Outbox>().init_resource::<OnlineSession>();
-    app.add_systems(
-        Update,
-        (
-            note_welcome,
-            events_to_ticks,
-            send_frames,
-            // Ready only once in the kitchen: a host waits on the Host screen for friends.
-            auto_ready.run_if(|s: Option<Res<State<AppState>>>| {
-                s.is_none_or(|s| *s.get() == AppState::Playing)
-            }),
-            follow_lobby,
-        )
-            .chain()
-            .run_if(resource_exists::<RenetClient>),
-    );
-    app.add_systems(
-        Update,
-        draw_predicted_cook
-            .after(send_frames)
-            .in_set(FrameSystems::Predict)
-            .run_if(resource_exists::<RenetClient>),
-    );
-    app.add_observer(one_seat_many_devices);
+struct OnlineSystemsPlugin;
+
+impl Plugin for OnlineSystemsPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_message::<RoomTick>();
+        app.init_resource::<Outbox>().init_resource::<OnlineSession>();
+        app.add_systems(
+            Update,
+            (
+                note_welcome,
+                events_to_ticks,
+                send_frames,
+                // Ready only once in the kitchen: a host waits on the Host screen for friends.
+                auto_ready.run_if(|s: Option<Res<State<AppState>>>| {
+                    s.is_none_or(|s| *s.get() == AppState::Playing)
+                }),
+                follow_lobby,
+            )
+                .chain()
+                .run_if(resource_exists::<RenetClient>),
+        );
+        app.add_systems(
+            Update,
+            draw_predicted_cook
+                .after(send_frames)
+                .in_set(FrameSystems::Predict)
+                .run_if(resource_exists::<RenetClient>),
+        );
+        app.add_observer(one_seat_many_devices);
+    }
 }
 
 /// Online with one local player, that player plays with either keyboard half or any gamepad;
@@ -627,8 +631,7 @@ pub struct WindowedOnlinePlugin;
 #[cfg(not(target_arch = "wasm32"))]
 impl Plugin for WindowedOnlinePlugin {
     fn build(&self, app: &mut App) {
-        add_client_plugins(app);
-        add_online_systems(app);
+        app.add_plugins((ClientNetPlugin, OnlineSystemsPlugin));
         app.add_plugins(LobbyPanelPlugin);
         app.add_systems(
             Update,

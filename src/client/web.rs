@@ -25,7 +25,7 @@ use super::state::AppState;
 use super::window::GamePlugins;
 use crate::net::browser;
 use crate::net::error::NetError;
-use crate::net::session::{BadRoomCode, JoinReply, add_client_plugins, insert_client};
+use crate::net::session::{BadRoomCode, ClientNetPlugin, JoinReply, insert_client};
 use crate::net::ws::{WsClientPlugin, WsClientTransport};
 use crate::protocol::{LobbyPhase, LobbyView, RoomClock};
 use crate::sim::units::MAX_COOKS;
@@ -93,7 +93,7 @@ pub fn run() {
     let mut args = PlayArgs::default();
     app.insert_state(AppState::Menu);
     app.add_plugins(PresentationPlugin);
-    add_client_plugins(&mut app);
+    app.add_plugins(ClientNetPlugin);
     app.add_plugins((WsClientPlugin, OnlinePlugin, LobbyPanelPlugin));
     let mut joining = Joining::default();
     match browser::page_query() {

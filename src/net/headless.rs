@@ -8,8 +8,7 @@ use super::error::NetError;
 use super::predict::{Predictor, reconcile_seen};
 use super::seen::{SeenRound, with_views};
 use super::session::{
-    JoinReply, SendPace, add_client_plugins, add_send_pacing, insert_client, ready_due,
-    take_welcome,
+    ClientNetPlugin, JoinReply, SendPace, SendPacingPlugin, insert_client, ready_due, take_welcome,
 };
 use super::tokens::read_token;
 use super::uplink::Uplink;
@@ -38,12 +37,12 @@ pub fn add_connection(
     reply: &JoinReply,
     transport: &Transport,
 ) -> Result<(), NetError> {
-    add_client_plugins(app);
+    app.add_plugins(ClientNetPlugin);
     app.add_plugins(super::ws::WsClientPlugin);
     open_connection(app.world_mut(), reply, transport)
 }
 
-/// Connects a world that has [`add_client_plugins`] (and, for the relay, `ws::WsClientPlugin`):
+/// Connects a world that has [`ClientNetPlugin`] (and, for the relay, `ws::WsClientPlugin`):
 /// the renet client and the netcode transport carrying `reply`'s connect token. Separate from
 /// [`add_connection`] so the game window adds the plugins at start and connects when the
 /// menu's Host or Join says so.
@@ -230,19 +229,23 @@ impl ClientSession {
 /// and renet without their server halves, whose systems (gated on a server that never runs
 /// here) were still evaluated every step; and no fixed timestep, since nothing of a client runs
 /// in `FixedUpdate` while `FixedMain`'s five empty schedules ran on every tick-sized step.
-fn add_headless_client_plugins(app: &mut App) {
-    use bevy::time::TimePlugin;
-    use bevy_replicon::prelude::{RepliconPlugins, ServerMessagePlugin, ServerPlugin};
-    use bevy_replicon_renet::{RepliconRenetPlugins, RepliconRenetServerPlugin};
-    app.add_plugins((TaskPoolPlugin::default(), TimePlugin, StatesPlugin));
-    app.insert_resource(Time::<Fixed>::from_duration(Duration::from_secs(24 * 3600)));
-    app.add_plugins((
-        RepliconPlugins.build().disable::<ServerPlugin>().disable::<ServerMessagePlugin>(),
-        RepliconRenetPlugins.build().disable::<RepliconRenetServerPlugin>(),
-        crate::protocol::ProtocolPlugin,
-    ));
-    add_send_pacing(app);
-    step_only_what_a_client_uses(app);
+struct HeadlessClientPlugin;
+
+impl Plugin for HeadlessClientPlugin {
+    fn build(&self, app: &mut App) {
+        use bevy::time::TimePlugin;
+        use bevy_replicon::prelude::{RepliconPlugins, ServerMessagePlugin, ServerPlugin};
+        use bevy_replicon_renet::{RepliconRenetPlugins, RepliconRenetServerPlugin};
+        app.add_plugins((TaskPoolPlugin::default(), TimePlugin, StatesPlugin));
+        app.insert_resource(Time::<Fixed>::from_duration(Duration::from_secs(24 * 3600)));
+        app.add_plugins((
+            RepliconPlugins.build().disable::<ServerPlugin>().disable::<ServerMessagePlugin>(),
+            RepliconRenetPlugins.build().disable::<RepliconRenetServerPlugin>(),
+            crate::protocol::ProtocolPlugin,
+        ));
+        app.add_plugins(SendPacingPlugin);
+        step_only_what_a_client_uses(app);
+    }
 }
 
 /// Runs the state machinery only on steps that queued a state change.
@@ -300,7 +303,7 @@ impl HeadlessClient {
         transport: &Transport,
     ) -> Result<HeadlessClient, NetError> {
         let mut app = App::new();
-        add_headless_client_plugins(&mut app);
+        app.add_plugins(HeadlessClientPlugin);
         app.add_plugins(super::ws::WsClientPlugin);
         let probe = open_probed_connection(app.world_mut(), reply, transport)?;
         app.add_systems(

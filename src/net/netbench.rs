@@ -12,9 +12,8 @@ use super::headless::{HeadlessClient, InputMode, Transport, percentile};
 use super::impair::{Conditions, TcpProxy, UdpProxy};
 use super::inputs::{FrameCounts, seat_frame_counts};
 use super::loadgen::drive;
-use super::rooms::{HostedRoom, replay_admitted};
+use super::rooms::{HostedRoom, replay_live};
 use super::server::{HostConfig, ServerHandle, spawn_server};
-use crate::sim::open::SeatSpec;
 use crate::sim::room::Room;
 use clap::Args;
 use serde_json::{Value, json};
@@ -136,16 +135,7 @@ impl ImpairedHost {
             let hosted = q.iter(w).find(|r| r.code == code)?;
             w.get::<Room>(hosted.round?).cloned()
         })?;
-        let seats: Vec<SeatSpec> =
-            room.cooks.iter().map(|c| SeatSpec::new(c.seat, c.name.clone())).collect();
-        let hash = replay_admitted(
-            room.level.clone(),
-            room.book.clone(),
-            room.seed,
-            &seats,
-            room.inputs.log(),
-            room.tick,
-        );
+        let hash = replay_live(&room);
         Some((hash == room.hash, room.tick))
     }
 

@@ -629,3 +629,18 @@ pub fn replay_admitted(
     }
     room.hash
 }
+
+/// [`replay_admitted`] for a live round: its own seats, seed and admitted log, up to its tick.
+/// Equal to `room.hash` when the round is the function of its admitted frames.
+pub fn replay_live(room: &Room) -> u64 {
+    let seats: Vec<SeatSpec> =
+        room.cooks.iter().map(|c| SeatSpec::new(c.seat, c.name.clone())).collect();
+    replay_admitted(
+        room.level.clone(),
+        room.book.clone(),
+        room.seed,
+        &seats,
+        room.inputs.log(),
+        room.tick,
+    )
+}

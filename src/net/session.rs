@@ -125,17 +125,25 @@ pub fn take_welcome(
 }
 
 /// The plugins and systems of a network client, before it has a seat: replicon, renet, the
-/// protocol, and the send pacing ([`SendPace`]). The connection itself is [`insert_client`].
-pub fn add_client_plugins(app: &mut App) {
-    app.add_plugins((RepliconPlugins, RepliconRenetPlugins, ProtocolPlugin));
-    add_send_pacing(app);
+/// protocol, and the send pacing ([`SendPacingPlugin`]). The connection itself is
+/// [`insert_client`].
+pub struct ClientNetPlugin;
+
+impl Plugin for ClientNetPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((RepliconPlugins, RepliconRenetPlugins, ProtocolPlugin, SendPacingPlugin));
+    }
 }
 
 /// The send pacing ([`SendPace`]) of a client app whose replicon/renet plugins are added.
-pub fn add_send_pacing(app: &mut App) {
-    app.init_resource::<SendPace>();
-    app.configure_sets(PostUpdate, RenetSend.run_if(send_due));
-    app.add_systems(PostUpdate, mark_sent.after(RenetSend));
+pub struct SendPacingPlugin;
+
+impl Plugin for SendPacingPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<SendPace>();
+        app.configure_sets(PostUpdate, RenetSend.run_if(send_due));
+        app.add_systems(PostUpdate, mark_sent.after(RenetSend));
+    }
 }
 
 /// Starts the connection: renet's client with this protocol's channels, and `transport`, the

@@ -14,7 +14,9 @@ use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Identifies this game's wire format to netcode; a different build refuses the token.
-pub const PROTOCOL_ID: u64 = 0x5543_4b44_0000_0001; // "UCKD" v1
+// v2: a connection holds several seats (`Welcome.seats`, a local `slot` in `InputBatch` and
+// `InputAck`), so a v1 build is refused at connect rather than misreading them.
+pub const PROTOCOL_ID: u64 = 0x5543_4b44_0000_0002; // "UCKD" v2
 /// How long an issued connect token may be used.
 pub const TOKEN_EXPIRE_SECS: u64 = 60;
 /// Netcode's silence timeout for a connection made with our tokens.
