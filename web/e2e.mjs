@@ -5,8 +5,8 @@
 //
 // 1. POST /api/rooms as "Watcher": a room, its seat 0 held for the watcher (not yet connected,
 //    so no round can start without the browser).
-// 2. Chromium opens http://WEB/?room=CODE&name=Browser: the page fetches seat 1 and connects
-//    over the WebSocket relay. Its console lines (src/client/web.rs) say when the first frame,
+// 2. Chromium opens http://WEB/?room=CODE&name=Browser&players=2: couch co-op in the browser,
+//    the page fetches seats 1 and 2 for its two players and connects them over one WebSocket. Its console lines (src/client/web.rs) say when the first frame,
 //    the join and each lobby phase happen.
 // 3. Once the browser is in the lobby, `UNDERCOOKED join --headless --reconnect` takes seat 0
 //    over UDP (idle inputs, auto-ready, `--stats` listing every cook it saw and how far each
@@ -225,7 +225,7 @@ try {
   });
   const room = await created.json();
   if (!created.ok) throw new Error(`POST /api/rooms: HTTP ${created.status} ${JSON.stringify(room)}`);
-  const url = `http://${web}/?room=${room.code}&name=Browser`;
+  const url = `http://${web}/?room=${room.code}&name=Browser&players=2`;
   result.url = url;
 
   const { targetId } = await send("Target.createTarget", { url: "about:blank" });
@@ -244,6 +244,8 @@ try {
   const joined = await waitLine(/^undercooked: joined room/, "the join");
   result.joined_s = +(joined.t - navAt).toFixed(2);
   result.seat = Number(joined.text.match(/seat (\d+)/)?.[1]);
+  result.seats = joined.text.match(/seats ([\d,]+)/)?.[1] ?? "";
+  if (result.seats !== "1,2") throw new Error(`two players on one page take seats 1 and 2: ${joined.text}`);
   await waitLine(/^undercooked: lobby phase Lobby/, "the lobby");
 
   // The watcher takes seat 0: with both seated, connected and ready the round starts.
