@@ -560,6 +560,7 @@ pub fn host_lan(
 
 /// How many seats this window asks a room for: every cook who joined on the title (the
 /// lineup), at least `--players`, 1 to [`MAX_COOKS`].
+#[cfg(not(target_arch = "wasm32"))]
 pub fn local_players(args: &PlayArgs, lineup: &Lineup) -> u8 {
     (lineup.0.len() as u8).max(args.players).clamp(1, MAX_COOKS as u8)
 }
