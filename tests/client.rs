@@ -992,3 +992,36 @@ fn two_local_players_in_one_window_take_two_seats() {
     h.stop();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Online, one local player plays with every device (both keyboard halves, any gamepad); two
+/// keep their own, as in local play. Decided from the lineup when the players spawn: the
+/// server's welcome (how many seats) usually arrives after the kitchen opened.
+#[test]
+fn online_a_lone_player_takes_every_device_and_a_couch_keeps_its_own() {
+    use bevy::state::app::StatesPlugin;
+    use bevy_replicon_renet::RenetClient;
+    use bevy_replicon_renet::renet::ConnectionConfig;
+    use undercooked::client::config::Bindings;
+    use undercooked::client::input::{Lineup, LocalPlayer};
+    use undercooked::client::online::OnlinePlugin;
+
+    let bindings = Bindings::default();
+    for (lineup, solo) in [
+        (vec![Device::KeyboardLeft], true),
+        (vec![Device::KeyboardLeft, Device::KeyboardRight], false),
+    ] {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin, OnlinePlugin));
+        app.insert_resource(bindings.clone());
+        app.insert_resource(RenetClient::new(ConnectionConfig::default()));
+        app.insert_resource(Lineup(lineup.clone()));
+        let first = app
+            .world_mut()
+            .spawn((bindings.map(Device::KeyboardLeft), LocalPlayer { seat: 0 }))
+            .id();
+        app.world_mut().flush();
+        let map = app.world().get::<InputMap<CookAction>>(first).expect("a map");
+        assert_eq!(*map == bindings.solo_map(), solo, "lineup {lineup:?}");
+        assert_eq!(*map == bindings.map(Device::KeyboardLeft), !solo, "lineup {lineup:?}");
+    }
+}

@@ -14,7 +14,6 @@
 #[cfg(not(target_arch = "wasm32"))]
 use super::args::PlayArgs;
 use super::config::Bindings;
-#[cfg(not(target_arch = "wasm32"))]
 use super::input::Lineup;
 use super::input::{CookAction, LocalPlayer, Outbox, frame_from_action};
 use super::interp::{PredictedCook, PredictedCooks, UTILE};
@@ -178,16 +177,18 @@ impl Plugin for OnlineSystemsPlugin {
 }
 
 /// Online with one local player, that player plays with either keyboard half or any gamepad;
-/// with several (couch co-op online) each keeps its own device, as in local play.
+/// with several (couch co-op online) each keeps its own device, as in local play. Decided by
+/// the lineup the players were spawned from, not by the server's welcome, which usually
+/// arrives after the kitchen opened.
 fn one_seat_many_devices(
     add: On<Add, LocalPlayer>,
     players: Query<&LocalPlayer>,
     bindings: Res<Bindings>,
     client: Option<Res<RenetClient>>,
-    session: Res<OnlineSession>,
+    lineup: Option<Res<Lineup>>,
     mut commands: Commands,
 ) {
-    let alone = session.welcome.as_ref().is_none_or(|w| w.seats.len() <= 1);
+    let alone = lineup.is_none_or(|l| l.0.len() <= 1);
     if client.is_some() && alone && players.get(add.entity).is_ok_and(|p| p.seat == 0) {
         commands.entity(add.entity).insert(bindings.solo_map());
     }
