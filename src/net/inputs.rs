@@ -146,7 +146,7 @@ impl Default for LastStep {
 }
 
 /// The gate's world side: the tally, the step clock and the acks. [`admit_inputs`] itself is
-/// placed by `server::ServerNetPlugin`, in its chain after seating.
+/// placed by `connections::ServerNetPlugin`, in its chain after seating.
 pub struct InputGatePlugin;
 
 impl Plugin for InputGatePlugin {
