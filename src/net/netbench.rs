@@ -121,6 +121,16 @@ impl ImpairedHost {
         (stats.up.bytes_delivered, stats.down.bytes_delivered)
     }
 
+    /// Datagrams (UDP) or chunks (TCP) the proxy delivered (up, down) since it started.
+    pub fn packets(&self) -> (u64, u64) {
+        let stats = match (&self.udp, &self.tcp) {
+            (Some(u), _) => u.stats(),
+            (_, Some(t)) => t.stats(),
+            _ => return (0, 0),
+        };
+        (stats.up.delivered, stats.down.delivered)
+    }
+
     /// What the gate did with each seat's frames.
     pub fn links(&self) -> Vec<(u8, FrameCounts)> {
         self.server.with_world(seat_frame_counts)
@@ -188,10 +198,12 @@ fn measure(args: &NetBenchArgs, rtt: u32) -> Result<Value, NetError> {
         }
     }
     let (up0, down0) = host.bytes();
+    let (pup0, pdown0) = host.packets();
     let t0 = Instant::now();
     drive(&mut clients, Duration::from_millis(5), t0 + Duration::from_secs(args.seconds));
     let secs = t0.elapsed().as_secs_f64();
     let (up1, down1) = host.bytes();
+    let (pup1, pdown1) = host.packets();
     let replay = host.replay_matches(&code);
     let links = host.links();
     let mut total = FrameCounts::default();
@@ -246,6 +258,10 @@ fn measure(args: &NetBenchArgs, rtt: u32) -> Result<Value, NetError> {
             "down": ((down1 - down0) as f64 / secs / n).round(),
             "renet_payload_up": (payload_up / n).round(),
             "renet_payload_down": (payload_down / n).round(),
+        },
+        "packets_per_s_per_client": {
+            "up": round3((pup1 - pup0) as f64 / secs / n),
+            "down": round3((pdown1 - pdown0) as f64 / secs / n),
         },
         "replay_matches": replay.map(|(ok, _)| ok),
     });

@@ -15,7 +15,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Identifies this game's wire format to netcode; a different build refuses the token.
 // v2: a connection holds several seats (`Welcome.seats`, a local `slot` in `InputBatch` and
-// `InputAck`), so a v1 build is refused at connect rather than misreading them.
+// `InputAck`), so a v1 build is refused at connect rather than misreading them; and renet
+// packs several packets into one datagram (patches/README.md), which stock renet would
+// read only the first of.
 pub const PROTOCOL_ID: u64 = 0x5543_4b44_0000_0002; // "UCKD" v2
 /// How long an issued connect token may be used.
 pub const TOKEN_EXPIRE_SECS: u64 = 60;

@@ -11,6 +11,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::time::Duration;
 
+/// Patched (undercooked, patches/README.md): the most bytes `get_packets_to_send` packs into one
+/// payload: renetcode's `NETCODE_MAX_PAYLOAD_BYTES` (its `generate_payload_packet` refuses more).
+const MAX_PAYLOAD_BYTES: usize = 1300;
+
 /// Configuration for a renet connection and its channels.
 #[derive(Debug, Clone)]
 pub struct ConnectionConfig {
@@ -387,15 +391,28 @@ impl RenetClient {
         }
 
         self.stats.received_packet(packet.len() as u64);
+        // Patched (undercooked, patches/README.md): one payload holds one or more renet packets
+        // back to back (see `get_packets_to_send`); each is self-delimiting, so read them one
+        // after another until the payload is used up. An empty payload or any inner packet that
+        // does not parse ends the connection, as one bad packet always did; packets before it
+        // in the payload have been processed, as earlier datagrams would have been.
         let mut octets = octets::Octets::with_slice(packet);
-        let packet = match Packet::from_bytes(&mut octets) {
-            Err(err) => {
-                self.disconnect_with_reason(DisconnectReason::PacketDeserialization(err));
+        loop {
+            let packet = match Packet::from_bytes(&mut octets) {
+                Err(err) => {
+                    self.disconnect_with_reason(DisconnectReason::PacketDeserialization(err));
+                    return;
+                }
+                Ok(packet) => packet,
+            };
+            self.process_inner_packet(packet);
+            if self.is_disconnected() || octets.cap() == 0 {
                 return;
             }
-            Ok(packet) => packet,
-        };
+        }
+    }
 
+    fn process_inner_packet(&mut self, packet: Packet) {
         self.add_pending_ack(packet.sequence());
 
         match packet {
@@ -590,8 +607,16 @@ impl RenetClient {
             }
         }
 
+        // Patched (undercooked, patches/README.md): pack the packets back to back into as few
+        // payloads as fit in netcode's payload limit, instead of one payload (one datagram, with
+        // its ~19 bytes of netcode prefix, sequence and MAC) per packet. Each packet keeps its
+        // own sequence and ack bookkeeping; `process_packet` reads them one after another. A
+        // packet that does not fit with the others starts the next payload; one larger than the
+        // limit still goes alone, as before (netcode refuses it, as it did).
         let mut buffer = [0u8; 1400];
-        let mut serialized_packets = Vec::with_capacity(packets.len());
+        let mut payloads: Vec<Payload> = Vec::new();
+        let mut current: Payload = Vec::new();
+        let mut num_packets: u64 = 0;
         let mut bytes_sent: u64 = 0;
         for packet in packets {
             let mut oct = OctetsMut::with_slice(&mut buffer);
@@ -603,13 +628,22 @@ impl RenetClient {
                 Ok(len) => len,
             };
 
+            num_packets += 1;
             bytes_sent += len as u64;
-            serialized_packets.push(buffer[..len].to_vec());
+            if !current.is_empty() && current.len() + len > MAX_PAYLOAD_BYTES {
+                payloads.push(std::mem::take(&mut current));
+            }
+            current.extend_from_slice(&buffer[..len]);
+        }
+        if !current.is_empty() {
+            payloads.push(current);
         }
 
-        self.stats.sent_packets(serialized_packets.len() as u64, bytes_sent);
+        // Counts renet packets (each is acked on its own, so packet loss stays acked / sent),
+        // and their bytes: the same numbers as before packing.
+        self.stats.sent_packets(num_packets, bytes_sent);
 
-        serialized_packets
+        payloads
     }
 
     fn add_pending_ack(&mut self, sequence: u64) {
@@ -765,5 +799,82 @@ mod tests {
 
         connection.update(Duration::from_secs(4));
         assert_eq!(connection.sent_packets.len(), 0);
+    }
+
+    // Patched (undercooked, patches/README.md): packets packed into one payload.
+    #[test]
+    fn packs_packets_into_one_payload() {
+        let mut client = RenetClient::new(ConnectionConfig::default());
+        let mut server = RenetClient::new_from_server(ConnectionConfig::default());
+        client.set_connected();
+        server.set_connected();
+
+        // Server → client first, so the client has an ack to send too.
+        server.send_message(0, vec![9; 3]);
+        for payload in server.get_packets_to_send() {
+            client.process_packet(&payload);
+        }
+
+        client.send_message(0, vec![1; 10]);
+        client.send_message(1, vec![2; 20]);
+        client.send_message(2, vec![3; 30]);
+        let payloads = client.get_packets_to_send();
+        // Three channel packets and the ack, in one payload.
+        assert_eq!(payloads.len(), 1);
+        assert_eq!(client.sent_packets.len(), 4);
+        for payload in &payloads {
+            server.process_packet(payload);
+        }
+        assert!(server.is_connected());
+        assert_eq!(server.receive_message(0).unwrap().as_ref(), &[1; 10]);
+        assert_eq!(server.receive_message(1).unwrap().as_ref(), &[2; 20]);
+        assert_eq!(server.receive_message(2).unwrap().as_ref(), &[3; 30]);
+        // Each inner packet was acked on its own: the server's ack names all four, and its
+        // reliable packet was acked by the client's ack.
+        assert!(server.sent_packets.is_empty());
+        assert_eq!(server.pending_acks, vec![0..4]);
+    }
+
+    #[test]
+    fn payloads_stay_within_netcode_limit() {
+        let mut client = RenetClient::new(ConnectionConfig::default());
+        let mut server = RenetClient::new_from_server(ConnectionConfig::default());
+        client.set_connected();
+        server.set_connected();
+        for i in 0..40u8 {
+            client.send_message(i % 3, vec![i; 100 + 37 * i as usize]);
+        }
+        let payloads = client.get_packets_to_send();
+        assert!(payloads.len() > 1);
+        for payload in &payloads {
+            assert!(payload.len() <= MAX_PAYLOAD_BYTES, "{}", payload.len());
+            server.process_packet(payload);
+        }
+        assert!(server.is_connected());
+        let received = (0..3u8).map(|c| std::iter::from_fn(|| server.receive_message(c)).count()).sum::<usize>();
+        assert_eq!(received, 40);
+    }
+
+    #[test]
+    fn trailing_garbage_or_empty_payload_disconnects() {
+        let mut client = RenetClient::new(ConnectionConfig::default());
+        client.send_message(0, vec![1; 10]);
+        let mut payload = client.get_packets_to_send().remove(0);
+        payload.push(0xFF);
+        let mut server = RenetClient::new_from_server(ConnectionConfig::default());
+        server.set_connected();
+        server.process_packet(&payload);
+        assert!(matches!(
+            server.disconnect_reason(),
+            Some(DisconnectReason::PacketDeserialization(_))
+        ));
+
+        let mut server = RenetClient::new_from_server(ConnectionConfig::default());
+        server.set_connected();
+        server.process_packet(&[]);
+        assert!(matches!(
+            server.disconnect_reason(),
+            Some(DisconnectReason::PacketDeserialization(_))
+        ));
     }
 }
