@@ -123,7 +123,7 @@ enum Command {
         headless: bool,
         /// Players at this window (couch co-op online), each in a seat of their own with a
         /// keyboard half or a gamepad, all on one connection (the window only).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=4))]
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=undercooked::sim::units::MAX_COOKS as i64))]
         players: u8,
         /// The window's local players play themselves (`random`: seeded sticks and presses),
         /// for automated looking and tests (the window only).

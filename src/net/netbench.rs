@@ -37,7 +37,7 @@ pub struct NetBenchArgs {
     #[arg(long, default_value_t = 10)]
     pub seconds: u64,
     /// Clients in the room (1–4).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=4))]
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=crate::sim::units::MAX_COOKS as i64))]
     pub clients: u8,
     /// Through the web port's WebSocket relay (a TCP proxy) instead of UDP.
     #[arg(long)]
