@@ -311,11 +311,13 @@ pub struct RoundSource {
 /// Client → server: input frames for one of the sender's seats: its local player `slot`
 /// (the seat is the connection's `Welcome.seats[slot]`, never a payload's claim).
 ///
-/// The newest frame is `(seq, tick)`; `older` holds the frames before it that the server has
-/// not acknowledged receiving, newest first, each one seq earlier and `back` ticks earlier
-/// than the frame after it, its controls `None` when they are the same as that frame's (a
-/// held stick). Packed this way a repeated frame costs 2 bytes and a changed one ~6, so
-/// repeating the unacknowledged ones in every packet stays inside the upload budget.
+/// The newest frame is `(seq, tick)`; the `held` frames before it are each one seq and one
+/// tick earlier with the same controls (a held stick, the common case, costs one count);
+/// `older` holds the unacknowledged frames before those, newest first, each one seq earlier
+/// and `back` ticks earlier than the frame after it, its controls `None` when they are the
+/// same as that frame's. Packed this way a held run costs 1 byte, another repeated frame 2 and
+/// a changed one ~6, so repeating the unacknowledged ones in every packet stays inside the
+/// upload budget.
 #[derive(Message, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputBatch {
     /// The local player these frames are for (0 for a single-player client).
@@ -325,6 +327,8 @@ pub struct InputBatch {
     /// The tick the newest frame is meant for.
     pub tick: u32,
     pub newest: PackedInput,
+    /// Frames directly before the newest, one tick apart, with its controls.
+    pub held: u8,
     pub older: Vec<(u8, Option<PackedInput>)>,
 }
 
@@ -358,10 +362,19 @@ impl InputBatch {
     /// A batch of consecutive frames, oldest first (the last is the newest). `None` when empty.
     pub fn pack(slot: u8, frames: &[InputFrame]) -> Option<InputBatch> {
         let (newest, rest) = frames.split_last()?;
-        let (mut after, mut after_controls) = (newest.tick, PackedInput::of(newest));
-        let older = rest
-            .iter()
-            .rev()
+        let (mut after, after_controls) = (newest.tick, PackedInput::of(newest));
+        let mut before = rest.iter().rev().peekable();
+        let mut held = 0u8;
+        while held < u8::MAX
+            && before
+                .next_if(|f| f.tick + 1 == after && PackedInput::of(f) == after_controls)
+                .is_some()
+        {
+            held += 1;
+            after -= 1;
+        }
+        let mut after_controls = after_controls;
+        let older = before
             .map(|f| {
                 let back = after.saturating_sub(f.tick).min(u8::MAX as u32) as u8;
                 let controls = PackedInput::of(f);
@@ -375,6 +388,7 @@ impl InputBatch {
             seq: newest.seq,
             tick: newest.tick,
             newest: PackedInput::of(newest),
+            held,
             older,
         })
     }
@@ -382,7 +396,7 @@ impl InputBatch {
     /// The frames, oldest first, with their seqs and ticks restored; a batch longer than
     /// [`MAX_BATCH`] or numbered below zero is refused whole.
     pub fn unpack(&self) -> Result<Vec<InputFrame>, BatchError> {
-        if self.older.len() + 1 > MAX_BATCH {
+        if self.held as usize + self.older.len() + 1 > MAX_BATCH {
             return Err(BatchError::TooLong(MAX_BATCH));
         }
         let frame = |seq, tick, p: &PackedInput| InputFrame {
@@ -395,6 +409,11 @@ impl InputBatch {
         let mut out = Vec::with_capacity(self.older.len() + 1);
         out.push(frame(self.seq, self.tick, &self.newest));
         let (mut seq, mut tick, mut controls) = (self.seq, self.tick, self.newest);
+        for _ in 0..self.held {
+            seq = seq.checked_sub(1).ok_or(BatchError::Underflow)?;
+            tick = tick.checked_sub(1).ok_or(BatchError::Underflow)?;
+            out.push(frame(seq, tick, &controls));
+        }
         for (back, p) in &self.older {
             seq = seq.checked_sub(1).ok_or(BatchError::Underflow)?;
             tick = tick.checked_sub(*back as u32).ok_or(BatchError::Underflow)?;

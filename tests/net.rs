@@ -231,8 +231,11 @@ fn hostile_inputs_change_nothing_and_are_counted() {
         seq: 0,
         tick: 0,
         newest: PackedInput::default(),
+        held: 0,
         older: vec![(1, None)],
     });
+    // A held run longer than a batch may be: malformed too.
+    mal.send(InputBatch { held: u8::MAX, ..one(f(95, now + 7, (1000, 0))) });
     // A local slot the connection holds no seat for: refused by name, never another seat's.
     mal.send(InputBatch { slot: 3, ..one(f(90, now + 7, (1000, 0))) });
     // A flood: many new seqs in one tick (16 full batches).
@@ -257,7 +260,7 @@ fn hostile_inputs_change_nothing_and_are_counted() {
         h.with_world(|w| seat_frame_counts(w).into_iter().find(|(s, _)| *s == 1).map(|(_, c)| c));
     let r = counts.expect("Mal is seated");
     assert!(r.late >= 1, "a late frame is applied, not refused: {r:?}");
-    assert!(r.future >= 1 && r.clamped >= 1 && r.duplicate >= 1 && r.malformed >= 2, "{r:?}");
+    assert!(r.future >= 1 && r.clamped >= 1 && r.duplicate >= 1 && r.malformed >= 3, "{r:?}");
     assert!(r.flood >= 16, "more than a batch of new frames in a tick is a flood: {r:?}");
     assert_eq!(r.no_seat, 1, "a slot without a seat is refused: {r:?}");
     let s = snapshot(&h, &a.code).expect("round live");

@@ -563,4 +563,18 @@ mod tests {
         );
         assert_eq!(up.unacked(), frames.len() - 5);
     }
+
+    #[test]
+    fn a_held_run_packs_to_one_count_and_unpacks_exactly() {
+        let f = |seq, tick, mv| InputFrame { seq, tick, mv: (mv, 0), action: false, face: None };
+        // Oldest first: a frame, a gap of three ticks, a change, then a held stick.
+        let frames =
+            vec![f(1, 10, 5), f(2, 13, 7), f(3, 14, 9), f(4, 15, 9), f(5, 16, 9), f(6, 17, 9)];
+        let b = InputBatch::pack(2, &frames).unwrap();
+        assert_eq!((b.slot, b.held, b.older.len()), (2, 3, 2), "{b:?}");
+        assert_eq!(b.unpack().unwrap(), frames);
+        // A held run too long for a batch is refused whole, as a long batch is.
+        let long = InputBatch { held: MAX_BATCH as u8, ..b };
+        assert!(long.unpack().is_err());
+    }
 }
