@@ -48,6 +48,10 @@ pub enum Packet {
     },
 }
 
+/// Patched (undercooked, patches/README.md): the high bit of a packet's type byte: its sequence is
+/// the previous packet's in the same payload plus one, and is not written.
+pub const CHAINED: u8 = 0x80;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SerializationError {
     BufferTooShort,
@@ -93,7 +97,15 @@ impl Packet {
     }
 
     pub fn to_bytes(&self, b: &mut octets::OctetsMut) -> Result<usize, SerializationError> {
+        self.to_bytes_chained(b, false)
+    }
+
+    /// Patched (undercooked, patches/README.md): with `chained`, the packet follows another in
+    /// the same payload whose sequence is one less: its type byte carries [`CHAINED`] and its
+    /// own sequence is left out (2–4 bytes a packet).
+    pub fn to_bytes_chained(&self, b: &mut octets::OctetsMut, chained: bool) -> Result<usize, SerializationError> {
         let before = b.cap();
+        let flag = if chained { CHAINED } else { 0 };
 
         match self {
             Packet::SmallReliable {
@@ -101,8 +113,10 @@ impl Packet {
                 channel_id,
                 messages,
             } => {
-                b.put_u8(0)?;
-                b.put_varint(*sequence)?;
+                b.put_u8(0 | flag)?;
+                if !chained {
+                    b.put_varint(*sequence)?;
+                }
                 b.put_u8(*channel_id)?;
                 b.put_u16(messages.len() as u16)?;
                 for (message_id, message) in messages {
@@ -116,8 +130,10 @@ impl Packet {
                 channel_id,
                 messages,
             } => {
-                b.put_u8(1)?;
-                b.put_varint(*sequence)?;
+                b.put_u8(1 | flag)?;
+                if !chained {
+                    b.put_varint(*sequence)?;
+                }
                 b.put_u8(*channel_id)?;
                 b.put_u16(messages.len() as u16)?;
                 for message in messages {
@@ -130,8 +146,10 @@ impl Packet {
                 channel_id,
                 slice,
             } => {
-                b.put_u8(2)?;
-                b.put_varint(*sequence)?;
+                b.put_u8(2 | flag)?;
+                if !chained {
+                    b.put_varint(*sequence)?;
+                }
                 b.put_u8(*channel_id)?;
                 b.put_varint(slice.message_id)?;
                 b.put_varint(slice.slice_index as u64)?;
@@ -144,8 +162,10 @@ impl Packet {
                 channel_id,
                 slice,
             } => {
-                b.put_u8(3)?;
-                b.put_varint(*sequence)?;
+                b.put_u8(3 | flag)?;
+                if !chained {
+                    b.put_varint(*sequence)?;
+                }
                 b.put_u8(*channel_id)?;
                 b.put_varint(slice.message_id)?;
                 b.put_varint(slice.slice_index as u64)?;
@@ -154,8 +174,10 @@ impl Packet {
                 b.put_bytes(&slice.payload)?;
             }
             Packet::Ack { sequence, ack_ranges } => {
-                b.put_u8(4)?;
-                b.put_varint(*sequence)?;
+                b.put_u8(4 | flag)?;
+                if !chained {
+                    b.put_varint(*sequence)?;
+                }
 
                 // Consider this ranges:
                 // [20010..20020   ,  20035..20040]
@@ -206,11 +228,31 @@ impl Packet {
     }
 
     pub fn from_bytes(b: &mut octets::Octets) -> Result<Packet, SerializationError> {
-        let packet_type = b.get_u8()?;
+        Self::from_bytes_chained(b, None)
+    }
+
+    /// Patched (undercooked, patches/README.md): reads a packet that may be [`CHAINED`] to
+    /// `previous`, the sequence of the packet before it in the same payload (`None` for the
+    /// first, which must carry its own).
+    pub fn from_bytes_chained(b: &mut octets::Octets, previous: Option<u64>) -> Result<Packet, SerializationError> {
+        let head = b.get_u8()?;
+        let chained = head & CHAINED != 0;
+        let packet_type = head & !CHAINED;
+        let chained_sequence = match (chained, previous) {
+            (false, _) => None,
+            (true, Some(p)) => Some(p.checked_add(1).ok_or(SerializationError::InvalidPacketType)?),
+            (true, None) => return Err(SerializationError::InvalidPacketType),
+        };
+        let mut read_sequence = |b: &mut octets::Octets| -> Result<u64, SerializationError> {
+            match chained_sequence {
+                Some(s) => Ok(s),
+                None => Ok(b.get_varint()?),
+            }
+        };
         match packet_type {
             0 => {
                 // SmallReliable
-                let sequence = b.get_varint()?;
+                let sequence = read_sequence(b)?;
                 let channel_id = b.get_u8()?;
                 let messages_len = b.get_u16()?;
                 let mut messages: Vec<(u64, Bytes)> = Vec::with_capacity(64);
@@ -229,7 +271,7 @@ impl Packet {
             }
             1 => {
                 // SmallUnreliable
-                let sequence = b.get_varint()?;
+                let sequence = read_sequence(b)?;
                 let channel_id = b.get_u8()?;
                 let messages_len = b.get_u16()?;
                 let mut messages: Vec<Bytes> = Vec::with_capacity(64);
@@ -246,7 +288,7 @@ impl Packet {
             }
             2 => {
                 // ReliableSlice
-                let sequence = b.get_varint()?;
+                let sequence = read_sequence(b)?;
                 let channel_id = b.get_u8()?;
                 let message_id = b.get_varint()?;
                 let slice_index = b.get_varint()? as usize;
@@ -279,7 +321,7 @@ impl Packet {
             }
             3 => {
                 // UnreliableSlice
-                let sequence = b.get_varint()?;
+                let sequence = read_sequence(b)?;
                 let channel_id = b.get_u8()?;
                 let message_id = b.get_varint()?;
                 let slice_index = b.get_varint()? as usize;
@@ -304,7 +346,7 @@ impl Packet {
             }
             4 => {
                 // Ack
-                let sequence = b.get_varint()?;
+                let sequence = read_sequence(b)?;
 
                 let first_range_end = b.get_varint()?;
                 let first_range_size = b.get_varint()?;
@@ -450,5 +492,25 @@ mod tests {
         let mut b = octets::Octets::with_slice(&buffer);
         let recv_packet = Packet::from_bytes(&mut b).unwrap();
         assert_eq!(packet, recv_packet);
+    }
+
+    // Patched (undercooked, patches/README.md): chained packets leave their sequence out.
+    #[test]
+    fn chained_packets_leave_out_their_sequence() {
+        let first = Packet::Ack { sequence: 20_000, ack_ranges: vec![3..7] };
+        let second = Packet::SmallUnreliable { sequence: 20_001, channel_id: 1, messages: vec![vec![5; 3].into()] };
+        let mut buffer = [0u8; 64];
+        let mut b = octets::OctetsMut::with_slice(&mut buffer);
+        let a = first.to_bytes_chained(&mut b, false).unwrap();
+        let c = second.to_bytes_chained(&mut b, true).unwrap();
+        let full = second.to_bytes(&mut octets::OctetsMut::with_slice(&mut [0u8; 64])).unwrap();
+        assert_eq!(full - c, 4, "a sequence over 16,383 is a 4-byte varint");
+        let mut r = octets::Octets::with_slice(&buffer[..a + c]);
+        let read_first = Packet::from_bytes_chained(&mut r, None).unwrap();
+        let read_second = Packet::from_bytes_chained(&mut r, Some(read_first.sequence())).unwrap();
+        assert_eq!((read_first, read_second), (first, second));
+        // A chained packet with nothing before it is refused, never guessed.
+        let mut r = octets::Octets::with_slice(&buffer[a..a + c]);
+        assert_eq!(Packet::from_bytes_chained(&mut r, None), Err(SerializationError::InvalidPacketType));
     }
 }

@@ -405,14 +405,16 @@ impl RenetClient {
         // does not parse ends the connection, as one bad packet always did; packets before it
         // in the payload have been processed, as earlier datagrams would have been.
         let mut octets = octets::Octets::with_slice(packet);
+        let mut previous = None;
         loop {
-            let packet = match Packet::from_bytes(&mut octets) {
+            let packet = match Packet::from_bytes_chained(&mut octets, previous) {
                 Err(err) => {
                     self.disconnect_with_reason(DisconnectReason::PacketDeserialization(err));
                     return;
                 }
                 Ok(packet) => packet,
             };
+            previous = Some(packet.sequence());
             self.process_inner_packet(packet);
             if self.is_disconnected() || octets.cap() == 0 {
                 return;
@@ -628,21 +630,35 @@ impl RenetClient {
         let mut current: Payload = Vec::new();
         let mut num_packets: u64 = 0;
         let mut bytes_sent: u64 = 0;
+        let mut previous: Option<u64> = None;
         for packet in packets {
-            let mut oct = OctetsMut::with_slice(&mut buffer);
-            let len = match packet.to_bytes(&mut oct) {
-                Err(err) => {
-                    self.disconnect_with_reason(DisconnectReason::PacketSerialization(err));
-                    return vec![];
+            // A packet that follows its predecessor in the same payload leaves its sequence
+            // out (`Packet::to_bytes_chained`); one that starts a payload writes it.
+            let consecutive = previous.is_some_and(|p| p.checked_add(1) == Some(packet.sequence()));
+            let mut chained = !current.is_empty() && consecutive;
+            let mut len = 0;
+            for _ in 0..2 {
+                let mut oct = OctetsMut::with_slice(&mut buffer);
+                len = match packet.to_bytes_chained(&mut oct, chained) {
+                    Err(err) => {
+                        self.disconnect_with_reason(DisconnectReason::PacketSerialization(err));
+                        return vec![];
+                    }
+                    Ok(len) => len,
+                };
+                if !current.is_empty() && current.len() + len > MAX_PAYLOAD_BYTES {
+                    payloads.push(std::mem::take(&mut current));
+                    if chained {
+                        chained = false;
+                        continue;
+                    }
                 }
-                Ok(len) => len,
-            };
+                break;
+            }
 
             num_packets += 1;
             bytes_sent += len as u64;
-            if !current.is_empty() && current.len() + len > MAX_PAYLOAD_BYTES {
-                payloads.push(std::mem::take(&mut current));
-            }
+            previous = Some(packet.sequence());
             current.extend_from_slice(&buffer[..len]);
         }
         if !current.is_empty() {
