@@ -261,11 +261,6 @@ impl Welcome {
     pub fn seat(&self) -> u8 {
         self.seats.first().copied().unwrap_or(0)
     }
-
-    /// The local slot that plays `seat` on this connection.
-    pub fn slot_of(&self, seat: u8) -> Option<u8> {
-        self.seats.iter().position(|s| *s == seat).map(|i| i as u8)
-    }
 }
 
 /// One shifting floor group, for drawing its cells and the warning flash.

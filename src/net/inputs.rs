@@ -93,15 +93,6 @@ impl InputLinks {
     pub fn for_seats(seats: usize) -> InputLinks {
         InputLinks((0..seats.max(1)).map(|_| InputLink::default()).collect())
     }
-
-    /// The counts of every slot added up (the connection's).
-    pub fn counts(&self) -> FrameCounts {
-        let mut total = FrameCounts::default();
-        for link in &self.0 {
-            total.add_change(&FrameCounts::default(), &link.counts);
-        }
-        total
-    }
 }
 
 /// What the gate did with every seated connection's frames, per seat, in seat order (the

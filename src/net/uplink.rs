@@ -110,10 +110,6 @@ impl Uplink {
         Uplink { slot, ..Uplink::default() }
     }
 
-    pub fn slot(&self) -> u8 {
-        self.slot
-    }
-
     /// A new round (its ticks start again): the clock and the frames in flight are forgotten,
     /// the round trip is kept.
     pub fn reset_round(&mut self) {

@@ -243,7 +243,7 @@ impl Packet {
             (true, Some(p)) => Some(p.checked_add(1).ok_or(SerializationError::InvalidPacketType)?),
             (true, None) => return Err(SerializationError::InvalidPacketType),
         };
-        let mut read_sequence = |b: &mut octets::Octets| -> Result<u64, SerializationError> {
+        let read_sequence = |b: &mut octets::Octets| -> Result<u64, SerializationError> {
             match chained_sequence {
                 Some(s) => Ok(s),
                 None => Ok(b.get_varint()?),
