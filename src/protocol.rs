@@ -328,11 +328,74 @@ pub struct InputBatch {
 }
 
 /// One frame's controls, without its numbering (see [`InputBatch`]).
+///
+/// On the wire the stick's two axes are varints and the buttons one byte ([`ButtonByte`]):
+/// the action button and the explicit facing each cost a byte of their own otherwise, in
+/// every frame a batch carries (issue 16's ≤ 1 KB/s up).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "PackedWire", into = "PackedWire")]
 pub struct PackedInput {
     pub mv: (i16, i16),
     pub action: bool,
     pub face: Option<Dir4>,
+}
+
+/// [`PackedInput`] as it is written: the stick, then [`ButtonByte`].
+#[derive(Clone, Copy, Serialize, Deserialize)]
+struct PackedWire(i16, i16, u8);
+
+/// The bits of a frame's button byte: bit 0 the action button, bits 2–4 the explicit facing
+/// (0 none, 1–4 `Dir4` in its canonical order). Bit 1 is kept for the second button (issue 18);
+/// a byte with it or bits 5–7 set is refused by name, as is a facing above 4.
+pub struct ButtonByte;
+
+impl ButtonByte {
+    const ACTION: u8 = 0b1;
+    const FACE_SHIFT: u8 = 2;
+    const FACE_MASK: u8 = 0b111 << Self::FACE_SHIFT;
+    const KNOWN: u8 = Self::ACTION | Self::FACE_MASK;
+}
+
+/// Why a frame's button byte cannot be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ButtonByteError {
+    #[error("button byte {0:#010b} sets bits this protocol does not define")]
+    UnknownBits(u8),
+    #[error("button byte {0:#010b} names facing {1}, past the four directions")]
+    BadFacing(u8, u8),
+}
+
+impl From<PackedInput> for PackedWire {
+    fn from(p: PackedInput) -> PackedWire {
+        let face = match p.face {
+            None => 0,
+            Some(Dir4::Up) => 1,
+            Some(Dir4::Down) => 2,
+            Some(Dir4::Left) => 3,
+            Some(Dir4::Right) => 4,
+        };
+        let buttons = u8::from(p.action) | face << ButtonByte::FACE_SHIFT;
+        PackedWire(p.mv.0, p.mv.1, buttons)
+    }
+}
+
+impl TryFrom<PackedWire> for PackedInput {
+    type Error = ButtonByteError;
+
+    fn try_from(PackedWire(x, y, buttons): PackedWire) -> Result<PackedInput, ButtonByteError> {
+        if buttons & !ButtonByte::KNOWN != 0 {
+            return Err(ButtonByteError::UnknownBits(buttons));
+        }
+        let face = match (buttons & ButtonByte::FACE_MASK) >> ButtonByte::FACE_SHIFT {
+            0 => None,
+            1 => Some(Dir4::Up),
+            2 => Some(Dir4::Down),
+            3 => Some(Dir4::Left),
+            4 => Some(Dir4::Right),
+            n => return Err(ButtonByteError::BadFacing(buttons, n)),
+        };
+        Ok(PackedInput { mv: (x, y), action: buttons & ButtonByte::ACTION != 0, face })
+    }
 }
 
 impl PackedInput {
@@ -448,4 +511,45 @@ pub struct InputAck {
 pub struct TickEvents {
     pub tick: u32,
     pub events: Vec<SimEvent>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_controls() -> Vec<PackedInput> {
+        let faces = [None, Some(Dir4::Up), Some(Dir4::Down), Some(Dir4::Left), Some(Dir4::Right)];
+        let mut out = Vec::new();
+        for action in [false, true] {
+            for face in faces {
+                for mv in [(0, 0), (-1000, 1000), (i16::MIN, i16::MAX)] {
+                    out.push(PackedInput { mv, action, face });
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn controls_cross_the_wire_unchanged_in_three_bytes_when_still() {
+        for p in every_controls() {
+            let mut buf = [0u8; 16];
+            let bytes = postcard::to_slice(&p, &mut buf).unwrap();
+            assert_eq!(postcard::from_bytes::<PackedInput>(bytes).unwrap(), p);
+            if p.mv == (0, 0) {
+                assert_eq!(bytes.len(), 3, "{p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_button_byte_with_undefined_bits_or_facing_is_refused_by_name() {
+        let read = |buttons: u8| PackedInput::try_from(PackedWire(0, 0, buttons));
+        assert_eq!(read(0b10), Err(ButtonByteError::UnknownBits(0b10)));
+        assert_eq!(read(0b1000_0001), Err(ButtonByteError::UnknownBits(0b1000_0001)));
+        assert_eq!(read(5 << 2), Err(ButtonByteError::BadFacing(5 << 2, 5)));
+        assert_eq!(read(7 << 2 | 1), Err(ButtonByteError::BadFacing(7 << 2 | 1, 7)));
+        assert!(postcard::from_bytes::<PackedInput>(&[0, 0, 0b10]).is_err());
+        assert_eq!(read(4 << 2 | 1).unwrap().face, Some(Dir4::Right));
+    }
 }

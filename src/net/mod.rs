@@ -19,6 +19,7 @@ pub mod api;
 pub mod bots;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
+pub mod channels;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod connections;
 pub mod error;

@@ -201,7 +201,10 @@ impl Predictor {
         // unknown; measured with four bot players at 100 ms (`bench net`), predicting them
         // (standing or dead-reckoned) made corrections more frequent and larger (4.7/s, mean
         // 0.087 tile) than leaving them out (2.6/s, 0.051): a bump is corrected either way.
-        room.cooks.retain(|c| c.seat == self.seat);
+        // A cook standing still (at a board, a sink, a pass) is kept where it stands: it will
+        // most likely still be there for the few ticks ahead, and walking into it is the bump
+        // to foresee.
+        room.cooks.retain(|c| c.seat == self.seat || c.vel == V2::ZERO);
         let from = room.tick;
         self.path.retain(|(t, _, _)| *t <= from);
         self.base = from;

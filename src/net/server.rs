@@ -22,8 +22,7 @@ use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use bevy_replicon::prelude::*;
 use bevy_replicon_renet::netcode::{ServerAuthentication, ServerConfig};
-use bevy_replicon_renet::renet::ConnectionConfig;
-use bevy_replicon_renet::{RenetChannelsExt, RenetServer, RepliconRenetPlugins};
+use bevy_replicon_renet::{RenetServer, RepliconRenetPlugins};
 use std::net::{IpAddr, SocketAddr, UdpSocket};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -164,11 +163,7 @@ pub fn build_server_with(
         vec![udp]
     };
     let channels = app.world().resource::<RepliconChannels>();
-    let server = RenetServer::new(ConnectionConfig {
-        server_channels_config: channels.server_configs(),
-        client_channels_config: channels.client_configs(),
-        ..Default::default()
-    });
+    let server = RenetServer::new(super::channels::connection_config(channels));
     let transport = super::udp::HostTransport::new(
         ServerConfig {
             current_time: super::tokens::unix_now(),

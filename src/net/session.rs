@@ -11,8 +11,7 @@ use crate::sim::units::MAX_COOKS;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
-use bevy_replicon_renet::renet::ConnectionConfig;
-use bevy_replicon_renet::{RenetChannelsExt, RenetClient, RenetSend, RepliconRenetPlugins};
+use bevy_replicon_renet::{RenetClient, RenetSend, RepliconRenetPlugins};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -150,11 +149,7 @@ impl Plugin for SendPacingPlugin {
 /// resource that carries netcode's packets (UDP, or a WebSocket to the relay).
 pub fn insert_client(world: &mut World, transport: impl Resource) {
     let channels = world.resource::<RepliconChannels>();
-    let client = RenetClient::new(ConnectionConfig {
-        server_channels_config: channels.server_configs(),
-        client_channels_config: channels.client_configs(),
-        ..Default::default()
-    });
+    let client = RenetClient::new(super::channels::connection_config(channels));
     world.insert_resource(transport);
     world.insert_resource(client);
 }

@@ -18,7 +18,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 // `InputAck`), so a v1 build is refused at connect rather than misreading them; and renet
 // packs several packets into one datagram (patches/README.md), which stock renet would
 // read only the first of.
-pub const PROTOCOL_ID: u64 = 0x5543_4b44_0000_0002; // "UCKD" v2
+// v3: renet writes a packet's message count as a varint, replicon's mutation acks ride an
+// unreliable channel (`net::channels`), and a frame's buttons are one byte
+// (`protocol::PackedInput`): a v2 build would misread all three.
+pub const PROTOCOL_ID: u64 = 0x5543_4b44_0000_0003; // "UCKD" v3
 /// How long an issued connect token may be used.
 pub const TOKEN_EXPIRE_SECS: u64 = 60;
 /// Netcode's silence timeout for a connection made with our tokens.

@@ -52,6 +52,19 @@ pub enum Packet {
 /// the previous packet's in the same payload plus one, and is not written.
 pub const CHAINED: u8 = 0x80;
 
+/// Patched (undercooked, patches/README.md): a packet's message count is a varint (1 byte below
+/// 64, the common case) instead of a fixed `u16`; a count over `u16::MAX` is refused as before it
+/// could not be written.
+fn put_count(b: &mut octets::OctetsMut, count: usize) -> Result<(), SerializationError> {
+    let count = u16::try_from(count).map_err(|_| SerializationError::InvalidPacketType)?;
+    b.put_varint(count as u64)?;
+    Ok(())
+}
+
+fn get_count(b: &mut octets::Octets) -> Result<u16, SerializationError> {
+    u16::try_from(b.get_varint()?).map_err(|_| SerializationError::InvalidPacketType)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SerializationError {
     BufferTooShort,
@@ -118,7 +131,7 @@ impl Packet {
                     b.put_varint(*sequence)?;
                 }
                 b.put_u8(*channel_id)?;
-                b.put_u16(messages.len() as u16)?;
+                put_count(b, messages.len())?;
                 for (message_id, message) in messages {
                     b.put_varint(*message_id)?;
                     b.put_varint(message.len() as u64)?;
@@ -135,7 +148,7 @@ impl Packet {
                     b.put_varint(*sequence)?;
                 }
                 b.put_u8(*channel_id)?;
-                b.put_u16(messages.len() as u16)?;
+                put_count(b, messages.len())?;
                 for message in messages {
                     b.put_varint(message.len() as u64)?;
                     b.put_bytes(message)?;
@@ -254,7 +267,7 @@ impl Packet {
                 // SmallReliable
                 let sequence = read_sequence(b)?;
                 let channel_id = b.get_u8()?;
-                let messages_len = b.get_u16()?;
+                let messages_len = get_count(b)?;
                 let mut messages: Vec<(u64, Bytes)> = Vec::with_capacity(64);
                 for _ in 0..messages_len {
                     let message_id = b.get_varint()?;
@@ -273,7 +286,7 @@ impl Packet {
                 // SmallUnreliable
                 let sequence = read_sequence(b)?;
                 let channel_id = b.get_u8()?;
-                let messages_len = b.get_u16()?;
+                let messages_len = get_count(b)?;
                 let mut messages: Vec<Bytes> = Vec::with_capacity(64);
                 for _ in 0..messages_len {
                     let payload = b.get_bytes_with_varint_length()?;
