@@ -95,6 +95,7 @@ pub fn run() {
     app.add_plugins(PresentationPlugin);
     app.add_plugins(ClientNetPlugin);
     app.add_plugins((WsClientPlugin, OnlinePlugin, LobbyPanelPlugin));
+    app.add_plugins(super::lobby_assist::LobbyAssistPlugin);
     let mut joining = Joining::default();
     match browser::page_query() {
         Ok(query) => {
