@@ -126,20 +126,20 @@ pub fn fit_camera(gw: f32, gh: f32, w: f32, h: f32, ui_scale: f32) -> Transform 
         Transform::from_translation(target + Vec3::new(0.0, pitch.sin(), pitch.cos()) * dist)
             .looking_at(target, Vec3::Y)
     };
-    // The kitchen's projected bounds (x_min, x_max, y_min, y_max) from a camera placement; a
-    // corner behind the camera makes the placement unusable (infinite bounds).
+    // The kitchen's projected bounds (x_min, x_max, y_min, y_max) from a camera placement;
+    // `None` when a corner is behind the camera.
     let bounds = |t: &Transform| {
         let view_from_world = t.to_matrix().inverse();
         let mut b = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
         for c in &corners {
             let v = view_from_world.transform_point3(*c);
             if v.z > -projection.near {
-                return (f32::MIN, f32::MAX, f32::MIN, f32::MAX);
+                return None;
             }
             let p = clip_from_view.project_point3(v);
             b = (b.0.min(p.x), b.1.max(p.x), b.2.min(p.y), b.3.max(p.y));
         }
-        b
+        Some(b)
     };
     let span = gw.max(gh).max(1.0);
     // For a distance: the aim that centres the kitchen vertically (its centre rises on screen
@@ -148,18 +148,17 @@ pub fn fit_camera(gw: f32, gh: f32, w: f32, h: f32, ui_scale: f32) -> Transform 
         let (mut lo, mut hi) = (-2.0 * span, gh + 2.0 * span);
         for _ in 0..40 {
             let mid = (lo + hi) / 2.0;
-            let b = bounds(&place(mid, dist));
-            if (b.2 + b.3) / 2.0 < y_mid {
-                lo = mid;
-            } else {
-                hi = mid;
+            // A corner behind the camera: the aim is so far back that the camera has passed
+            // the front row, so it must come forward, as when the kitchen sits too low.
+            match bounds(&place(mid, dist)) {
+                Some(b) if (b.2 + b.3) / 2.0 >= y_mid => hi = mid,
+                _ => lo = mid,
             }
         }
         place((lo + hi) / 2.0, dist)
     };
     let fits = |t: &Transform| {
-        let b = bounds(t);
-        b.0 >= x_lo && b.1 <= x_hi && b.2 >= y_lo && b.3 <= y_hi
+        bounds(t).is_some_and(|b| b.0 >= x_lo && b.1 <= x_hi && b.2 >= y_lo && b.3 <= y_hi)
     };
     let (mut near, mut far) = (0.5, 40.0 * span + 20.0);
     for _ in 0..40 {
