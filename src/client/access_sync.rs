@@ -39,6 +39,7 @@ fn apply_accessibility(
     }
     if palette.0 != wanted.palette {
         palette.0 = wanted.palette;
+        super::palette::set_active(wanted.palette);
     }
     if scale.0 != wanted.ui_factor() {
         scale.0 = wanted.ui_factor();

@@ -1,14 +1,18 @@
-//! The colour palettes players choose between in Settings: the standard one, and one safe for
-//! the common colour-vision deficiencies (protan, deutan and tritan), built on the Okabe–Ito
-//! set, whose colours stay apart for all three. Cooks, ingredients and order timers take their
-//! colours from the chosen palette ([`Palette`], a resource every drawing system can read);
-//! none of them is told by colour alone — a cook also has its "P1".."P4" tag, an ingredient its
-//! own model, a ticket's timer its bar's length.
+//! The colour palettes players choose between in Settings: the standard one (the colours in
+//! `theme.rs`), and one safe for the common colour-vision deficiencies (protan, deutan and
+//! tritan), built on the Okabe–Ito set, whose colours stay apart for all three. None of the
+//! colours is the only cue: a cook also has its "P1".."P4" tag, an ingredient its own model, a
+//! ticket's timer its bar's length.
+//!
+//! The palette in force is the [`Palette`] resource (for systems that want to notice a change)
+//! and a process-wide switch that `theme::seat_color` / `ingredient_color` / `part_color` read,
+//! so every drawing call site follows it without passing the resource around: the colour
+//! functions stay plain functions, and the switch is presentation only (no rule reads it).
 
-use super::theme::{BURNT, SEAT_COLORS, ingredient_color};
-use crate::sim::kinds::{Form, Ingredient};
+use crate::sim::kinds::Ingredient;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Which palette: saved in `config.ron` (`accessibility.palette`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -18,18 +22,6 @@ pub enum PaletteKind {
     Standard,
     /// Okabe–Ito: distinguishable with protanopia, deuteranopia and tritanopia.
     ColourBlindSafe,
-}
-
-impl PaletteKind {
-    pub const ALL: [PaletteKind; 2] = [PaletteKind::Standard, PaletteKind::ColourBlindSafe];
-
-    /// Its name on the Settings screen.
-    pub fn name(self) -> &'static str {
-        match self {
-            PaletteKind::Standard => "Standard",
-            PaletteKind::ColourBlindSafe => "Colour-blind safe",
-        }
-    }
 }
 
 /// Okabe & Ito's eight colours (2008), in sRGB.
@@ -49,27 +41,31 @@ mod okabe_ito {
 const SAFE_SEATS: [Color; 4] =
     [okabe_ito::ORANGE, okabe_ito::BLUE, okabe_ito::YELLOW, okabe_ito::BLUISH_GREEN];
 
-/// The palette in use, read by whatever draws cooks, items and tickets. Kept equal to
-/// `Accessibility::palette` by the accessibility plugin.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Palette(pub PaletteKind);
+impl PaletteKind {
+    pub const ALL: [PaletteKind; 2] = [PaletteKind::Standard, PaletteKind::ColourBlindSafe];
 
-impl Palette {
-    /// A seat's colour (repeats past four seats).
-    pub fn seat(&self, seat: u8) -> Color {
-        let table = match self.0 {
-            PaletteKind::Standard => &SEAT_COLORS,
-            PaletteKind::ColourBlindSafe => &SAFE_SEATS,
-        };
-        table[seat as usize % table.len()]
+    /// Its name on the Settings screen.
+    pub fn name(self) -> &'static str {
+        match self {
+            PaletteKind::Standard => "Standard",
+            PaletteKind::ColourBlindSafe => "Colour-blind safe",
+        }
     }
 
-    /// An ingredient's raw colour.
-    pub fn ingredient(&self, i: Ingredient) -> Color {
+    /// A seat's colour in this palette; `None`: the standard one (`theme::SEAT_COLORS`).
+    pub fn seat(self, seat: u8) -> Option<Color> {
+        match self {
+            PaletteKind::Standard => None,
+            PaletteKind::ColourBlindSafe => Some(SAFE_SEATS[seat as usize % SAFE_SEATS.len()]),
+        }
+    }
+
+    /// An ingredient's raw colour in this palette; `None`: the standard one.
+    pub fn ingredient(self, i: Ingredient) -> Option<Color> {
         use okabe_ito::*;
-        match self.0 {
-            PaletteKind::Standard => ingredient_color(i),
-            PaletteKind::ColourBlindSafe => match i {
+        match self {
+            PaletteKind::Standard => None,
+            PaletteKind::ColourBlindSafe => Some(match i {
                 Ingredient::Onion => REDDISH_PURPLE,
                 Ingredient::Tomato => VERMILLION,
                 Ingredient::Lettuce => BLUISH_GREEN,
@@ -78,41 +74,45 @@ impl Palette {
                 Ingredient::Patty => Color::srgb(0.45, 0.22, 0.1),
                 Ingredient::Fish => SKY_BLUE,
                 Ingredient::Rice => Color::srgb(0.97, 0.97, 0.95),
-            },
+            }),
         }
     }
 
-    /// An ingredient's colour in a form: cooking darkens it, boiling lightens it toward broth,
-    /// burning blackens it — changes of lightness, which survive any colour deficiency.
-    pub fn part(&self, i: Ingredient, f: Form) -> Color {
-        let c = self.ingredient(i).to_srgba();
-        match f {
-            Form::Raw | Form::Chopped => c.into(),
-            Form::Cooked => Color::srgb(c.red * 0.62, c.green * 0.5, c.blue * 0.4),
-            Form::Boiled => {
-                Color::srgb(c.red * 0.7 + 0.25, c.green * 0.7 + 0.22, c.blue * 0.5 + 0.15)
-            }
-            Form::Burnt => BURNT,
+    /// An order timer's colour with `left_pct` (0–100) of its time left — plenty, half, late —
+    /// in this palette; `None`: the standard ones (`theme::DEADLINE_*`).
+    pub fn timer(self, left_pct: u32) -> Option<Color> {
+        match self {
+            PaletteKind::Standard => None,
+            PaletteKind::ColourBlindSafe => Some(match left_pct {
+                50.. => okabe_ito::BLUE,
+                25..=49 => okabe_ito::YELLOW,
+                _ => okabe_ito::VERMILLION,
+            }),
         }
     }
+}
 
-    /// An order timer's colour with `left_pct` (0–100) of its time left: plenty, half, late.
-    pub fn timer(&self, left_pct: u32) -> Color {
-        let (plenty, half, late) = match self.0 {
-            PaletteKind::Standard => (
-                Color::srgb(0.3, 0.85, 0.35),
-                Color::srgb(0.95, 0.8, 0.15),
-                Color::srgb(0.95, 0.2, 0.15),
-            ),
-            PaletteKind::ColourBlindSafe => {
-                (okabe_ito::BLUE, okabe_ito::YELLOW, okabe_ito::VERMILLION)
-            }
-        };
-        match left_pct {
-            50.. => plenty,
-            25..=49 => half,
-            _ => late,
-        }
+/// The palette in force (kept equal to `Accessibility::palette` by `access_sync`).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Palette(pub PaletteKind);
+
+/// The process-wide switch the theme's colour functions read (0 standard, 1 colour-blind safe).
+static ACTIVE: AtomicU8 = AtomicU8::new(0);
+
+/// Make `kind` the palette the theme's colour functions use.
+pub fn set_active(kind: PaletteKind) {
+    let code = match kind {
+        PaletteKind::Standard => 0,
+        PaletteKind::ColourBlindSafe => 1,
+    };
+    ACTIVE.store(code, Ordering::Relaxed);
+}
+
+/// The palette the theme's colour functions use.
+pub fn active() -> PaletteKind {
+    match ACTIVE.load(Ordering::Relaxed) {
+        1 => PaletteKind::ColourBlindSafe,
+        _ => PaletteKind::Standard,
     }
 }
 
@@ -127,27 +127,36 @@ mod tests {
     }
 
     #[test]
-    fn the_safe_palette_changes_every_seat_and_ingredient() {
-        let (std, safe) = (Palette(PaletteKind::Standard), Palette(PaletteKind::ColourBlindSafe));
-        assert_eq!(std.seat(1), SEAT_COLORS[1]);
-        assert!((0..4).all(|s| std.seat(s) != safe.seat(s)));
-        assert!(Ingredient::ALL.iter().all(|&i| std.ingredient(i) != safe.ingredient(i)));
+    fn the_safe_palette_has_a_colour_for_every_seat_and_ingredient_the_standard_defers() {
+        let safe = PaletteKind::ColourBlindSafe;
+        assert!((0..4).all(|s| safe.seat(s).is_some() && PaletteKind::Standard.seat(s).is_none()));
+        let mut seen: Vec<[u8; 4]> = Ingredient::ALL
+            .iter()
+            .filter_map(|&i| safe.ingredient(i))
+            .map(|c| {
+                let c = c.to_srgba();
+                [c.red, c.green, c.blue, c.alpha].map(|v| (v * 255.0).round() as u8)
+            })
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), Ingredient::ALL.len(), "one colour per ingredient");
     }
 
     #[test]
     fn safe_seats_differ_in_lightness_not_only_in_hue() {
-        let safe = Palette(PaletteKind::ColourBlindSafe);
-        let mut l: Vec<f32> = (0..4).map(|s| luminance(safe.seat(s))).collect();
+        let mut l: Vec<f32> =
+            (0..4).filter_map(|s| PaletteKind::ColourBlindSafe.seat(s)).map(luminance).collect();
         l.sort_by(f32::total_cmp);
         assert!(l.windows(2).all(|w| w[1] - w[0] > 0.03), "seat luminances {l:?}");
     }
 
     #[test]
     fn a_timer_runs_plenty_half_late() {
-        for p in [Palette(PaletteKind::Standard), Palette(PaletteKind::ColourBlindSafe)] {
-            assert_ne!(p.timer(80), p.timer(30));
-            assert_ne!(p.timer(30), p.timer(10));
-            assert_eq!(p.timer(100), p.timer(50));
-        }
+        let p = PaletteKind::ColourBlindSafe;
+        assert_ne!(p.timer(80), p.timer(30));
+        assert_ne!(p.timer(30), p.timer(10));
+        assert_eq!(p.timer(100), p.timer(50));
+        assert_eq!(PaletteKind::Standard.timer(10), None);
     }
 }
