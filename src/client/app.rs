@@ -5,6 +5,7 @@ use super::assist_menu::AssistMenuPlugin;
 use super::designer::DesignerOverlayPlugin;
 use super::framing::FramingCheckPlugin;
 use super::loading::{LoadingPlugin, register_content_sources};
+#[cfg(not(target_arch = "wasm32"))]
 use super::lobby_assist::LobbyAssistPlugin;
 use super::local::LocalHostPlugin;
 use super::menu::MenuPlugin;

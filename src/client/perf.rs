@@ -1,16 +1,22 @@
 //! The F3 performance overlay, on `bevy_perf_ui` (the maintained continuation of iyes_perf_ui
-//! that DESIGN.md names) as its authors intend: one `PerfUiRoot` entity carrying its entries.
-//! Its own entries give FPS, frame time (and the worst of the history) and the entity count;
-//! ours are its custom entries (`PerfUiEntry`): the room's sim tick and — when connected to a
-//! server — round trip, packet loss and bandwidth up and down from renet's connection
-//! statistics (`RenetClient::network_info`), the input link's delay and late frames
-//! (`net::uplink`) and the prediction's corrections per second (`net::predict`). Those read one
-//! resource, [`PerfReadings`], refreshed a few times a second.
+//! that DESIGN.md names) as its authors intend: one `PerfUiRoot` entity carrying its entries,
+//! every one of them ours, written as its custom entries (`PerfUiEntry`): FPS, frame time (and
+//! the worst of the history) and entity count from Bevy's diagnostics, the room's sim tick, and
+//! — when connected to a server — round trip, packet loss and bandwidth up and down from
+//! renet's connection statistics (`RenetClient::network_info`), the input link's delay and late
+//! frames (`net::uplink`) and the prediction's corrections per second (`net::predict`). They
+//! read one resource, [`PerfReadings`], refreshed a few times a second.
+//!
+//! The crate's own `entries` feature is off: it registers some twenty predefined entry kinds,
+//! each a setup and an update system, whether a root shows them or not, and with it the browser
+//! build measured 15,181,609 bytes, over its 15 MB budget (docs/PERFORMANCE.md).
 
 use super::online::OnlineSession;
 use crate::net::uplink::Uplink;
 use crate::protocol::RoomClock;
-use bevy::diagnostic::{EntityCountDiagnosticsPlugin, FrameTimeDiagnosticsPlugin};
+use bevy::diagnostic::{
+    DiagnosticsStore, EntityCountDiagnosticsPlugin, FrameTimeDiagnosticsPlugin,
+};
 use bevy::ecs::system::SystemParam;
 use bevy::ecs::system::lifetimeless::SRes;
 use bevy::prelude::*;
@@ -38,7 +44,10 @@ impl Plugin for PerfPlugin {
         if !app.is_plugin_added::<PerfUiPlugin>() {
             app.add_plugins(PerfUiPlugin);
         }
-        app.add_perf_ui_simple_entry::<PerfUiEntrySimTick>()
+        app.add_perf_ui_simple_entry::<PerfUiEntryFps>()
+            .add_perf_ui_simple_entry::<PerfUiEntryFrameTime>()
+            .add_perf_ui_simple_entry::<PerfUiEntryEntities>()
+            .add_perf_ui_simple_entry::<PerfUiEntrySimTick>()
             .add_perf_ui_simple_entry::<PerfUiEntryRoundTrip>()
             .add_perf_ui_simple_entry::<PerfUiEntryLoss>()
             .add_perf_ui_simple_entry::<PerfUiEntryBandwidth>()
@@ -68,6 +77,11 @@ pub struct PerfOverlay;
 /// What our entries show; `None` where there is nothing to show yet (the entry reads "-").
 #[derive(Resource, Debug, Clone, Default, PartialEq)]
 pub struct PerfReadings {
+    /// Frames per second, smoothed.
+    pub fps: Option<f64>,
+    /// Frame time in ms: the smoothed value and the worst in the diagnostic's history.
+    pub frame_ms: Option<(f64, f64)>,
+    pub entities: Option<f64>,
     /// The room's current sim tick (local or replicated).
     pub tick: Option<u32>,
     pub net: Option<NetReadings>,
@@ -157,6 +171,19 @@ macro_rules! reading_entry {
 }
 
 reading_entry!(
+    /// Frames per second (Bevy's diagnostic, smoothed).
+    PerfUiEntryFps, "FPS", f64, |r| r.fps, |v| format!("{v:.1}")
+);
+reading_entry!(
+    /// Frame time, smoothed, and the worst of the diagnostic's history.
+    PerfUiEntryFrameTime, "Frame time", (f64, f64), |r| r.frame_ms,
+    |v| format!("{:.1} ms (worst {:.1})", v.0, v.1)
+);
+reading_entry!(
+    /// Entities in the world.
+    PerfUiEntryEntities, "Entities", f64, |r| r.entities, |v| format!("{v:.0}")
+);
+reading_entry!(
     /// The room's sim tick.
     PerfUiEntrySimTick, "Sim tick", u32, |r| r.tick, |v| v.to_string()
 );
@@ -222,10 +249,9 @@ fn spawn_overlay(mut commands: Commands) {
         PerfOverlay,
         root,
         (
-            PerfUiEntryFPS::default(),
+            PerfUiEntryFps::default(),
             PerfUiEntryFrameTime::default(),
-            PerfUiEntryFrameTimeWorst::default(),
-            PerfUiEntryEntityCount::default(),
+            PerfUiEntryEntities::default(),
             PerfUiEntrySimTick::default(),
         ),
         (
@@ -246,6 +272,7 @@ fn refresh_readings(
     mut next: Local<Duration>,
     mut last_corrected: Local<Option<(Duration, u64)>>,
     added: Query<(), Added<PerfOverlay>>,
+    diagnostics: Res<DiagnosticsStore>,
     clocks: Query<&RoomClock>,
     client: Option<Res<RenetClient>>,
     session: Option<Res<OnlineSession>>,
@@ -268,6 +295,13 @@ fn refresh_readings(
     };
     *last_corrected = corrected.map(|n| (now, n));
     let fresh = PerfReadings {
+        fps: diagnostics.get(&FrameTimeDiagnosticsPlugin::FPS).and_then(|d| d.smoothed()),
+        frame_ms: diagnostics
+            .get(&FrameTimeDiagnosticsPlugin::FRAME_TIME)
+            .and_then(|d| Some((d.smoothed()?, d.values().copied().reduce(f64::max)?))),
+        entities: diagnostics
+            .get(&EntityCountDiagnosticsPlugin::ENTITY_COUNT)
+            .and_then(|d| d.value()),
         tick: clocks.iter().next().map(|c| c.tick),
         net: net_readings(
             client.as_deref(),
@@ -285,6 +319,9 @@ mod tests {
     #[test]
     fn our_entries_read_the_readings_and_format_them() {
         let r = PerfReadings {
+            fps: Some(59.94),
+            frame_ms: Some((16.68, 33.3)),
+            entities: Some(412.0),
             tick: Some(1234),
             net: Some(NetReadings {
                 rtt_ms: 23.4,
@@ -301,6 +338,11 @@ mod tests {
         assert_eq!(PerfUiEntryRoundTrip::default().format_value(&23.4), "23 ms");
         assert_eq!(PerfUiEntryCorrections::default().format_value(&0.5), "0.5 /s");
         assert!(r.net.is_some());
+        assert_eq!(
+            PerfUiEntryFrameTime::default().format_value(&(16.68, 33.3)),
+            "16.7 ms (worst 33.3)"
+        );
+        assert_eq!(PerfUiEntryFps::default().format_value(&59.94), "59.9");
         // Made in order, shown in order.
         let (a, b) = (PerfUiEntrySimTick::default(), PerfUiEntryLoss::default());
         assert!(PerfUiEntry::sort_key(&a) < PerfUiEntry::sort_key(&b));
