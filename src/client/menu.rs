@@ -1,23 +1,21 @@
-//! Title, main menu, level select and settings. Keyboard halves and gamepads steer them;
+//! Title, main menu and settings (the level select is `level_select.rs`). Keyboard halves and gamepads steer them;
 //! pressing a device's action button the first time joins it as the next cook.
 
 use super::access::{AccessOption, Accessibility};
 use super::access_sync::AccessChoice;
 use super::args::{Options, Screen};
-use super::assist_menu::{AssistChoice, AssistOption, RoundAssist, assist_label, skip_target};
+use super::assist_menu::{AssistChoice, AssistOption, RoundAssist, assist_label};
 use super::config::{
     Bindings, ConfigFile, ConfigWarning, Control, Rebinding, Slot, capture_rebind, store_bindings,
 };
 use super::device::Device;
 use super::input::Lineup;
-use super::loading::{GameAssets, campaign_from_assets};
 use super::local::{HostError, MenuBots, SelectedLevel};
 use super::save::SaveData;
 use super::state::AppState;
 use super::theme::{
     BUTTON, BUTTON_LIT, DIM, ERROR, GOLD, PLAIN, WARNING, label, paragraph, screen, title,
 };
-use crate::level::{LevelAsset, load_campaign, load_recipes_file};
 use crate::schedule::FrameSystems;
 use crate::sim::assist::Assist;
 use bevy::prelude::*;
@@ -161,7 +159,6 @@ impl Plugin for MenuPlugin {
         app.add_systems(OnEnter(AppState::Title), (skip_to_level, open_screen));
         app.add_systems(OnEnter(AppState::Title), spawn_title);
         app.add_systems(OnEnter(AppState::Menu), spawn_main_menu);
-        app.add_systems(OnEnter(AppState::LevelSelect), spawn_level_select);
         app.add_systems(OnEnter(AppState::Settings), spawn_settings);
         app.add_systems(Update, leave_title.run_if(in_state(AppState::Title)));
         app.add_systems(OnExit(AppState::Settings), |mut r: ResMut<Rebinding>| *r = default());
@@ -236,7 +233,7 @@ fn open_screen(
     }
 }
 
-fn spawn_items(p: &mut ChildSpawnerCommands, items: Vec<(MenuAction, String)>) {
+pub(super) fn spawn_items(p: &mut ChildSpawnerCommands, items: Vec<(MenuAction, String)>) {
     for (index, (action, label)) in items.into_iter().enumerate() {
         spawn_item(p, index, action, label, (px(420), 26.0));
     }
@@ -297,77 +294,6 @@ fn paint_error(error: Res<HostError>, mut text: Query<&mut Text, With<ErrorText>
     for mut t in &mut text {
         t.0 = error.0.clone().unwrap_or_default();
     }
-}
-
-fn stars_text(stars: u8) -> String {
-    (0..3).map(|k| if k < stars { '*' } else { '-' }).collect()
-}
-
-fn spawn_level_select(
-    mut commands: Commands,
-    mut cursor: ResMut<Cursor>,
-    options: Res<Options>,
-    save: Res<SaveData>,
-    assist: Option<Res<RoundAssist>>,
-    assets: Option<Res<GameAssets>>,
-    loaded: Res<Assets<LevelAsset>>,
-) {
-    let assist = assist.map_or_else(|| options.0.assist(), |a| a.0);
-    cursor.0 = 0;
-    // From the Loading state's assets; straight from the folder if that load failed.
-    let levels = match assets {
-        Some(assets) => campaign_from_assets(&assets, &loaded, &options.0.levels),
-        None => load_recipes_file(&options.0.recipes)
-            .and_then(|b| load_campaign(&options.0.levels, &b))
-            .map_err(|e| e.to_string()),
-    };
-    commands.spawn(screen(AppState::LevelSelect, MENU_GAP)).with_children(|p| {
-        p.spawn(title("Level select", 44.0));
-        let mut items: Vec<(MenuAction, String)> = AssistOption::ALL
-            .into_iter()
-            .map(|o| (MenuAction::Assist(o), assist_label(&assist, o)))
-            .collect();
-        match levels {
-            Ok(levels) => {
-                let ids: Vec<String> = levels.iter().map(|l| l.id.clone()).collect();
-                let open = |k: usize| unlocked(k, &ids, &save.best_stars, &save.skipped);
-                for (k, l) in levels.iter().enumerate() {
-                    let stars = save.best_stars.get(&l.id).copied().unwrap_or(0);
-                    let mark = match (save.assisted.contains(&l.id), save.skipped.contains(&l.id)) {
-                        (true, _) => "  (assisted)",
-                        (false, true) if stars == 0 => "  (skipped)",
-                        _ => "",
-                    };
-                    if open(k) {
-                        items.push((
-                            MenuAction::PickLevel(l.id.clone()),
-                            format!("{}. {}  [{}]{mark}", k + 1, l.name, stars_text(stars)),
-                        ));
-                    } else {
-                        items.push((
-                            MenuAction::Locked,
-                            format!(
-                                "{}. {}  (locked: earn a star on {})",
-                                k + 1,
-                                l.name,
-                                levels[k - 1].name
-                            ),
-                        ));
-                    }
-                }
-                if let Some(k) = skip_target(&ids, &save.best_stars, &save.skipped, open) {
-                    let line =
-                        format!("Assist: skip {} (opens {})", levels[k].name, levels[k + 1].name);
-                    items.push((MenuAction::SkipLevel(ids[k].clone()), line));
-                }
-            }
-            Err(e) => {
-                p.spawn(label(format!("cannot read the campaign: {e}"), 16.0, ERROR));
-            }
-        }
-        items.push((MenuAction::Back, "Back".into()));
-        spawn_items(p, items);
-    });
 }
 
 fn volume_label(v: f32) -> String {

@@ -23,6 +23,7 @@ pub mod interp;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod join;
 pub mod kitchen;
+pub mod level_select;
 pub mod loading;
 pub mod lobby_assist;
 pub mod local;
