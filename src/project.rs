@@ -82,6 +82,7 @@ pub fn room_view(room: &Room) -> RoomView {
         pots_clean: room.pots_clean,
         served: room.counters.served,
         missed: room.counters.missed,
+        assist: room.assist,
     }
 }
 

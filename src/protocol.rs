@@ -5,6 +5,7 @@
 //! the headless server, or the embedded server of a local game. Everything here is plain data
 //! in the sim's integer units, so the client interpolates and formats, and nothing drifts.
 
+use crate::sim::assist::Assist;
 use crate::sim::cook::CookState;
 use crate::sim::events::SimEvent;
 use crate::sim::hazard_spec::ShiftPhase;
@@ -105,6 +106,8 @@ pub struct RoomView {
     pub pots_clean: u32,
     pub served: u32,
     pub missed: u32,
+    /// The round's assists (off for most rounds): the HUD and the save mark an assisted round.
+    pub assist: Assist,
 }
 
 /// The room's clock: on the room entity, changes every tick (kept tiny for that reason).
@@ -234,6 +237,8 @@ pub struct LobbyView {
     pub countdown: u32,
     /// The last round's result payload (src/report.rs), as JSON text; empty before any round.
     pub last_result: String,
+    /// The next round's assists (chosen by the host: the player in the room's first seat).
+    pub assist: Assist,
 }
 
 /// Client → server: lobby actions of the sender's seat.
@@ -242,6 +247,8 @@ pub enum LobbyCommand {
     Ready(bool),
     /// Choose the next round's level by id (ignored unless the room offers it).
     Level(String),
+    /// Choose the next round's assists (only the host's: the connection holding seat 0).
+    Assist(Assist),
 }
 
 /// Server → client: sent once per connection, telling the client its seats and how to come

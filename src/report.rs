@@ -16,11 +16,12 @@ pub fn ticks_to_seconds(ticks: u32) -> f64 {
 /// The result payload, with exactly the rulebook's keys: result, score, target, stars,
 /// time_left, counters{served, missed, wasted}, longest_streak, players[{id, name, score,
 /// dishes_served, missed_contrib}], level_id, seed, ticks. `missed_contrib` is the round's
-/// misses spread evenly over the seats (floor): an estimate for display, never a gate.
+/// misses spread evenly over the seats (floor): an estimate for display, never a gate. An
+/// assisted round adds `assisted: true` and `assist{order_time, longer_round}`.
 pub fn result_payload(room: &Room) -> Value {
     let seats = room.cooks.len() as u32;
     let missed_each = room.counters.missed.checked_div(seats).unwrap_or(0);
-    json!({
+    let mut payload = json!({
         "result": room.result.map(|v| v.as_str()),
         "score": room.score,
         "target": room.level.target_score,
@@ -42,5 +43,14 @@ pub fn result_payload(room: &Room) -> Value {
         "level_id": room.level.id,
         "seed": room.seed,
         "ticks": room.tick,
-    })
+    });
+    // An assisted round says so (and how): its stars were earned with more time.
+    if room.assist.is_on() {
+        payload["assisted"] = json!(true);
+        payload["assist"] = json!({
+            "order_time": room.assist.order_time.label(),
+            "longer_round": room.assist.longer_round,
+        });
+    }
+    payload
 }

@@ -423,6 +423,41 @@ fn a_network_rounds_bundle_checks_ok_and_a_tampered_one_does_not() {
     assert_eq!(run(&dir.join("nope.ron")).status.code(), Some(2));
 }
 
+/// Assist mode online: the room's creator (the host, seat 0) asks for it when making the room;
+/// the lobby shows it, the round is built with it (its chain replays only with it), and the
+/// bundle and the results line say so.
+#[test]
+fn an_assisted_room_plays_assisted_rounds_and_its_bundle_and_results_say_so() {
+    use undercooked::net::api::api_create_assisted;
+    use undercooked::sim::assist::{Assist, OrderTime};
+    let (h, dir) = server("assist");
+    let web = h.addrs.web.to_string();
+    let assist = Assist { order_time: OrderTime::Double, longer_round: true };
+    let a = api_create_assisted(&web, "Ann", None, assist).unwrap();
+    let b = api_join(&web, &a.code, "Bob", None).unwrap();
+    let mut ca = connect(&a, InputMode::Random);
+    let mut cb = connect(&b, InputMode::Random);
+    assert!(
+        pump(&mut [&mut ca, &mut cb], |c| c[0].clock().is_some_and(|r| r.tick > 120)),
+        "round live"
+    );
+    assert_eq!(ca.lobbies().first().map(|l| l.assist), Some(assist), "the lobby shows it");
+    let s = snapshot(&h, &a.code).expect("a live round");
+    assert_eq!(s.room.assist, assist);
+    assert_eq!(replayed_hash(&s), s.room.hash, "the round replays with its assist");
+    h.stop();
+    let bundle = bundle_of(&dir, &a.code);
+    assert_eq!(bundle.assist, assist);
+    assert!(check_bundle(&bundle).expect("a valid bundle").matches());
+    let mut unassisted = bundle.clone();
+    unassisted.assist = Assist::OFF;
+    let check = check_bundle(&unassisted).expect("still a valid bundle");
+    assert!(!check.matches(), "the same frames without the assist make another chain");
+    let line = results(&dir).into_iter().find(|l| l["room"] == a.code.as_str()).expect("a line");
+    assert_eq!(line["payload"]["assisted"], true, "{line}");
+    assert_eq!(line["payload"]["assist"]["order_time"], "x2");
+}
+
 #[test]
 fn a_player_who_leaves_and_rejoins_gets_the_seat_back() {
     let (h, _) = server("rejoin");

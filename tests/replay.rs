@@ -183,6 +183,54 @@ fn run_json_is_one_line_and_replays_are_deterministic() {
     assert_eq!(a.hashes, b.hashes);
 }
 
+/// Assist mode is part of a round's configuration: the same script (same inputs) with assist
+/// on gives a different hash chain at every recorded tick (from tick 0: the walk's `assist`
+/// field and the longer clock), order timers alone change it too, the unassisted run still
+/// matches its golden, and the assisted round's result payload says `assisted` and how.
+#[test]
+fn assist_changes_the_hash_chain_and_the_payload_says_assisted() {
+    use undercooked::report::result_payload;
+    use undercooked::sim::assist::{Assist, OrderTime};
+    let l = load(Path::new("goldens/scripts/solo_win.ron"), &paths()).expect("load");
+    let ticks = l.script.run_ticks();
+    let off = run_script(l.level.clone(), l.book.clone(), &l.script, ticks, false);
+    let mut script = l.script.clone();
+    script.assist = Assist { order_time: OrderTime::Double, longer_round: true };
+    let on = run_script(l.level.clone(), l.book.clone(), &script, ticks, false);
+    assert_eq!(off.hashes.len(), on.hashes.len());
+    for ((t, a), (u, b)) in off.hashes.iter().zip(&on.hashes) {
+        assert_eq!(t, u);
+        assert_ne!(a, b, "tick {t}: the assisted chain must differ");
+    }
+    assert_eq!(on.room.level.time_limit, l.level.time_limit * 3 / 2, "the round is 50 % longer");
+    assert_eq!(
+        on.room.level.orders.deadline,
+        l.level.orders.deadline * 2,
+        "orders wait twice as long"
+    );
+    // Order timers alone (the clock as written) still make another chain.
+    script.assist = Assist { order_time: OrderTime::Longer, longer_round: false };
+    let timers = run_script(l.level.clone(), l.book.clone(), &script, ticks, false);
+    assert_ne!(timers.hashes[0].1, off.hashes[0].1, "hashed from tick 0");
+    assert_eq!(timers.room.level.time_limit, l.level.time_limit);
+    // Off is exactly the committed golden.
+    let (code, text) = cli(&["replay", "check", "goldens/scripts/solo_win.ron"]);
+    assert_eq!(code, 0, "{text}");
+    let plain = result_payload(&off.room);
+    assert!(plain.get("assisted").is_none(), "an unassisted payload keeps the rulebook's keys");
+    let payload = result_payload(&on.room);
+    assert_eq!(payload["assisted"], true);
+    assert_eq!(payload["assist"]["order_time"], "x2");
+    assert_eq!(payload["assist"]["longer_round"], true);
+    // The script carries it as text, and a script without the field is unassisted.
+    let text = std::fs::read_to_string(root().join("goldens/scripts/solo_win.ron")).unwrap();
+    let marked =
+        text.replacen("seed:", "assist: (order_time: Double, longer_round: true),\n    seed:", 1);
+    let parsed = undercooked::replay::script::InputScript::parse(&marked).expect("parses");
+    assert_eq!(parsed.assist, Assist { order_time: OrderTime::Double, longer_round: true });
+    assert_eq!(l.script.assist, Assist::OFF);
+}
+
 /// The kitchen goldens' scripts are authored from errands (scripted cooks that walk, face and
 /// press like players) and committed as plain frames. Re-author with
 /// `cargo test --test replay -- --ignored author_kitchen_scripts`, then re-bless with

@@ -1,8 +1,13 @@
 //! The client's app: every client plugin in the order they are added, and `undercooked play`.
 
 use super::args::{Options, PlayArgs};
+use super::assist_menu::AssistMenuPlugin;
 use super::designer::DesignerOverlayPlugin;
+use super::framing::FramingCheckPlugin;
+use super::level_select::LevelSelectPlugin;
 use super::loading::{LoadingPlugin, register_content_sources};
+#[cfg(not(target_arch = "wasm32"))]
+use super::lobby_assist::LobbyAssistPlugin;
 use super::local::LocalHostPlugin;
 use super::menu::MenuPlugin;
 #[cfg(not(target_arch = "wasm32"))]
@@ -26,9 +31,10 @@ impl Plugin for ClientPlugin {
         // Local play: the embedded host first, the presentation, then the menu and the designer
         // tools on top (the order the client was built and screenshot-tested in).
         app.add_plugins((LocalHostPlugin, PresentationPlugin, MenuPlugin, DesignerOverlayPlugin));
+        app.add_plugins((FramingCheckPlugin, AssistMenuPlugin, LevelSelectPlugin));
         // Host and Join: the client networking, idle until the menu connects.
         #[cfg(not(target_arch = "wasm32"))]
-        app.add_plugins((WindowedOnlinePlugin, NetMenuPlugin));
+        app.add_plugins((WindowedOnlinePlugin, NetMenuPlugin, LobbyAssistPlugin));
     }
 }
 

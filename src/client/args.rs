@@ -1,6 +1,7 @@
 //! The command line of `undercooked play`, and the resource that hands it to every plugin.
 
 use super::state::AppState;
+use crate::sim::assist::{Assist, OrderTime};
 use crate::sim::units::MAX_COOKS;
 use bevy::prelude::*;
 use std::path::PathBuf;
@@ -53,6 +54,12 @@ pub struct PlayArgs {
     /// Override the level's round length (seconds): short rounds for testing the round end.
     #[arg(long)]
     pub round_seconds: Option<u32>,
+    /// Assist mode: order timers x1, x1.5 or x2 (the Level Select screen changes it too).
+    #[arg(long, default_value = "x1", value_parser = parse_order_time)]
+    pub assist_orders: OrderTime,
+    /// Assist mode: the round's clock +50 %.
+    #[arg(long)]
+    pub assist_round: bool,
     /// The room's seed (orders and the random autoplay derive from it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -62,6 +69,11 @@ pub struct PlayArgs {
     /// Open with the F3 performance overlay shown (FPS, frame time, sim tick, network).
     #[arg(long)]
     pub perf: bool,
+    /// Walk every campaign level at 4:3, 16:9 and 21:9 in this one window, checking from the
+    /// camera that every kitchen tile lies inside the window's safe area; one line per case,
+    /// exit 0 when all hold, 1 when any does not.
+    #[arg(long, conflicts_with_all = ["level", "screen", "screenshot"])]
+    pub check_framing: bool,
     /// Exit after this many sim ticks (with `--measure`: a timed run without a screenshot).
     #[arg(long)]
     pub exit_after_ticks: Option<u32>,
@@ -87,10 +99,13 @@ impl Default for PlayArgs {
             screen: None,
             size: (1280, 720),
             round_seconds: None,
+            assist_orders: OrderTime::Normal,
+            assist_round: false,
             seed: 1,
             measure: false,
             perf: false,
             exit_after_ticks: None,
+            check_framing: false,
             levels: PathBuf::from("levels"),
             recipes: PathBuf::from("assets/recipes.ron"),
         }
@@ -126,6 +141,20 @@ pub enum Autoplay {
     Random,
     /// Every seat is a planner bot (`bot::planner::BotTeam`) that cooks for real.
     Bot,
+}
+
+impl PlayArgs {
+    /// The round's assists the command line asks for.
+    pub fn assist(&self) -> Assist {
+        Assist { order_time: self.assist_orders, longer_round: self.assist_round }
+    }
+}
+
+fn parse_order_time(s: &str) -> Result<OrderTime, String> {
+    OrderTime::ALL
+        .into_iter()
+        .find(|o| o.label() == s)
+        .ok_or_else(|| format!("`{s}`: order timers are x1, x1.5 or x2"))
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {

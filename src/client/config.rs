@@ -1,9 +1,11 @@
 //! Key bindings: which keys (or gamepad buttons) each local slot uses for the cook's actions,
 //! changed on the Settings screen by pressing the new key, and kept in a RON config file next
-//! to the save file (`config.ron`). A config that does not parse, or that binds one key twice,
-//! is refused by name: the game starts on the defaults and the file is kept as `config.ron.bad`
+//! to the save file (`config.ron`) together with the accessibility options (`access.rs`). A
+//! config that does not parse, that binds one key twice, or whose option is out of range, is
+//! refused by name: the game starts on the defaults and the file is kept as `config.ron.bad`
 //! so a hand edit is never lost silently.
 
+use super::access::Accessibility;
 use super::device::{CookAction, Device};
 use super::save::{save_path, write_atomic};
 use bevy::prelude::*;
@@ -86,13 +88,16 @@ pub type KeySet = ControlSet<KeyCode>;
 /// always moves too; these are the d-pad directions and the action buttons.
 pub type PadSet = ControlSet<GamepadButton>;
 
-/// The whole config file.
+/// The whole config file: the keys, and the accessibility options saved with them (a file
+/// from before they existed reads as the default options).
 #[derive(Resource, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Bindings {
     pub keyboard_1: KeySet,
     pub keyboard_2: KeySet,
     pub gamepad: PadSet,
+    #[serde(default)]
+    pub accessibility: Accessibility,
 }
 
 impl Default for Bindings {
@@ -122,12 +127,13 @@ impl Default for Bindings {
                 act: GamepadButton::South,
                 alt_act: None,
             },
+            accessibility: Accessibility::default(),
         }
     }
 }
 
 /// Keys the game itself answers to, which no cook may take.
-const RESERVED_KEYS: [(KeyCode, &str); 7] = [
+const RESERVED_KEYS: [(KeyCode, &str); 9] = [
     (KeyCode::Escape, "Esc goes back and pauses"),
     (KeyCode::KeyP, "P pauses a round"),
     (KeyCode::KeyR, "R restarts a paused round"),
@@ -135,6 +141,8 @@ const RESERVED_KEYS: [(KeyCode, &str); 7] = [
     (KeyCode::F2, "F2 is the designer's grid"),
     (KeyCode::F3, "F3 is the performance overlay"),
     (KeyCode::F5, "F5 re-seeds a designer round"),
+    (KeyCode::F6, "F6 steps the order timers' assist in an online lobby"),
+    (KeyCode::F7, "F7 turns the longer round's assist on or off in an online lobby"),
 ];
 
 const RESERVED_BUTTONS: [(GamepadButton, &str); 2] = [
@@ -416,6 +424,9 @@ pub enum ConfigError {
     /// Well-formed, but binds a reserved key or one key twice.
     #[error("CONFIG_CONFLICT: {file}: {reason}")]
     Conflict { file: String, reason: String },
+    /// Well-formed, but an option's value is out of its range (`field` names it).
+    #[error("CONFIG_BAD_VALUE: {file}: {field}: {reason}")]
+    BadValue { file: String, field: String, reason: String },
     /// The file exists but cannot be read.
     #[error("CONFIG_UNREADABLE: {file}: {message}")]
     Unreadable { file: String, message: String },
@@ -427,6 +438,7 @@ impl ConfigError {
         match self {
             ConfigError::Malformed { .. } => "CONFIG_MALFORMED",
             ConfigError::Conflict { .. } => "CONFIG_CONFLICT",
+            ConfigError::BadValue { .. } => "CONFIG_BAD_VALUE",
             ConfigError::Unreadable { .. } => "CONFIG_UNREADABLE",
         }
     }
@@ -440,6 +452,11 @@ pub fn parse_bindings(text: &str, file: &str) -> Result<Bindings, ConfigError> {
         col: e.span.start.col,
         message: e.code.to_string(),
     })?;
+    bindings.accessibility.check().map_err(|(field, reason)| ConfigError::BadValue {
+        file: file.to_string(),
+        field: format!("accessibility.{field}"),
+        reason,
+    })?;
     bindings.check().map_err(|reason| ConfigError::Conflict { file: file.to_string(), reason })?;
     Ok(bindings)
 }
@@ -449,7 +466,8 @@ pub fn bindings_text(bindings: &Bindings) -> String {
     let body = ron::ser::to_string_pretty(bindings, ron::ser::PrettyConfig::new())
         .expect("bindings are plain data");
     format!(
-        "// Undercooked key bindings: edit here or in Settings (the game rewrites this file).\n\
+        "// Undercooked key bindings and accessibility options: edit here or in Settings (the game\n\
+         // rewrites this file).\n\
          // A file that does not parse is kept as config.ron.bad and the defaults are used.\n{body}\n"
     )
 }

@@ -43,7 +43,7 @@ pub fn run(
         eprintln!("error: connect: {e}");
         return ExitCode::from(1);
     }
-    app.add_plugins(LobbyPanelPlugin);
+    app.add_plugins((LobbyPanelPlugin, super::lobby_assist::LobbyAssistPlugin));
     eprintln!("joined room {} as {name} (seats {:?})", reply.code, reply.seats);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@
 //! more seats whose frames go into the same `room.inputs`, pushed by [`drive_local_bots`].
 
 use super::args::{Autoplay, Options};
+use super::assist_menu::RoundAssist;
 use super::input::{Lineup, Outbox};
 use super::state::{AppState, Online};
 use crate::bot::planner::BotTeam;
@@ -188,8 +189,12 @@ fn start_local_round(world: &mut World) {
         })
         .collect();
     let seed = world.get_resource::<RoundSeed>().map_or(options.seed, |s| s.0);
+    let assist = world.get_resource::<RoundAssist>().map_or_else(|| options.assist(), |r| r.0);
     let (level, book) = (Arc::new(level), Arc::new(book));
-    let room = world.spawn(Room::new(level.clone(), book.clone(), seed, &seats)).id();
+    let room = Room::assisted(level.clone(), book, seed, &seats, assist);
+    // The room's own level and book: the assisted level is what the round plays.
+    let (level, book) = (room.level.clone(), room.book.clone());
+    let room = world.spawn(room).id();
     world.insert_resource(LocalGame { room, level, book, seats });
     world.insert_resource(LocalBots::new(bot_seats));
     world.resource_mut::<HostError>().0 = None;

@@ -1,21 +1,23 @@
-//! Title, main menu, level select and settings. Keyboard halves and gamepads steer them;
+//! Title, main menu and settings (the level select is `level_select.rs`). Keyboard halves and gamepads steer them;
 //! pressing a device's action button the first time joins it as the next cook.
 
+use super::access::{AccessOption, Accessibility};
+use super::access_sync::AccessChoice;
 use super::args::{Options, Screen};
+use super::assist_menu::{AssistChoice, AssistOption, RoundAssist, assist_label};
 use super::config::{
     Bindings, ConfigFile, ConfigWarning, Control, Rebinding, Slot, capture_rebind, store_bindings,
 };
 use super::device::Device;
 use super::input::Lineup;
-use super::loading::{GameAssets, campaign_from_assets};
 use super::local::{HostError, MenuBots, SelectedLevel};
 use super::save::SaveData;
 use super::state::AppState;
 use super::theme::{
     BUTTON, BUTTON_LIT, DIM, ERROR, GOLD, PLAIN, WARNING, label, paragraph, screen, title,
 };
-use crate::level::{LevelAsset, load_campaign, load_recipes_file};
 use crate::schedule::FrameSystems;
+use crate::sim::assist::Assist;
 use bevy::prelude::*;
 
 /// What a menu line does.
@@ -35,6 +37,12 @@ pub enum MenuAction {
     Rebind(Slot, Control),
     /// Settings: every slot back to its default keys.
     ResetKeys,
+    /// Settings: step an accessibility option (Left / Right, or confirm for the next value).
+    Access(AccessOption),
+    /// Level select: step a round assist (Left / Right, or confirm).
+    Assist(AssistOption),
+    /// Level select: assist mode's "skip level" on this level (the next one opens).
+    SkipLevel(String),
     /// Main menu: host a LAN game (native builds).
     Host,
     /// Main menu: join a game (native builds).
@@ -90,14 +98,17 @@ pub struct NetChoice(pub MenuAction);
 pub const ALWAYS_OPEN: usize = 3;
 
 /// Star progress gates the campaign: level `index` opens once the level before it has at
-/// least one star (the first [`ALWAYS_OPEN`] are always open).
+/// least one star or was skipped (assist mode); the first [`ALWAYS_OPEN`] are always open.
 pub fn unlocked(
     index: usize,
     ids: &[String],
     best_stars: &std::collections::BTreeMap<String, u8>,
+    skipped: &std::collections::BTreeSet<String>,
 ) -> bool {
     index < ALWAYS_OPEN
-        || ids.get(index - 1).is_some_and(|prev| best_stars.get(prev).copied().unwrap_or(0) >= 1)
+        || ids.get(index - 1).is_some_and(|prev| {
+            best_stars.get(prev).copied().unwrap_or(0) >= 1 || skipped.contains(prev)
+        })
 }
 
 /// One line of the current menu.
@@ -148,7 +159,6 @@ impl Plugin for MenuPlugin {
         app.add_systems(OnEnter(AppState::Title), (skip_to_level, open_screen));
         app.add_systems(OnEnter(AppState::Title), spawn_title);
         app.add_systems(OnEnter(AppState::Menu), spawn_main_menu);
-        app.add_systems(OnEnter(AppState::LevelSelect), spawn_level_select);
         app.add_systems(OnEnter(AppState::Settings), spawn_settings);
         app.add_systems(Update, leave_title.run_if(in_state(AppState::Title)));
         app.add_systems(OnExit(AppState::Settings), |mut r: ResMut<Rebinding>| *r = default());
@@ -223,7 +233,7 @@ fn open_screen(
     }
 }
 
-fn spawn_items(p: &mut ChildSpawnerCommands, items: Vec<(MenuAction, String)>) {
+pub(super) fn spawn_items(p: &mut ChildSpawnerCommands, items: Vec<(MenuAction, String)>) {
     for (index, (action, label)) in items.into_iter().enumerate() {
         spawn_item(p, index, action, label, (px(420), 26.0));
     }
@@ -284,61 +294,6 @@ fn paint_error(error: Res<HostError>, mut text: Query<&mut Text, With<ErrorText>
     for mut t in &mut text {
         t.0 = error.0.clone().unwrap_or_default();
     }
-}
-
-fn stars_text(stars: u8) -> String {
-    (0..3).map(|k| if k < stars { '*' } else { '-' }).collect()
-}
-
-fn spawn_level_select(
-    mut commands: Commands,
-    mut cursor: ResMut<Cursor>,
-    options: Res<Options>,
-    save: Res<SaveData>,
-    assets: Option<Res<GameAssets>>,
-    loaded: Res<Assets<LevelAsset>>,
-) {
-    cursor.0 = 0;
-    // From the Loading state's assets; straight from the folder if that load failed.
-    let levels = match assets {
-        Some(assets) => campaign_from_assets(&assets, &loaded, &options.0.levels),
-        None => load_recipes_file(&options.0.recipes)
-            .and_then(|b| load_campaign(&options.0.levels, &b))
-            .map_err(|e| e.to_string()),
-    };
-    commands.spawn(screen(AppState::LevelSelect, MENU_GAP)).with_children(|p| {
-        p.spawn(title("Level select", 44.0));
-        let mut items = Vec::new();
-        match levels {
-            Ok(levels) => {
-                let ids: Vec<String> = levels.iter().map(|l| l.id.clone()).collect();
-                for (k, l) in levels.iter().enumerate() {
-                    let stars = save.best_stars.get(&l.id).copied().unwrap_or(0);
-                    if unlocked(k, &ids, &save.best_stars) {
-                        items.push((
-                            MenuAction::PickLevel(l.id.clone()),
-                            format!("{}. {}  [{}]", k + 1, l.name, stars_text(stars)),
-                        ));
-                    } else {
-                        items.push((
-                            MenuAction::Locked,
-                            format!(
-                                "{}. {}  (locked: earn a star on {})",
-                                k + 1,
-                                l.name,
-                                levels[k - 1].name
-                            ),
-                        ));
-                    }
-                }
-            }
-            Err(e) => {
-                p.spawn(label(format!("cannot read the campaign: {e}"), 16.0, ERROR));
-            }
-        }
-        items.push((MenuAction::Back, "Back".into()));
-        spawn_items(p, items);
-    });
 }
 
 fn volume_label(v: f32) -> String {
@@ -413,6 +368,15 @@ fn spawn_settings(
                 }
             });
         let first = 1 + Slot::ALL.len() * Control::ALL.len();
+        // The accessibility options, one row under the key table.
+        p.spawn(Node { flex_direction: FlexDirection::Row, column_gap: px(12), ..default() })
+            .with_children(|row| {
+                for (k, option) in AccessOption::ALL.into_iter().enumerate() {
+                    let line = bindings.accessibility.label(option);
+                    spawn_item(row, first + k, MenuAction::Access(option), line, (px(230), 16.0));
+                }
+            });
+        let first = first + AccessOption::ALL.len();
         let reset = "Reset keys to defaults".into();
         spawn_item(p, first, MenuAction::ResetKeys, reset, (px(420), 22.0));
         spawn_item(p, first + 1, MenuAction::Back, "Back".into(), (px(420), 22.0));
@@ -505,9 +469,11 @@ pub(super) fn steer_menu(
             Interaction::Hovered => cursor.0 = item.index,
             Interaction::None => {}
         }
-        if item.index == cursor.0
-            && (p.confirm || (item.action == MenuAction::Volume && (p.left || p.right)))
-        {
+        let steps = matches!(
+            item.action,
+            MenuAction::Volume | MenuAction::Access(_) | MenuAction::Assist(_)
+        );
+        if item.index == cursor.0 && (p.confirm || (steps && (p.left || p.right))) {
             chosen = Some(item.action.clone());
         }
     }
@@ -543,8 +509,20 @@ pub(super) fn steer_menu(
             save.store();
         }
         MenuAction::Rebind(slot, control) => rebinding.start(slot, control),
+        MenuAction::Access(option) => {
+            commands.trigger(AccessChoice { option, up: !p.left });
+        }
+        MenuAction::Assist(option) => commands.trigger(AssistChoice { option, up: !p.left }),
+        MenuAction::SkipLevel(id) => {
+            if save.skip(&id) {
+                save.store();
+            }
+            // The screen again, with the next level open.
+            next.set(AppState::LevelSelect);
+        }
         MenuAction::ResetKeys => {
-            *bindings = Bindings::default();
+            // Only the keys: the accessibility options saved beside them stay.
+            *bindings = Bindings { accessibility: bindings.accessibility, ..default() };
             rebinding.message = Some(match &file.0 {
                 Some(path) => match store_bindings(path, &bindings) {
                     Ok(()) => format!("Default keys restored (saved to {})", path.display()),
@@ -572,6 +550,8 @@ fn paint_menu(
     bindings: Res<Bindings>,
     rebinding: Res<Rebinding>,
     form: Res<JoinForm>,
+    access: Res<Accessibility>,
+    (options, assist): (Option<Res<Options>>, Option<Res<RoundAssist>>),
     mut items: Query<(&mut MenuItem, &Children, &mut BackgroundColor)>,
     mut texts: Query<(&mut Text, &mut TextColor), (Without<LineupText>, Without<RebindText>)>,
     mut lineup_text: Query<&mut Text, (With<LineupText>, Without<RebindText>)>,
@@ -586,6 +566,12 @@ fn paint_menu(
                 item.label = rebind_label(&bindings, &rebinding, slot, control);
             }
             MenuAction::EditField(field) => item.label = field_label(&form, field),
+            MenuAction::Access(option) => item.label = access.label(option),
+            MenuAction::Assist(option) => {
+                let from_args = || options.as_ref().map_or(Assist::OFF, |o| o.0.assist());
+                let a = assist.as_ref().map_or_else(from_args, |a| a.0);
+                item.label = assist_label(&a, option);
+            }
             _ => {}
         }
         for c in children.iter() {
@@ -637,8 +623,10 @@ mod tests {
     fn stars_open_the_campaign_one_level_at_a_time() {
         let ids: Vec<String> = (0..6).map(|i| format!("l{i}")).collect();
         let mut best = BTreeMap::new();
-        let open =
-            |best: &BTreeMap<String, u8>| (0..6).filter(|&i| unlocked(i, &ids, best)).count();
+        let none = std::collections::BTreeSet::new();
+        let open = |best: &BTreeMap<String, u8>| {
+            (0..6).filter(|&i| unlocked(i, &ids, best, &none)).count()
+        };
         assert_eq!(open(&best), 3, "the first three are always open");
         best.insert("l2".to_string(), 0);
         assert_eq!(open(&best), 3, "a zero-star finish opens nothing");
@@ -647,5 +635,9 @@ mod tests {
         best.insert("l3".to_string(), 3);
         best.insert("l4".to_string(), 2);
         assert_eq!(open(&best), 6);
+        // A skipped level opens the next one as a star would.
+        let skipped: std::collections::BTreeSet<String> = ["l2".to_string()].into();
+        let best = BTreeMap::new();
+        assert!(unlocked(3, &ids, &best, &skipped) && !unlocked(4, &ids, &best, &skipped));
     }
 }

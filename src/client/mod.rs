@@ -7,24 +7,31 @@
 //! This file only declares the modules: shared types live in files of their own (`state`,
 //! `args`), so no child imports its parent.
 
+pub mod access;
+pub mod access_sync;
 pub mod app;
 pub mod args;
+pub mod assist_menu;
 pub mod audio;
 pub mod config;
 pub mod designer;
 pub mod device;
+pub mod framing;
 pub mod hud;
 pub mod input;
 pub mod interp;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod join;
 pub mod kitchen;
+pub mod level_select;
 pub mod loading;
+pub mod lobby_assist;
 pub mod local;
 pub mod menu;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod netmenu;
 pub mod online;
+pub mod palette;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod paste;
 pub mod perf;

@@ -6,6 +6,7 @@
 //! window back to local play (`online::leave_online`).
 
 use super::args::{Options, Screen};
+use super::assist_menu::{AssistOption, RoundAssist, assist_label};
 use super::input::Lineup;
 use super::local::{HostError, SelectedLevel};
 use super::menu::{
@@ -115,13 +116,25 @@ fn start_hosting(world: &mut World) {
     }
 }
 
-fn spawn_host_screen(mut commands: Commands, mut cursor: ResMut<Cursor>) {
+fn spawn_host_screen(
+    mut commands: Commands,
+    mut cursor: ResMut<Cursor>,
+    options: Res<Options>,
+    assist: Option<Res<RoundAssist>>,
+) {
     cursor.0 = 0;
+    // The host's assist choice for the room's rounds (sent by `lobby_assist`; F6 / F7 later).
+    let assist = assist.map_or_else(|| options.0.assist(), |a| a.0);
     commands.spawn(screen(AppState::Host, MENU_GAP)).with_children(|p| {
         p.spawn(title("Hosting on your network", 44.0));
         p.spawn((HostInfo, paragraph("opening the server...", 22.0, PLAIN)));
         spawn_item(p, 0, MenuAction::StartHosted, "Start cooking".into(), (px(420), 26.0));
-        spawn_item(p, 1, MenuAction::Back, "Stop hosting".into(), (px(420), 26.0));
+        for (k, option) in AssistOption::ALL.into_iter().enumerate() {
+            let line = assist_label(&assist, option);
+            spawn_item(p, 1 + k, MenuAction::Assist(option), line, (px(420), 22.0));
+        }
+        let back = 1 + AssistOption::ALL.len();
+        spawn_item(p, back, MenuAction::Back, "Stop hosting".into(), (px(420), 26.0));
         p.spawn(paragraph(
             "Friends join from their menu (Join a game) with the address and code, or the link.\nThe round starts once everyone in the kitchen is ready.",
             16.0,

@@ -405,6 +405,19 @@ pub fn lobby_lines(lobby: &LobbyView, seats: &[u8]) -> String {
         LobbyPhase::Results => format!("results - lobby in {}", lobby.countdown.div_ceil(TICK_HZ)),
     };
     let mut text = format!("Room {} | {} | level {}", lobby.code, phase, lobby.level_id);
+    if lobby.assist.is_on() {
+        let round = if lobby.assist.longer_round { "+50%" } else { "+0%" };
+        text.push_str(&format!(
+            " | ASSIST: order timers {}, round time {round}",
+            lobby.assist.order_time.label()
+        ));
+    }
+    if lobby.phase != LobbyPhase::Round && seats.contains(&0) {
+        text.push_str(
+            "
+You host: F6 order timers, F7 round time (assist mode)",
+        );
+    }
     if lobby.phase != LobbyPhase::Round {
         for s in &lobby.seats {
             let you = if seats.contains(&s.seat) { " (you)" } else { "" };

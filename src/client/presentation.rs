@@ -1,5 +1,6 @@
 //! The plugins every game window presents the kitchen with, whoever runs its rooms.
 
+use super::access_sync::AccessibilityPlugin;
 use super::audio::SoundPlugin;
 use super::config::ConfigPlugin;
 use super::hud::HudPlugin;
@@ -20,6 +21,7 @@ impl Plugin for PresentationPlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins((
             ConfigPlugin,
+            AccessibilityPlugin,
             CookInputPlugin,
             KitchenPlugin,
             InterpPlugin,

@@ -1,4 +1,5 @@
-//! The local save file: best stars per level and settings, as JSON in the user's data folder
+//! The local save file: best stars per level (and which were earned with assist mode, and
+//! which levels were skipped with it) and settings, as JSON in the user's data folder
 //! (`UNDERCOOKED_SAVE` overrides the path, so tests never touch a real save). The key bindings'
 //! config file (`config.rs`) lives beside it. Both are written atomically ([`write_atomic`]).
 
@@ -7,7 +8,7 @@ use crate::protocol::RoomView;
 use crate::sim::events::SimEvent;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// What survives between runs.
@@ -18,11 +19,22 @@ pub struct SaveData {
     pub best_stars: BTreeMap<String, u8>,
     /// Master volume, 0..=1.
     pub volume: f32,
+    /// Levels whose best stars were earned in an assisted round (the level select marks them);
+    /// a level leaves the set when an unassisted round equals or beats its best.
+    pub assisted: BTreeSet<String>,
+    /// Levels skipped with assist mode's "skip level": the next level opens as if this one had
+    /// a star, and this one keeps whatever stars it has.
+    pub skipped: BTreeSet<String>,
 }
 
 impl Default for SaveData {
     fn default() -> Self {
-        SaveData { best_stars: BTreeMap::new(), volume: 0.7 }
+        SaveData {
+            best_stars: BTreeMap::new(),
+            volume: 0.7,
+            assisted: BTreeSet::new(),
+            skipped: BTreeSet::new(),
+        }
     }
 }
 
@@ -72,15 +84,32 @@ impl SaveData {
         }
     }
 
-    /// Keep the better of the saved and the new stars; true when it improved.
-    pub fn record(&mut self, level: &str, stars: u8) -> bool {
+    /// Keep the better of the saved and the new stars, and whether the best was assisted; true
+    /// when the save changed. An unassisted round that equals an assisted best takes its mark
+    /// away; an assisted round only ever raises the stars.
+    pub fn record(&mut self, level: &str, stars: u8, assisted: bool) -> bool {
         let best = self.best_stars.entry(level.to_string()).or_default();
+        let was_assisted = self.assisted.contains(level);
         if stars > *best {
             *best = stars;
+            if assisted {
+                self.assisted.insert(level.to_string());
+            } else {
+                self.assisted.remove(level);
+            }
+            true
+        } else if !assisted && was_assisted && stars == *best && stars > 0 {
+            self.assisted.remove(level);
             true
         } else {
             false
         }
+    }
+
+    /// Assist mode's "skip level": the level after `level` opens. True when it was not
+    /// skipped already.
+    pub fn skip(&mut self, level: &str) -> bool {
+        self.skipped.insert(level.to_string())
     }
 }
 
@@ -104,7 +133,7 @@ fn record_stars(
         for event in &tick.events {
             let SimEvent::RoundEnd { stars, .. } = event else { continue };
             let Ok(view) = rooms.get(tick.room) else { continue };
-            if save.record(&view.level_id, *stars) {
+            if save.record(&view.level_id, *stars, view.assist.is_on()) {
                 save.store();
             }
         }

@@ -4,6 +4,7 @@
 //! Colours are constants so a palette change is one edit and two screens can never drift
 //! apart by a digit; the values are the ones the screenshots were taken with.
 
+use super::palette;
 use crate::sim::kinds::{Form, Ingredient};
 use crate::sim::units::MAX_COOKS;
 use bevy::prelude::*;
@@ -93,13 +94,17 @@ pub const OIL: Color = Color::srgba(0.55, 0.45, 0.1, 0.55);
 pub const ICE: Color = Color::srgba(0.7, 0.9, 1.0, 0.6);
 pub const SHIFT_FLASH: Color = Color::srgba(1.0, 0.2, 0.1, 0.6);
 
-/// A seat's colour (the palette repeats past four seats).
+/// A seat's colour (the palette repeats past four seats), in the palette chosen in Settings.
 pub fn seat_color(seat: u8) -> Color {
-    SEAT_COLORS[seat as usize % SEAT_COLORS.len()]
+    palette::active().seat(seat).unwrap_or(SEAT_COLORS[seat as usize % SEAT_COLORS.len()])
 }
 
-/// An ingredient's colour (the match is the table: one ingredient, one colour).
+/// An ingredient's colour (the match is the table: one ingredient, one colour), in the
+/// palette chosen in Settings.
 pub fn ingredient_color(i: Ingredient) -> Color {
+    if let Some(c) = palette::active().ingredient(i) {
+        return c;
+    }
     match i {
         Ingredient::Onion => Color::srgb(0.78, 0.6, 0.75),
         Ingredient::Tomato => Color::srgb(0.9, 0.15, 0.1),

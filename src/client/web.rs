@@ -18,6 +18,7 @@
 //! frames=F` (netcode bytes over the WebSocket and frames drawn since it opened).
 
 use super::args::{Options, PlayArgs};
+use super::assist_menu::{AssistOption, RoundAssist, assist_label, step_assist};
 use super::hud::font;
 use super::online::{InviteLink, LobbyPanelPlugin, OnlinePlugin, OnlineSession};
 use super::presentation::PresentationPlugin;
@@ -95,6 +96,7 @@ pub fn run() {
     app.add_plugins(PresentationPlugin);
     app.add_plugins(ClientNetPlugin);
     app.add_plugins((WsClientPlugin, OnlinePlugin, LobbyPanelPlugin));
+    app.add_plugins(super::lobby_assist::LobbyAssistPlugin);
     let mut joining = Joining::default();
     match browser::page_query() {
         Ok(query) => {
@@ -201,6 +203,8 @@ enum WebAction {
     Join,
     /// Cycles the players at this screen, 1 to 4.
     Players,
+    /// Steps an assist of the room made here (its host's choice, sent from the lobby).
+    Assist(AssistOption),
 }
 
 #[derive(Component)]
@@ -230,10 +234,19 @@ fn spawn_menu(mut commands: Commands, options: Res<Options>) {
     commands.spawn(super::theme::screen(AppState::Menu, super::menu::MENU_GAP)).with_children(
         |p| {
             p.spawn((Text::new("UNDERCOOKED"), font(56.0), TextColor(HIGHLIGHT)));
+            let assist = options.0.assist();
             let items = [
                 (WebAction::Create, "Make a room".to_string()),
                 (WebAction::Join, "Join a room by code".to_string()),
                 (WebAction::Players, players_label(options.0.players)),
+                (
+                    WebAction::Assist(AssistOption::OrderTime),
+                    assist_label(&assist, AssistOption::OrderTime),
+                ),
+                (
+                    WebAction::Assist(AssistOption::LongerRound),
+                    assist_label(&assist, AssistOption::LongerRound),
+                ),
             ];
             for (index, (action, label)) in items.into_iter().enumerate() {
                 p.spawn((
@@ -278,6 +291,7 @@ fn steer_menu(
     mut cursor: ResMut<Cursor>,
     mut joining: ResMut<Joining>,
     mut options: ResMut<Options>,
+    mut commands: Commands,
 ) {
     let count = items.iter().count().max(1);
     let pad = |b: GamepadButton| pads.iter().any(|g| g.just_pressed(b));
@@ -307,6 +321,15 @@ fn steer_menu(
     let code = match action {
         WebAction::Players => {
             options.0.players = options.0.players % MAX_COOKS as u8 + 1;
+            return;
+        }
+        WebAction::Assist(option) => {
+            let mut assist = options.0.assist();
+            step_assist(&mut assist, option, true);
+            options.0.assist_orders = assist.order_time;
+            options.0.assist_round = assist.longer_round;
+            // The room made from here starts with it (`lobby_assist` sends the host's choice).
+            commands.insert_resource(RoundAssist(assist));
             return;
         }
         WebAction::Create => None,
@@ -346,11 +369,15 @@ fn paint_menu(
         for c in children.iter() {
             if let Ok((mut text, mut color)) = labels.get_mut(c) {
                 color.0 = if on { HIGHLIGHT } else { PLAIN };
-                if item.action == WebAction::Players {
-                    let label = players_label(options.0.players);
-                    if text.0 != label {
-                        text.0 = label;
-                    }
+                let label = match item.action {
+                    WebAction::Players => Some(players_label(options.0.players)),
+                    WebAction::Assist(o) => Some(assist_label(&options.0.assist(), o)),
+                    _ => None,
+                };
+                if let Some(label) = label
+                    && text.0 != label
+                {
+                    text.0 = label;
                 }
             }
         }

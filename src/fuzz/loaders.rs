@@ -120,6 +120,7 @@ fn sample_bundle(book_source: &str, book: &RecipeBook) -> Option<Vec<u8>> {
         fields: rec.fields,
         frames: crate::replay::bundle::pack_frames(&admitted),
         result: "{}".into(),
+        assist: Default::default(),
     };
     Some(bundle.to_ron().into_bytes())
 }
@@ -208,6 +209,9 @@ impl Target for LoadersTarget {
                 }
                 Err(crate::client::config::ConfigError::Unreadable { .. }) => {
                     "CONFIG_UNREADABLE".into()
+                }
+                Err(crate::client::config::ConfigError::BadValue { .. }) => {
+                    "CONFIG_BAD_VALUE".into()
                 }
             },
         };

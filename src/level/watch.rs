@@ -275,7 +275,9 @@ fn restart_edited_rooms(
         let Some(level) = newest.get(room.level.id.as_str()) else { continue };
         let seats: Vec<SeatSpec> =
             room.cooks.iter().map(|c| SeatSpec::new(c.seat, c.name.clone())).collect();
-        let fresh = Room::new((*level).clone(), lib.book.clone(), room.seed, &seats);
+        // The same assists as the round it replaces, applied to the edited level.
+        let fresh =
+            Room::assisted((*level).clone(), lib.book.clone(), room.seed, &seats, room.assist);
         info!("designer: room restarted on the edited level `{}`", room.level.id);
         commands.entity(entity).insert(fresh);
     }

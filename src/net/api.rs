@@ -57,6 +57,18 @@ pub fn api_create(web: &str, name: &str, level: Option<&str>) -> Result<JoinRepl
     parse_reply(status, v)
 }
 
+/// [`api_create`] with the rounds' assist mode (docs/NETWORK.md, "Token flow").
+pub fn api_create_assisted(
+    web: &str,
+    name: &str,
+    level: Option<&str>,
+    assist: crate::sim::assist::Assist,
+) -> Result<JoinReply, NetError> {
+    let body = json!({"name": name, "level": level, "assist": assist});
+    let (status, v) = post(&format!("http://{web}/api/rooms"), &body)?;
+    parse_reply(status, v)
+}
+
 /// `POST /api/rooms/CODE/join`; `reconnect` resumes a held seat.
 pub fn api_join(
     web: &str,

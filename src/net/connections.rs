@@ -147,6 +147,15 @@ fn lobby_commands(
                     hosted.level = i;
                 }
             }
+            // The host's choice: the first seat is the room's creator (or whoever holds it
+            // now); another seat's request is refused by name in the log, not applied.
+            LobbyCommand::Assist(assist) => {
+                if peer.seats.contains(&0) {
+                    hosted.assist = *assist;
+                } else {
+                    warn!(room = %hosted.code, seats = ?peer.seats, "assist refused: not the host's seat");
+                }
+            }
         }
     }
 }

@@ -108,6 +108,7 @@ fn answer_api(
                 };
                 let name = sanitise_name(body.name.as_deref().unwrap_or(""));
                 let players = body.players.unwrap_or(1);
+                let assist = body.assist.unwrap_or_default();
                 match create_room(&mut commands, &mut index, &policy, &levels) {
                     None => ApiError::RoomLimit.answer("this server holds as many rooms as it may"),
                     Some((code, _)) => {
@@ -119,10 +120,11 @@ fn answer_api(
                                 return;
                             };
                             let answer = join_world(world, e, &name, None, players);
-                            if let (Some(level), Some(mut h)) =
-                                (level, world.get_mut::<HostedRoom>(e))
-                            {
-                                h.level = level;
+                            if let Some(mut h) = world.get_mut::<HostedRoom>(e) {
+                                if let Some(level) = level {
+                                    h.level = level;
+                                }
+                                h.assist = assist;
                             }
                             let (status, body) = answer;
                             let _ = reply.send((if status == 200 { 201 } else { status }, body));

@@ -20,6 +20,7 @@ use crate::level::LevelLibrary;
 use crate::protocol::{InRoom, LobbyPhase, LobbyView, RoundSource, SeatView};
 use crate::replay::bundle::{BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, pack_frames};
 use crate::schedule::TickSystems;
+use crate::sim::assist::Assist;
 use crate::sim::kitchen::Level;
 use crate::sim::open::SeatSpec;
 use crate::sim::recipe_book::RecipeBook;
@@ -102,6 +103,8 @@ pub struct HostedRoom {
     pub round_source: Option<Source>,
     /// The same for the recipe book the live round was built with.
     pub round_recipes: Option<Source>,
+    /// The next round's assists, chosen by the host in the lobby (`LobbyCommand::Assist`).
+    pub assist: Assist,
 }
 
 impl HostedRoom {
@@ -206,6 +209,7 @@ impl HostedRoom {
                 .collect(),
             countdown: self.countdown,
             last_result: self.last_result.clone(),
+            assist: self.assist,
         }
     }
 }
@@ -253,6 +257,7 @@ pub fn create_room(
         chain: ChainRecorder::default(),
         round_source: None,
         round_recipes: None,
+        assist: Assist::OFF,
     };
     let view = hosted.view(levels);
     let entity = commands.spawn((hosted, view, key, Replicated)).id();
@@ -314,6 +319,7 @@ pub fn end_round(
         fields: chain.fields,
         frames: pack_frames(room.inputs.log()),
         result: hosted.last_result.clone(),
+        assist: room.assist,
     };
     if bundles.jobs.send(BundleJob::Write(Box::new(bundle))).is_err() {
         error!(room = %hosted.code, "bundle writer gone: bundle lost");
@@ -553,7 +559,7 @@ fn start_round(
     seats.sort_by_key(|s| s.seat);
     // The seed comes from the OS: the sim is deterministic given it, and the seed is logged.
     let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes());
-    let mut room = Room::new(level, book, seed, &seats);
+    let mut room = Room::assisted(level, book, seed, &seats, hosted.assist);
     // The admitted log is the round's replay: the bundle's frames.
     room.inputs.record();
     hosted.rounds += 1;
@@ -610,16 +616,18 @@ pub fn abort_all(world: &mut World, reason: &str) {
 
 /// Re-runs a round offline from its seed and the frames the server admitted (each pushed before
 /// the tick it was admitted at, in admission order) for `upto` ticks, and returns the hash: the
-/// proof that the network round is the deterministic function of its admitted inputs.
+/// proof that the network round is the deterministic function of its admitted inputs. `level`
+/// is the level as the round played it, `assist` already applied (a live room's `level`).
 pub fn replay_admitted(
     level: Arc<Level>,
     book: Arc<RecipeBook>,
     seed: u64,
     seats: &[SeatSpec],
+    assist: Assist,
     admitted: &[(u32, u8, crate::sim::input::InputFrame)],
     upto: u32,
 ) -> u64 {
-    let mut room = Room::new(level, book, seed, seats);
+    let mut room = Room::open_applied(level, book, seed, seats, assist);
     let mut next = admitted.iter().peekable();
     for t in 0..upto {
         while let Some((_, seat, frame)) = next.next_if(|(at, _, _)| *at == t) {
@@ -640,6 +648,7 @@ pub fn replay_live(room: &Room) -> u64 {
         room.book.clone(),
         room.seed,
         &seats,
+        room.assist,
         room.inputs.log(),
         room.tick,
     )

@@ -60,6 +60,7 @@ pub fn author(level: Arc<Level>, book: Arc<RecipeBook>, mut spec: Authoring) -> 
         ticks: Some(room.tick),
         items: Vec::new(),
         frames,
+        assist: Default::default(),
     }
 }
 

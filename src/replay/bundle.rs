@@ -7,6 +7,7 @@ use super::golden::{CheckOutcome, FieldDelta, Golden, hex};
 use super::{ReplayRun, compare};
 use crate::level::compile::parse_level;
 use crate::level::recipes::parse_recipes;
+use crate::sim::assist::Assist;
 use crate::sim::hash::named_fields;
 use crate::sim::input::InputFrame;
 use crate::sim::kinds::Dir4;
@@ -59,6 +60,9 @@ pub struct Bundle {
     pub frames: Vec<BundleFrame>,
     /// `report::result_payload` of the ended round, as JSON text.
     pub result: String,
+    /// The round's assists; a bundle from before assist mode reads as off.
+    #[serde(default)]
+    pub assist: Assist,
 }
 
 /// FNV-1a 64 of a text, as 16 hex digits.
@@ -209,7 +213,8 @@ pub fn check_bundle(bundle: &Bundle) -> Result<BundleCheck, String> {
         .map_err(|e| format!("the result payload is not JSON: {e}"))?;
     let seats: Vec<SeatSpec> =
         bundle.seats.iter().map(|(s, n)| SeatSpec::new(*s, n.clone())).collect();
-    let mut room = Room::new(Arc::new(level), Arc::new(book), bundle.seed, &seats);
+    let mut room =
+        Room::assisted(Arc::new(level), Arc::new(book), bundle.seed, &seats, bundle.assist);
 
     let mut hashes = vec![(0, room.hash)];
     let mut snapshots = vec![(0, named_fields(&room))];

@@ -33,7 +33,8 @@ pub struct ReplayRun {
 
 /// Build the script's room: seats 0..n named "Cook n", pre-placed items, tick 0.
 pub fn build_room(level: Arc<Level>, book: Arc<RecipeBook>, script: &InputScript) -> Room {
-    let mut room = Room::new(level, book, script.seed, &SeatSpec::numbered(script.seat_count()));
+    let seats = SeatSpec::numbered(script.seat_count());
+    let mut room = Room::assisted(level, book, script.seed, &seats, script.assist);
     for p in &script.items {
         room.preplace(p.station as usize, p.item.kind());
     }

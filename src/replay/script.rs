@@ -3,6 +3,7 @@
 //! A round is a function of four things — level, seats, seed, inputs — so a script plus its
 //! golden hash chain is a reproducible test of the whole kernel.
 
+use crate::sim::assist::Assist;
 use crate::sim::ids::Seat;
 use crate::sim::input::InputFrame;
 use crate::sim::item::ItemKind;
@@ -78,6 +79,9 @@ pub struct InputScript {
     pub items: Vec<Placement>,
     #[serde(default)]
     pub frames: Vec<ScriptFrame>,
+    /// The round's assists (`sim::assist`); default off.
+    #[serde(default)]
+    pub assist: Assist,
 }
 
 /// Why a script cannot be replayed.

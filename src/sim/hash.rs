@@ -156,6 +156,10 @@ fn place_code(p: Place) -> i64 {
 /// Walk the canonical state. The order here IS the hash's field order (docs/SIMULATION.md).
 /// Generic so the hashing sink is inlined into the walk (a `dyn` sink still works).
 pub fn walk<S: FieldSink + ?Sized>(room: &Room, sink: &mut S) {
+    // Only an assisted round has the field, so every unassisted chain is as it was.
+    if room.assist.is_on() {
+        sink.field(&|| "assist".into(), room.assist.code());
+    }
     sink.field(&|| "tick".into(), room.tick as i64);
     sink.field(&|| "rng".into(), room.rng.state as i64);
     sink.field(&|| "next_item".into(), room.next_item as i64);

@@ -4,6 +4,7 @@
 //! stable id. No floats, no clock, no OS randomness anywhere under this folder (a test scans).
 
 pub mod action;
+pub mod assist;
 pub mod cook;
 pub mod counters;
 pub mod dishes;

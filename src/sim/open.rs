@@ -3,6 +3,7 @@
 //! Kept apart from `room.rs` because opening runs stage code (stage 6 sets up its hazards, the
 //! hash chain starts), and the Room's own module is built only from plain data.
 
+use super::assist::Assist;
 use super::cook::{Cook, CookState, MoveModifiers};
 use super::counters::Counters;
 use super::hash;
@@ -48,6 +49,37 @@ impl Room {
     /// Build a kitchen at tick 0: seats at their spawns (spawn `seat % len`, a quarter tile apart
     /// along x then y when stacked), stations idle, prop stock full, the hash chain started.
     pub fn new(level: Arc<Level>, book: Arc<RecipeBook>, seed: u64, seats: &[SeatSpec]) -> Room {
+        Room::assisted(level, book, seed, seats, Assist::OFF)
+    }
+
+    /// [`Room::new`] with a round's assists: the level is scaled first (`Assist::apply`), so
+    /// every stage reads the assisted deadlines and clock, and the assist is hashed.
+    pub fn assisted(
+        level: Arc<Level>,
+        book: Arc<RecipeBook>,
+        seed: u64,
+        seats: &[SeatSpec],
+        assist: Assist,
+    ) -> Room {
+        let level = if assist.is_on() {
+            let mut scaled = (*level).clone();
+            assist.apply(&mut scaled);
+            Arc::new(scaled)
+        } else {
+            level
+        };
+        Room::open_applied(level, book, seed, seats, assist)
+    }
+
+    /// A room on a level that already has `assist` applied: a live room's own `level`, for a
+    /// replay of that round (applying it again would scale twice).
+    pub fn open_applied(
+        level: Arc<Level>,
+        book: Arc<RecipeBook>,
+        seed: u64,
+        seats: &[SeatSpec],
+        assist: Assist,
+    ) -> Room {
         let mut sorted: Vec<&SeatSpec> = seats.iter().collect();
         sorted.sort_by_key(|s| s.seat);
         sorted.dedup_by_key(|s| s.seat);
@@ -96,6 +128,7 @@ impl Room {
             })
             .collect();
         let mut room = Room {
+            assist,
             seed,
             tick: 0,
             hash: 0,

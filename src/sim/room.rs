@@ -5,6 +5,7 @@
 //! and no system ever depends on Bevy's query order. Built only from plain data modules (no
 //! stage): opening a room, which runs stage code, is `open.rs`.
 
+use super::assist::Assist;
 use super::cook::Cook;
 use super::counters::Counters;
 use super::events::SimEvent;
@@ -28,6 +29,8 @@ use std::sync::Arc;
 pub struct Room {
     pub level: Arc<Level>,
     pub book: Arc<RecipeBook>,
+    /// The round's assists (`assist.rs`): already applied to `level`; hashed when on.
+    pub assist: Assist,
     pub seed: u64,
     /// Ticks simulated so far (the next tick to simulate).
     pub tick: u32,

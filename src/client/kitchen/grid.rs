@@ -1,8 +1,7 @@
 //! The kitchen's floor, walls and holes: one mesh a tile, laid again whenever the grid
-//! changes.
+//! changes (the camera refits itself: `camera::frame_kitchen`).
 
 use super::art::{Art, Shape};
-use super::camera::{KitchenCamera, camera_for_grid};
 use crate::client::theme::{FLOOR_DARK, FLOOR_LIGHT, WALL};
 use crate::protocol::GridView;
 use crate::sim::kinds::Tile;
@@ -13,28 +12,25 @@ use bevy::prelude::*;
 pub(super) struct TileArt;
 
 /// A grid arrived or changed (a shifting floor went or came back): lay its floor, walls and
-/// voids again; re-aim the camera. A system on `Changed` rather than an `Insert` observer,
+/// voids again. A system on `Changed` rather than an `Insert` observer,
 /// because a replicated update may mutate the component in place.
 pub(super) fn build_grid(
     grids: Query<(Entity, &GridView, Option<&Children>), Changed<GridView>>,
     old: Query<(), With<TileArt>>,
-    mut camera: Query<&mut Transform, With<KitchenCamera>>,
     mut commands: Commands,
     mut art: ResMut<Art>,
     mut mats: ResMut<Assets<StandardMaterial>>,
 ) {
     for (room, grid, children) in &grids {
-        lay_grid(room, grid, children, &old, &mut camera, &mut commands, &mut art, &mut mats);
+        lay_grid(room, grid, children, &old, &mut commands, &mut art, &mut mats);
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn lay_grid(
     room: Entity,
     grid: &GridView,
     children: Option<&Children>,
     old: &Query<(), With<TileArt>>,
-    camera: &mut Query<&mut Transform, With<KitchenCamera>>,
     commands: &mut Commands,
     art: &mut Art,
     mats: &mut Assets<StandardMaterial>,
@@ -78,7 +74,4 @@ fn lay_grid(
             p.spawn((piece, TileArt));
         }
     });
-    if let Ok(mut cam) = camera.single_mut() {
-        *cam = camera_for_grid(grid.width as f32, grid.height as f32);
-    }
 }

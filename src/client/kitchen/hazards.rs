@@ -2,6 +2,7 @@
 //! flash of a floor about to shift; built as a room's hazards change, posed each frame.
 
 use super::art::{Art, Shape};
+use crate::client::access::Accessibility;
 use crate::client::interp::{UTILE, lerp_utiles};
 use crate::client::theme::{CART, CART_RIM, CART_WHEEL, ICE, OIL, SHIFT_FLASH};
 use crate::protocol::{HazardView, RoomClock};
@@ -202,18 +203,21 @@ pub(super) fn pose_carts(time: Res<Time<Fixed>>, mut carts: Query<(&CartArt, &mu
     }
 }
 
-/// Each frame: a shifting group's cells flash during its warning, faster as it runs out.
+/// Each frame: a shifting group's cells flash during its warning, faster as it runs out — or,
+/// with reduced motion (Settings), stay lit for the whole warning instead of blinking.
 pub(super) fn flash_shifts(
     real: Res<Time<Real>>,
+    access: Option<Res<Accessibility>>,
     rooms: Query<&HazardView>,
     mut groups: Query<(&ShiftArt, &ChildOf, &mut Visibility)>,
 ) {
     let t = real.elapsed_secs();
+    let steady = access.is_some_and(|a| a.reduced_motion);
     for (group, parent, mut vis) in &mut groups {
         let on =
             rooms.get(parent.parent()).ok().and_then(|h| h.shifts.get(group.0)).is_some_and(|g| {
                 let rate = if g.ticks_until_gone < 20 { 8.0 } else { 3.0 };
-                g.phase == ShiftPhase::Warning && (t * rate).fract() < 0.55
+                g.phase == ShiftPhase::Warning && (steady || (t * rate).fract() < 0.55)
             });
         vis.set_if_neq(if on { Visibility::Inherited } else { Visibility::Hidden });
     }

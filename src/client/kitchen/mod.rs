@@ -11,9 +11,10 @@ mod cooks;
 mod grid;
 mod hazards;
 mod items;
+mod outline;
 mod stations;
 
-pub use camera::KitchenCamera;
+pub use camera::{KitchenCamera, SafeArea, TILE_TOP, fit_camera};
 
 use super::theme::VOID;
 use crate::schedule::FrameSystems;
@@ -24,7 +25,7 @@ pub struct KitchenPlugin;
 
 impl Plugin for KitchenPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<art::Art>();
+        app.init_resource::<art::Art>().init_resource::<outline::OutlineMaterial>();
         app.insert_resource(ClearColor(VOID));
         app.insert_resource(GlobalAmbientLight {
             color: Color::WHITE,
@@ -39,7 +40,9 @@ impl Plugin for KitchenPlugin {
             Update,
             (
                 grid::build_grid,
+                camera::frame_kitchen,
                 items::restyle_items,
+                outline::outline_items,
                 cooks::pose_cooks,
                 // After the cooks: an item in hand follows its cook's pose of this frame.
                 items::place_items,

@@ -2,6 +2,7 @@
 //! every refusal is one [`ApiError`] with a stable name, and the answer is
 //! `{"error": NAME, "detail": TEXT}`.
 
+use crate::sim::assist::Assist;
 use crate::sim::units::MAX_COOKS;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -124,6 +125,10 @@ pub struct CreateBody {
     /// Seats for this many players on one connection (couch co-op online), 1 to 4; 1 if absent.
     #[serde(default)]
     pub players: Option<u8>,
+    /// The first round's assists (`{"order_time": "Longer", "longer_round": true}`); the
+    /// creator holds seat 0, so changes them later in the lobby. Off if absent.
+    #[serde(default)]
+    pub assist: Option<Assist>,
 }
 
 /// `POST /api/rooms/CODE/join`.

@@ -1,0 +1,95 @@
+//! The Level Select screen: the round's assists (assist mode, before the round), the campaign
+//! in play order with each level's best stars (and whether they were assisted), locked levels
+//! naming what opens them, and assist mode's "skip level". Steered like every menu screen
+//! (`menu::steer_menu`); its own file so the menu's stays one screen's worth of each.
+
+use super::args::Options;
+use super::assist_menu::{AssistOption, RoundAssist, assist_label, skip_target};
+use super::loading::{GameAssets, campaign_from_assets};
+use super::menu::{Cursor, MENU_GAP, MenuAction, spawn_items, unlocked};
+use super::save::SaveData;
+use super::state::AppState;
+use super::theme::{ERROR, label, screen, title};
+use crate::level::{LevelAsset, load_campaign, load_recipes_file};
+use bevy::prelude::*;
+
+/// The Level Select screen, spawned as it opens.
+pub struct LevelSelectPlugin;
+
+impl Plugin for LevelSelectPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(OnEnter(AppState::LevelSelect), spawn_level_select);
+    }
+}
+
+/// "**-" for one star of three.
+fn stars_text(stars: u8) -> String {
+    (0..3).map(|k| if k < stars { '*' } else { '-' }).collect()
+}
+
+fn spawn_level_select(
+    mut commands: Commands,
+    mut cursor: ResMut<Cursor>,
+    options: Res<Options>,
+    save: Res<SaveData>,
+    assist: Option<Res<RoundAssist>>,
+    assets: Option<Res<GameAssets>>,
+    loaded: Res<Assets<LevelAsset>>,
+) {
+    let assist = assist.map_or_else(|| options.0.assist(), |a| a.0);
+    cursor.0 = 0;
+    // From the Loading state's assets; straight from the folder if that load failed.
+    let levels = match assets {
+        Some(assets) => campaign_from_assets(&assets, &loaded, &options.0.levels),
+        None => load_recipes_file(&options.0.recipes)
+            .and_then(|b| load_campaign(&options.0.levels, &b))
+            .map_err(|e| e.to_string()),
+    };
+    commands.spawn(screen(AppState::LevelSelect, MENU_GAP)).with_children(|p| {
+        p.spawn(title("Level select", 44.0));
+        let mut items: Vec<(MenuAction, String)> = AssistOption::ALL
+            .into_iter()
+            .map(|o| (MenuAction::Assist(o), assist_label(&assist, o)))
+            .collect();
+        match levels {
+            Ok(levels) => {
+                let ids: Vec<String> = levels.iter().map(|l| l.id.clone()).collect();
+                let open = |k: usize| unlocked(k, &ids, &save.best_stars, &save.skipped);
+                for (k, l) in levels.iter().enumerate() {
+                    let stars = save.best_stars.get(&l.id).copied().unwrap_or(0);
+                    let mark = match (save.assisted.contains(&l.id), save.skipped.contains(&l.id)) {
+                        (true, _) => "  (assisted)",
+                        (false, true) if stars == 0 => "  (skipped)",
+                        _ => "",
+                    };
+                    if open(k) {
+                        items.push((
+                            MenuAction::PickLevel(l.id.clone()),
+                            format!("{}. {}  [{}]{mark}", k + 1, l.name, stars_text(stars)),
+                        ));
+                    } else {
+                        items.push((
+                            MenuAction::Locked,
+                            format!(
+                                "{}. {}  (locked: earn a star on {})",
+                                k + 1,
+                                l.name,
+                                levels[k - 1].name
+                            ),
+                        ));
+                    }
+                }
+                if let Some(k) = skip_target(&ids, &save.best_stars, &save.skipped, open) {
+                    let line =
+                        format!("Assist: skip {} (opens {})", levels[k].name, levels[k + 1].name);
+                    items.push((MenuAction::SkipLevel(ids[k].clone()), line));
+                }
+            }
+            Err(e) => {
+                p.spawn(label(format!("cannot read the campaign: {e}"), 16.0, ERROR));
+            }
+        }
+        items.push((MenuAction::Back, "Back".into()));
+        spawn_items(p, items);
+    });
+}
