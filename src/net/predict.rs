@@ -259,6 +259,7 @@ impl Predictor {
             mv: controls.mv,
             action: controls.action,
             face: controls.face,
+            dash: controls.dash,
         };
         room.inputs.push(seat, frame);
         advance(room);
