@@ -266,11 +266,14 @@ fn should_dash(room: &Room, cook: &Cook, route: &[Cell]) -> bool {
     } else {
         (centre.x - cook.pos.x, cook.vel.y * step.1)
     };
-    let clear = room
-        .cooks
-        .iter()
-        .filter(|c| c.seat != cook.seat)
-        .all(|c| !route[..=DASH_RUN_CELLS.min(route.len() - 1)].contains(&c.pos.cell()));
+    // Nobody anywhere on the route, nor beside its straight run: a dash must not meet a
+    // teammate head-on in a corridor (dish_pit's way to the sink stalled a bot for 976 ticks
+    // when only the run itself was kept clear).
+    let near = |a: Cell, b: Cell| (a.0 - b.0).abs() + (a.1 - b.1).abs() <= 1;
+    let clear = room.cooks.iter().filter(|c| c.seat != cook.seat).all(|c| {
+        let at = c.pos.cell();
+        !route.contains(&at) && !route[..=run].iter().any(|&r| near(r, at))
+    });
     off.abs() <= (TILE / 2 - RADIUS) / 4 && speed > 0 && clear
 }
 
