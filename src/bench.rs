@@ -83,7 +83,8 @@ struct SeatWalk {
 ///
 /// A stick is held for about 8 ticks (so cooks travel and collide instead of jittering), a
 /// press is held 1–12 ticks (so the 8-tick trash hold and the rising edge both happen), and a
-/// d-pad facing turns up now and then. Sticks include hostile out-of-range values, which the
+/// d-pad facing turns up now and then, and the second button (dash / throw) is pressed now and
+/// then. Sticks include hostile out-of-range values, which the
 /// sim must clamp. The stream depends only on the seed, so a walk replays exactly.
 #[derive(Clone, Debug)]
 pub struct RandomCooks {
@@ -119,8 +120,11 @@ impl RandomCooks {
             2 => Dir4::Left,
             _ => Dir4::Right,
         });
+        // The second button about once a second and a half: dashes, and throws of whatever
+        // raw or chopped food the cook happens to carry.
+        let dash = (r >> 48).is_multiple_of(30);
         w.seq += 1;
-        InputFrame { seq: w.seq, tick, mv: w.mv, action, face }
+        InputFrame { seq: w.seq, tick, mv: w.mv, action, face, dash }
     }
 
     /// Queue this tick's frame for every seat of the room.

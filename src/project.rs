@@ -165,6 +165,14 @@ pub fn item_view(item: &crate::sim::item::Item) -> ItemView {
         place: match item.place {
             Place::Hand(s) => ItemPlace::Hand(s),
             Place::Station(s) => ItemPlace::Station(s),
+            Place::Floor(at) => ItemPlace::Floor((at.x, at.y)),
+            Place::Air(f) => ItemPlace::Flying {
+                pos: (f.pos.x, f.pos.y),
+                height: f.height(),
+                dir: f.dir,
+                age: f.age,
+                thrower: f.thrower,
+            },
         },
         quality: item.quality,
         set_down: item.mark.map(|m| (m.placer, m.tick)),
@@ -181,6 +189,8 @@ pub fn cook_view(c: &crate::sim::cook::Cook) -> CookView {
         stun: c.stun,
         held: c.held.map(|i| i.0),
         action_ticks: c.action_ticks,
+        dash: c.dash,
+        dash_cooldown: c.dash_cooldown,
         score: c.score,
         dishes_served: c.dishes_served,
     }

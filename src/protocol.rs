@@ -141,6 +141,10 @@ pub struct CookView {
     pub held: Option<u32>,
     /// Ticks the action button has been held (for hold animations).
     pub action_ticks: u32,
+    /// Ticks of dash burst left (0 = not dashing: the trail is drawn while it runs).
+    pub dash: u32,
+    /// Ticks until the next dash is allowed (0 = ready; the cooldown ring on the cook).
+    pub dash_cooldown: u32,
     pub score: i32,
     pub dishes_served: u32,
 }
@@ -175,6 +179,18 @@ pub struct StationView {
 pub enum ItemPlace {
     Hand(u8),
     Station(u16),
+    /// Lying on the floor at a point (µtiles), where a throw left it.
+    Floor((i32, i32)),
+    /// Thrown: the item's point on the floor plane this tick (µtiles), the arc's height above
+    /// the hands (µtiles, 0 at the throw and the landing: the shadow stays on the floor), the
+    /// direction it flies, the ticks it has flown (of `THROW_TICKS`) and who threw it.
+    Flying {
+        pos: (i32, i32),
+        height: i32,
+        dir: Dir4,
+        age: u32,
+        thrower: u8,
+    },
 }
 
 /// What an item is.
@@ -345,6 +361,8 @@ pub struct PackedInput {
     pub mv: (i16, i16),
     pub action: bool,
     pub face: Option<Dir4>,
+    /// The second button (dash / throw).
+    pub dash: bool,
 }
 
 /// [`PackedInput`] as it is written: the stick, then [`ButtonByte`].
@@ -407,7 +425,7 @@ impl TryFrom<PackedWire> for PackedInput {
 
 impl PackedInput {
     pub fn of(frame: &InputFrame) -> PackedInput {
-        PackedInput { mv: frame.mv, action: frame.action, face: frame.face }
+        PackedInput { mv: frame.mv, action: frame.action, face: frame.face, dash: frame.dash }
     }
 }
 
@@ -470,6 +488,7 @@ impl InputBatch {
             mv: p.mv,
             action: p.action,
             face: p.face,
+            dash: p.dash,
         };
         let mut out = Vec::with_capacity(self.older.len() + 1);
         out.push(frame(self.seq, self.tick, &self.newest));

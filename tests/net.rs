@@ -212,7 +212,7 @@ fn hostile_inputs_change_nothing_and_are_counted() {
         "round starts"
     );
     let now = mal.clock().unwrap().tick;
-    let f = |seq, tick, mv| InputFrame { seq, tick, mv, action: true, face: None };
+    let f = |seq, tick, mv| InputFrame { seq, tick, mv, action: true, ..InputFrame::default() };
     let one = |frame: InputFrame| InputBatch::pack(0, &[frame]).unwrap();
     // Stamped a few ticks ahead: on a loaded host the client's view of the clock lags the room
     // by a tick or two.

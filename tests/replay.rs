@@ -51,6 +51,13 @@ fn the_kernel_and_kitchen_goldens_are_committed() {
         "hazard_fire",
         "hazard_cart_spill",
         "hazard_shift_ice",
+        "throw_caught",
+        "throw_into_pot",
+        "throw_wall_floor",
+        "dash_push",
+        "dash_counter",
+        "contest_plate_counter",
+        "contest_board_output",
     ] {
         assert!(names.iter().any(|n| n == required), "missing script {required}");
         assert!(root().join(format!("goldens/{required}.golden.json")).is_file());
@@ -242,7 +249,9 @@ mod authoring {
     use undercooked::level::files::find_level;
     use undercooked::level::recipes::builtin_recipes;
     use undercooked::replay::author::{Authoring, author};
+    use undercooked::replay::script::{InputScript, Placement, ScriptFrame, ScriptItem};
     use undercooked::sim::kinds::Dir4::*;
+    use undercooked::sim::kinds::{Form::*, Ingredient::*};
 
     /// One salad on the tutorial kitchen, start to serve, from wherever the cook stands.
     fn salad() -> Vec<Step> {
@@ -269,6 +278,16 @@ mod authoring {
     }
 
     fn write(name: &str, level_ref: &str, seed: u64, errands: Vec<Vec<Step>>, max_ticks: u32) {
+        save(name, authored(name, level_ref, seed, errands, max_ticks));
+    }
+
+    fn authored(
+        name: &str,
+        level_ref: &str,
+        seed: u64,
+        errands: Vec<Vec<Step>>,
+        max_ticks: u32,
+    ) -> InputScript {
         let book = builtin_recipes().expect("book");
         let level = find_level(&root().join("levels"), level_ref, &book)
             .or_else(|_| {
@@ -279,7 +298,7 @@ mod authoring {
                 )
             })
             .expect("level");
-        let script = author(
+        author(
             Arc::new(level),
             Arc::new(book),
             Authoring {
@@ -290,7 +309,10 @@ mod authoring {
                 tail: 30,
                 max_ticks,
             },
-        );
+        )
+    }
+
+    fn save(name: &str, script: InputScript) {
         let header = format!(
             "// Authored from errands by tests/replay.rs (authoring::{name}); edit by hand or re-author.\n"
         );
@@ -364,6 +386,86 @@ mod authoring {
             Hold(26),
         ];
         write("burn_wash", "burger_bar", 4, vec![cook], 800);
+    }
+
+    /// The second button's goldens on `goldens/levels/moves_yard.ron` (station indices: shelves
+    /// 0–2, serve 3, counter 4, pot 5, rack 6, prep 7, board 8).
+    #[test]
+    #[ignore = "re-authors committed scripts"]
+    fn author_move_scripts() {
+        const YARD: &str = "goldens/levels/moves_yard.ron";
+        // A throw caught: cook 0 throws an onion down row 1; cook 1, four tiles on and facing
+        // back along it, catches it with a free hand.
+        let cook0 = vec![Face(Up), Press, Face(Right), Wait(40), Dash, Wait(15)];
+        let cook1 = vec![GoTo((5, 1)), Face(Left)];
+        write("throw_caught", YARD, 31, vec![cook0, cook1], 400);
+
+        // A throw into a pot: from (4,4) the onion flies over the counter at (5,4) and comes
+        // down in the pot at (8,4), which starts cooking.
+        let cook = vec![Face(Up), Press, GoTo((4, 4)), Face(Right), Dash, Wait(20)];
+        write("throw_into_pot", YARD, 32, vec![cook], 400);
+
+        // A throw against a wall: from (5,5) the pillar at (8,5) stops the onion, which drops
+        // on the floor just before it; the cook walks up and picks it up.
+        let cook = vec![
+            Face(Up),
+            Press,
+            GoTo((5, 5)),
+            Face(Right),
+            Dash,
+            Wait(12),
+            GoTo((6, 5)),
+            Face(Right),
+            Press,
+            Wait(5),
+        ];
+        write("throw_wall_floor", YARD, 33, vec![cook], 400);
+
+        // A dash push: cook 0 dashes right along row 2 into cook 1 and shoves it on.
+        let cook0 = vec![GoTo((3, 2)), Face(Right), Wait(30), Dash, Wait(20)];
+        let cook1 = vec![GoTo((5, 2)), Face(Down)];
+        write("dash_push", YARD, 34, vec![cook0, cook1], 400);
+
+        // A dash into a counter: stops flush against the counter at (5,4), never through it.
+        let cook = vec![GoTo((2, 4)), Face(Right), Wait(5), Dash, Wait(15)];
+        write("dash_counter", YARD, 35, vec![cook], 400);
+
+        // Arbitration (a): cook 0 brings a plate to the counter with chopped lettuce on it,
+        // cook 1 stands across it with a free hand; both press on one tick, cook 1's frame
+        // first: cook 1 lifts the lettuce, cook 0's plating press is CONTESTED_LOST.
+        let cook0 = vec![GoTo((1, 5)), Face(Down), Press, GoTo((4, 4)), Face(Right)];
+        let cook1 = vec![GoTo((6, 4)), Face(Left)];
+        let mut script = authored("contest_plate_counter", YARD, 36, vec![cook0, cook1], 600);
+        script.items = vec![Placement { station: 4, item: ScriptItem::Food(Lettuce, Chopped) }];
+        contest(&mut script);
+        save("contest_plate_counter", script);
+
+        // Arbitration (b): cook 1 chops the lettuce on the board to ready; cook 0 brings a
+        // plate to the board's other side; both press on one tick, cook 1's frame first: cook 1
+        // takes the output, cook 0's plate press is CONTESTED_LOST (one key, the board).
+        let cook0 = vec![GoTo((1, 5)), Face(Down), Press, GoTo((6, 5)), Face(Down)];
+        let cook1 = vec![GoTo((7, 6)), Face(Left), Press, Hold(20)];
+        let mut script = authored("contest_board_output", YARD, 37, vec![cook0, cook1], 600);
+        script.items = vec![Placement { station: 8, item: ScriptItem::Food(Lettuce, Raw) }];
+        contest(&mut script);
+        save("contest_board_output", script);
+    }
+
+    /// Both seats press on one tick inside the authored tail, seat 1's frame listed first (so
+    /// it has the lower seq).
+    fn contest(script: &mut InputScript) {
+        let tick = script.ticks.expect("authored scripts carry ticks") - 20;
+        for seat in [1, 0] {
+            script.frames.push(ScriptFrame {
+                tick,
+                seat,
+                mv: (0, 0),
+                action: true,
+                face: None,
+                dash: false,
+                repeat: 1,
+            });
+        }
     }
 
     /// The stage 6 goldens: one per hazard, on the campaign's hazard levels.

@@ -130,7 +130,8 @@ impl Exec {
             self.stand = stand_spot(room, seat, station);
         }
         let Some((stand, dir)) = self.stand else { return Err(Outcome::Stuck) };
-        let hold_still = Intent { mv: settle(cook, stand), action: false, face: Some(dir) };
+        let hold_still =
+            Intent { mv: settle(cook, stand), action: false, face: Some(dir), dash: false };
         match self.phase {
             Phase::Acting(n) => {
                 if n == self.latency
@@ -231,7 +232,7 @@ impl Exec {
             return Ok(Intent { mv: settle(cook, here), ..Intent::default() });
         }
         let face = (here == stand).then_some(dir);
-        Ok(Intent { mv: steer(cook, &route), action: false, face })
+        Ok(Intent { mv: steer(cook, &route), action: false, face, dash: false })
     }
 }
 

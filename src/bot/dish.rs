@@ -158,7 +158,7 @@ fn ingredient_in_hand(v: &View, claims: &mut ClaimTable, d: &Dish, item: &Item) 
     }
     let parked = d.plate.and_then(|p| match p.place {
         Place::Station(s) => Some(s as usize),
-        Place::Hand(_) => None,
+        Place::Hand(_) | Place::Floor(_) | Place::Air(_) => None,
     });
     if d.unstarted.contains(&(ing, form))
         && let Some(spot) = parked

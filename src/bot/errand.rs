@@ -21,6 +21,9 @@ pub enum Step {
     Hold(u32),
     /// Stand still for this many ticks.
     Wait(u32),
+    /// Press and release the second button (two ticks): a dash, or a throw of the carried
+    /// raw or chopped ingredient.
+    Dash,
 }
 
 /// The frame a step produces this tick.
@@ -29,6 +32,8 @@ pub struct Intent {
     pub mv: (i16, i16),
     pub action: bool,
     pub face: Option<Dir4>,
+    /// The second button (dash / throw).
+    pub dash: bool,
 }
 
 /// A cook's queue of steps and the progress of the current one.
@@ -79,6 +84,7 @@ impl Errands {
                 Step::Press => (t < 2).then_some(Intent { action: t == 0, ..Intent::default() }),
                 Step::Hold(n) => (t <= n).then_some(Intent { action: t < n, ..Intent::default() }),
                 Step::Wait(n) => (t < n).then_some(Intent::default()),
+                Step::Dash => (t < 2).then_some(Intent { dash: t == 0, ..Intent::default() }),
             };
             match intent {
                 Some(i) => {

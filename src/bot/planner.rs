@@ -66,6 +66,7 @@ impl BotTeam {
                     mv: intent.mv,
                     action: intent.action,
                     face: intent.face,
+                    dash: intent.dash,
                 };
                 (bot.seat, frame)
             })

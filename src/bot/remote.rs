@@ -23,6 +23,7 @@ use crate::protocol::{
     RoundSource, StationView,
 };
 use crate::sim::events::SimEvent;
+use crate::sim::flight::Flight;
 use crate::sim::ids::{ItemId, Seat};
 use crate::sim::input::InputFrame;
 use crate::sim::item::{Item, ItemKind, Mark, Place};
@@ -132,6 +133,8 @@ pub fn snapshot(
         cook.stun = view.stun;
         cook.held = view.held.map(ItemId);
         cook.action_ticks = view.action_ticks;
+        cook.dash = view.dash;
+        cook.dash_cooldown = view.dash_cooldown;
         cook.score = view.score;
         cook.dishes_served = view.dishes_served;
     }
@@ -176,6 +179,15 @@ pub fn snapshot(
                         iv.id
                     )));
                 }
+                ItemPlace::Floor((x, y)) => Place::Floor(V2::new(x, y)),
+                // Where it would drop if refused is not on the wire; a bot plans without it.
+                ItemPlace::Flying { pos, dir, age, thrower, .. } => Place::Air(Flight {
+                    thrower,
+                    dir,
+                    pos: V2::new(pos.0, pos.1),
+                    age,
+                    last_floor: None,
+                }),
             };
             let kind = match &iv.look {
                 ItemLook::Food(g, f) => ItemKind::Food(*g, *f),

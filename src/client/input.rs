@@ -49,7 +49,7 @@ impl Outbox {
     pub fn send(&mut self, seat: Seat, mv: (i16, i16), action: bool) {
         let seq = self.next_seq;
         self.next_seq = self.next_seq.wrapping_add(1);
-        self.frames.push((seat, InputFrame { seq, tick: 0, mv, action, face: None }));
+        self.frames.push((seat, InputFrame { seq, tick: 0, mv, action, ..InputFrame::default() }));
     }
 }
 

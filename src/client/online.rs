@@ -276,7 +276,8 @@ fn send_frames(
             continue;
         }
         let ((mv, held), tapped) = (p.controls, p.tapped);
-        let controls = PackedInput { mv, action: held || tapped, face: None };
+        // The second button has no binding yet (issue 18 item 6 adds it with Settings).
+        let controls = PackedInput { mv, action: held || tapped, face: None, dash: false };
         let changed = p.uplink.last_sent_controls().is_some_and(|c| c != controls);
         let batch = if changed {
             p.uplink.send_now(now, |_| controls)

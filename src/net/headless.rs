@@ -166,7 +166,7 @@ impl ClientSession {
             self.stick = (axis(r), axis(r >> 8));
         }
         let action = self.next().is_multiple_of(8);
-        PackedInput { mv: self.stick, action, face: None }
+        PackedInput { mv: self.stick, action, face: None, dash: false }
     }
 
     /// What the prediction measured: corrections per second of play and their size, and how

@@ -262,6 +262,7 @@ impl Predictor {
             mv: controls.mv,
             action: controls.action,
             face: controls.face,
+            dash: controls.dash,
         };
         room.inputs.push(seat, frame);
         advance(room);

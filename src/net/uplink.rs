@@ -301,6 +301,7 @@ impl Uplink {
                 mv: p.mv,
                 action: p.action,
                 face: p.face,
+                dash: p.dash,
             };
             // A press is anything the player did: the button going down, the stick moving.
             let press = (p.action && !self.controls_were.action) || p.mv != self.controls_were.mv;
@@ -543,6 +544,7 @@ mod tests {
                 mv: (t as i16, 0),
                 action: t % 2 == 0,
                 face: None,
+                dash: false,
             }) {
                 last = Some(b);
             }
@@ -562,7 +564,7 @@ mod tests {
 
     #[test]
     fn a_held_run_packs_to_one_count_and_unpacks_exactly() {
-        let f = |seq, tick, mv| InputFrame { seq, tick, mv: (mv, 0), action: false, face: None };
+        let f = |seq, tick, mv| InputFrame { seq, tick, mv: (mv, 0), ..InputFrame::default() };
         // Oldest first: a frame, a gap of three ticks, a change, then a held stick.
         let frames =
             vec![f(1, 10, 5), f(2, 13, 7), f(3, 14, 9), f(4, 15, 9), f(5, 16, 9), f(6, 17, 9)];

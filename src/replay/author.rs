@@ -36,12 +36,13 @@ pub fn author(level: Arc<Level>, book: Arc<RecipeBook>, mut spec: Authoring) -> 
         let mut busy = false;
         for (seat, errands) in spec.errands.iter_mut().enumerate() {
             let seat = seat as u8;
-            let Some(Intent { mv, action, face }) = errands.next_intent(&room, seat) else {
+            let Some(Intent { mv, action, face, dash }) = errands.next_intent(&room, seat) else {
                 continue;
             };
             busy = true;
-            room.inputs.push(seat, InputFrame { seq: frames.len() as u32, tick, mv, action, face });
-            push_folded(&mut frames, ScriptFrame { tick, seat, mv, action, face, repeat: 1 });
+            let seq = frames.len() as u32;
+            room.inputs.push(seat, InputFrame { seq, tick, mv, action, face, dash });
+            push_folded(&mut frames, ScriptFrame { tick, seat, mv, action, face, dash, repeat: 1 });
         }
         step_room(&mut room);
         if !busy || room.result.is_some() {
@@ -69,7 +70,7 @@ pub fn author(level: Arc<Level>, book: Arc<RecipeBook>, mut spec: Authoring) -> 
 fn push_folded(frames: &mut Vec<ScriptFrame>, f: ScriptFrame) {
     if let Some(prev) = frames.iter_mut().rev().find(|p| p.seat == f.seat)
         && prev.tick + prev.repeat == f.tick
-        && (prev.mv, prev.action, prev.face) == (f.mv, f.action, f.face)
+        && (prev.mv, prev.action, prev.face, prev.dash) == (f.mv, f.action, f.face, f.dash)
     {
         prev.repeat += 1;
         return;

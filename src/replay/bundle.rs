@@ -21,14 +21,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The bundle format's version; a checker refuses others (exit 2).
-pub const BUNDLE_VERSION: u32 = 1;
+pub const BUNDLE_VERSION: u32 = 2;
 /// The hash chain (and field log) is recorded every this many ticks (5 s), plus tick 0 and
 /// the last tick: enough to name the first divergent window without a field log per tick.
 pub const BUNDLE_EVERY: u32 = 100;
 
 /// One admitted frame, compact: (room tick at admission, seat, seq, tick, move x, move y,
-/// action, face). A round is ~15,000 of these, so no field names.
-pub type BundleFrame = (u32, u8, u32, u32, i16, i16, bool, Option<Dir4>);
+/// action, face, dash). A round is ~15,000 of these, so no field names. Version 2 added the
+/// second button (dash / throw) at the end.
+pub type BundleFrame = (u32, u8, u32, u32, i16, i16, bool, Option<Dir4>, bool);
 
 /// A whole hosted round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -109,7 +110,7 @@ impl ChainRecorder {
 pub fn pack_frames(admitted: &[(u32, u8, InputFrame)]) -> Vec<BundleFrame> {
     admitted
         .iter()
-        .map(|(at, seat, f)| (*at, *seat, f.seq, f.tick, f.mv.0, f.mv.1, f.action, f.face))
+        .map(|(at, seat, f)| (*at, *seat, f.seq, f.tick, f.mv.0, f.mv.1, f.action, f.face, f.dash))
         .collect()
 }
 
@@ -221,9 +222,17 @@ pub fn check_bundle(bundle: &Bundle) -> Result<BundleCheck, String> {
     let mut frames = bundle.frames.iter().peekable();
     let mut panicked = None;
     for t in 0..bundle.ticks {
-        while let Some((_, seat, seq, tick, mx, my, action, face)) = frames.next_if(|f| f.0 == t) {
-            let frame =
-                InputFrame { seq: *seq, tick: *tick, mv: (*mx, *my), action: *action, face: *face };
+        while let Some((_, seat, seq, tick, mx, my, action, face, dash)) =
+            frames.next_if(|f| f.0 == t)
+        {
+            let frame = InputFrame {
+                seq: *seq,
+                tick: *tick,
+                mv: (*mx, *my),
+                action: *action,
+                face: *face,
+                dash: *dash,
+            };
             room.inputs.push(*seat, frame);
         }
         // A round the server ended on a panic may panic here too: that is a reproduction.

@@ -53,6 +53,9 @@ pub struct ScriptFrame {
     pub action: bool,
     #[serde(default)]
     pub face: Option<Dir4>,
+    /// The second button (dash / throw); written only when down, like the scripts before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dash: bool,
     /// The same frame on `repeat` consecutive ticks (a long press is `action: true, repeat: 8`).
     #[serde(default = "one")]
     pub repeat: u32,
@@ -159,7 +162,14 @@ impl InputScript {
             let offset = tick.checked_sub(f.tick)?;
             (offset < f.repeat).then_some((
                 f.seat,
-                InputFrame { seq: index as u32, tick, mv: f.mv, action: f.action, face: f.face },
+                InputFrame {
+                    seq: index as u32,
+                    tick,
+                    mv: f.mv,
+                    action: f.action,
+                    face: f.face,
+                    dash: f.dash,
+                },
             ))
         })
     }

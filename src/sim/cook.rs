@@ -50,6 +50,12 @@ pub struct Cook {
     pub action_ticks: u32,
     /// Ticks of the current hold spent at the trash (voided when the cook turns away).
     pub trash_hold: u32,
+    /// Ticks of dash burst left (0 = not dashing).
+    pub dash: u32,
+    /// Ticks until the second button may dash again (0 = ready).
+    pub dash_cooldown: u32,
+    /// The second button was down on the previous tick (its press is the rising edge).
+    pub dash_down: bool,
     /// This tick's resolved frame (neutral when the seat sent none).
     pub input: ResolvedInput,
     pub modifiers: MoveModifiers,

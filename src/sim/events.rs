@@ -36,10 +36,14 @@ pub enum DeniedReason {
     NoRecipe,
     /// The fixture is ablaze: only the extinguisher does anything there.
     OnFire,
+    /// The second button while the last dash is still cooling down.
+    DashCooling,
+    /// The second button while holding something that is never thrown (the why names it).
+    CannotThrow,
 }
 
 impl DeniedReason {
-    pub const ALL: [DeniedReason; 18] = [
+    pub const ALL: [DeniedReason; 20] = [
         DeniedReason::Stunned,
         DeniedReason::NothingHere,
         DeniedReason::OutOfReach,
@@ -58,6 +62,8 @@ impl DeniedReason {
         DeniedReason::Incomplete,
         DeniedReason::NoRecipe,
         DeniedReason::OnFire,
+        DeniedReason::DashCooling,
+        DeniedReason::CannotThrow,
     ];
 
     /// The rulebook's wire string.
@@ -81,6 +87,8 @@ impl DeniedReason {
             DeniedReason::Incomplete => "incomplete",
             DeniedReason::NoRecipe => "no_recipe",
             DeniedReason::OnFire => "on_fire",
+            DeniedReason::DashCooling => "dash_cooling",
+            DeniedReason::CannotThrow => "cannot_throw",
         }
     }
 
@@ -105,15 +113,24 @@ impl DeniedReason {
             DeniedReason::Incomplete => "not finished yet",
             DeniedReason::NoRecipe => "that's not a dish",
             DeniedReason::OnFire => "it's on fire! get the extinguisher",
+            DeniedReason::DashCooling => "catching your breath",
+            DeniedReason::CannotThrow => "you can't throw that",
         }
     }
 }
 
-/// The detail a zero-stock refusal carries (`NothingHere` with a why).
+/// The detail a refusal carries: zero stock (`NothingHere`), or what cannot be thrown
+/// (`CannotThrow`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DeniedWhy {
     NoPlate,
     NoPot,
+    /// A plate (empty or a dish) is carried, never thrown: it would not survive the landing.
+    Plate,
+    /// Cooked, boiled or burnt food: only raw and chopped ingredients fly.
+    Cooked,
+    /// The extinguisher is a tool.
+    Tool,
 }
 
 /// Why an input frame was refused before it reached a cook.
@@ -264,6 +281,41 @@ pub enum SimEvent {
     Rescued {
         seat: Seat,
         cell: (i32, i32),
+    },
+    /// A cook started a dash.
+    Dashed {
+        seat: Seat,
+    },
+    /// A dashing cook shoved another one (once per pair per tick).
+    Shoved {
+        by: Seat,
+        seat: Seat,
+    },
+    /// A cook threw the ingredient it carried.
+    Thrown {
+        seat: Seat,
+        item: ItemId,
+    },
+    /// A cook facing a flight with a free hand caught it.
+    Caught {
+        seat: Seat,
+        item: ItemId,
+        from: Seat,
+    },
+    /// A flight came down: on a fixture that took it (`station`), else on the floor.
+    Landed {
+        item: ItemId,
+        station: Option<u16>,
+    },
+    /// A free hand took an item off the floor.
+    PickedUp {
+        seat: Seat,
+        item: ItemId,
+    },
+    /// An item fell into a hole (a throw that came down over the void, or the floor it lay on
+    /// went): destroyed and counted as wasted.
+    Fell {
+        item: ItemId,
     },
     /// The verdict landed (exactly once per round; never for an abort).
     RoundEnd {

@@ -54,7 +54,9 @@ pub fn step_room_freshness(room: &mut Room) {
                 let item = &mut room.items[i];
                 item.quality = item.quality.saturating_sub(CARRY_DECAY_PER_TICK);
             }
-            Place::Hand(_) => {}
+            // The hand is the only decaying carry; the floor keeps food like a counter does,
+            // and a flight is too short to count.
+            Place::Hand(_) | Place::Floor(_) | Place::Air(_) => {}
         }
     }
     // A burnt dish sticks its pan or pot: the stove is dirty on the same tick.

@@ -150,6 +150,18 @@ fn place_code(p: Place) -> i64 {
     match p {
         Place::Hand(seat) => 0x1_0000 | seat as i64,
         Place::Station(i) => 0x2_0000 | i as i64,
+        Place::Floor(_) => 0x3_0000,
+        Place::Air(_) => 0x4_0000,
+    }
+}
+
+/// The dash state of every cook, by seat (the flights are walked with their items).
+fn walk_moves<S: FieldSink + ?Sized>(room: &Room, sink: &mut S) {
+    for c in &room.cooks {
+        let s = c.seat;
+        sink.field(&|| format!("cooks[{s}].dash"), c.dash as i64);
+        sink.field(&|| format!("cooks[{s}].dash_cooldown"), c.dash_cooldown as i64);
+        sink.field(&|| format!("cooks[{s}].dash_down"), c.dash_down as i64);
     }
 }
 
@@ -236,11 +248,34 @@ pub fn walk<S: FieldSink + ?Sized>(room: &Room, sink: &mut S) {
             }
         }
         sink.field(&|| format!("items[#{id}].place"), place_code(item.place));
+        // Only a thrown item ever lies on the floor, so a room without throws walks as before.
+        match item.place {
+            Place::Floor(at) => {
+                sink.field(&|| format!("items[#{id}].floor.x"), at.x as i64);
+                sink.field(&|| format!("items[#{id}].floor.y"), at.y as i64);
+            }
+            Place::Air(f) => {
+                sink.field(&|| format!("items[#{id}].flight.thrower"), f.thrower as i64);
+                sink.field(&|| format!("items[#{id}].flight.dir"), dir_code(f.dir));
+                sink.field(&|| format!("items[#{id}].flight.pos.x"), f.pos.x as i64);
+                sink.field(&|| format!("items[#{id}].flight.pos.y"), f.pos.y as i64);
+                sink.field(&|| format!("items[#{id}].flight.age"), f.age as i64);
+                let (x, y) = f.last_floor.map_or((-1, -1), |p| (p.x as i64, p.y as i64));
+                sink.field(&|| format!("items[#{id}].flight.last_floor.x"), x);
+                sink.field(&|| format!("items[#{id}].flight.last_floor.y"), y);
+            }
+            Place::Hand(_) | Place::Station(_) => {}
+        }
         sink.field(&|| format!("items[#{id}].quality"), item.quality as i64);
         let (placer, at) = item.mark.map_or((-1, -1), |m| (m.placer as i64, m.tick as i64));
         sink.field(&|| format!("items[#{id}].mark.placer"), placer);
         sink.field(&|| format!("items[#{id}].mark.tick"), at);
         sink.field(&|| format!("items[#{id}].heat"), item.heat as i64);
+    }
+    // The moves are walked only once the second button has gone down in the room: before
+    // that every dash and flight field is at rest, so older goldens keep their hashes.
+    if room.moves_seen {
+        walk_moves(room, sink);
     }
     // Stage 6 is walked only for a room that has hazards (or a stand), so a calm kitchen
     // hashes exactly as it did before hazards existed.

@@ -229,6 +229,20 @@ fn go(room: &mut Room, g: usize) {
     for &cell in &cells {
         set_tile(level, cell, to);
     }
+    // What lay on that floor falls with it, and a throw over a cell that became wall drops.
+    let lost: Vec<ItemId> = room
+        .items
+        .iter()
+        .filter(|i| match i.place {
+            Place::Floor(at) => cells.contains(&at.cell()),
+            Place::Air(f) => room.level.tile(f.pos.cell()) == Tile::Wall,
+            Place::Hand(_) | Place::Station(_) => false,
+        })
+        .map(|i| i.id)
+        .collect();
+    for id in lost {
+        super::flights::fall(room, id);
+    }
     for c in 0..room.cooks.len() {
         if body_blocked(&room.level, room.cooks[c].pos) {
             rescue(room, c);

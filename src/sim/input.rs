@@ -22,6 +22,10 @@ pub struct InputFrame {
     pub action: bool,
     /// An explicit facing (d-pad), which wins over the stick's.
     pub face: Option<Dir4>,
+    /// The second button: dash, or throw while holding a raw or chopped ingredient. Absent in
+    /// scripts and logs written before it existed, so it defaults to up.
+    #[serde(default)]
+    pub dash: bool,
 }
 
 /// A frame waiting in a room's queue, with its arrival order (the last tie-break).
@@ -54,8 +58,8 @@ pub struct Admitted {
     /// instead of being thrown away.
     pub late: bool,
     /// The seat already had a frame queued for that tick (two late frames arriving together,
-    /// or a late one meeting the on-time one): the two became one frame, the button held if
-    /// either held it and the newer stick, so a press is never lost and time never stretches.
+    /// or a late one meeting the on-time one): the two became one frame, the buttons held if
+    /// either held them and the newer stick, so a press is never lost and time never stretches.
     pub merged: bool,
 }
 
@@ -101,6 +105,7 @@ impl InputQueue {
                 mv: frame.mv,
                 action: q.frame.action || frame.action,
                 face: frame.face.or(q.frame.face),
+                dash: q.frame.dash || frame.dash,
                 ..q.frame
             };
             q.frame = merged;
@@ -148,5 +153,7 @@ pub struct ResolvedInput {
     pub mv: (i32, i32),
     pub action: bool,
     pub face: Option<Dir4>,
+    /// The second button (dash / throw), down or up.
+    pub dash: bool,
     pub rank: Option<(u32, u32)>,
 }

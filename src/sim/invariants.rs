@@ -9,7 +9,7 @@
 
 use super::ids::{ItemId, Seat};
 use super::item::{ItemKind, Place};
-use super::kinds::{StationKind, Vessel};
+use super::kinds::{StationKind, Tile, Vessel};
 use super::room::Room;
 use super::stations::POT_CAPACITY;
 
@@ -31,6 +31,12 @@ pub enum Violation {
     /// An item lies on a station the level does not have.
     #[error("item {item:?} on missing station {station}")]
     MissingStation { item: ItemId, station: u16 },
+    /// An item lies on the floor of a cell that is not floor (a wall, a hole, a fixture).
+    #[error("item {item:?} lies on the floor at {cell:?}, which is not floor")]
+    FloorItemOffFloor { item: ItemId, cell: (i32, i32) },
+    /// A thrown item flew into a wall (flights stop at the last open cell).
+    #[error("item {item:?} is flying inside a wall at {cell:?}")]
+    FlightInWall { item: ItemId, cell: (i32, i32) },
     /// A station holds more items than its kind can.
     #[error("station {station} ({kind:?}) holds {count} items (at most {capacity})")]
     Overfull { station: u16, kind: StationKind, count: usize, capacity: usize },
@@ -124,6 +130,16 @@ fn check_items(room: &Room) -> Option<Violation> {
                 Some(n) => *n += 1,
                 None => return Some(Violation::MissingStation { item: item.id, station: s }),
             },
+            Place::Floor(at) => {
+                if room.tile(at.cell()) != Tile::Floor {
+                    return Some(Violation::FloorItemOffFloor { item: item.id, cell: at.cell() });
+                }
+            }
+            Place::Air(f) => {
+                if room.tile(f.pos.cell()) == Tile::Wall {
+                    return Some(Violation::FlightInWall { item: item.id, cell: f.pos.cell() });
+                }
+            }
         }
     }
     load.iter().zip(&room.stations).enumerate().find_map(|(s, (&count, station))| {

@@ -1,8 +1,10 @@
 //! One item's row in a room: what it is, where it is, its quality and who set it down.
 
+use super::flight::Flight;
 use super::ids::{ItemId, Seat};
 use super::kinds::{Form, Ingredient};
 use super::recipe_book::Part;
+use super::v2::V2;
 
 /// What an item is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -17,11 +19,17 @@ pub enum ItemKind {
     Extinguisher,
 }
 
-/// Where an item is: every item is in exactly one hand or on exactly one fixture.
+/// Where an item is: every item is in exactly one hand, on exactly one fixture, on the floor at
+/// one point, or in the air on one flight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Place {
     Hand(Seat),
     Station(u16),
+    /// Lying on the floor where a throw left it (µtiles): blocks nothing, picked up by a free
+    /// hand facing it, never decays (like a counter).
+    Floor(V2),
+    /// Thrown and still flying.
+    Air(Flight),
 }
 
 /// Who set an item down, and when: the hand-off window's memory.

@@ -227,6 +227,16 @@ pub enum Dir4 {
 
 impl Dir4 {
     /// Unit step in grid coordinates (y grows downward, row 0 is the top of the file).
+    /// The facing that looks back along this one.
+    pub fn opposite(self) -> Dir4 {
+        match self {
+            Dir4::Up => Dir4::Down,
+            Dir4::Down => Dir4::Up,
+            Dir4::Left => Dir4::Right,
+            Dir4::Right => Dir4::Left,
+        }
+    }
+
     pub fn delta(self) -> (i32, i32) {
         match self {
             Dir4::Up => (0, -1),

@@ -10,6 +10,8 @@ pub mod counters;
 pub mod dishes;
 pub mod events;
 pub mod fires;
+pub mod flight;
+pub mod flights;
 pub mod freshness;
 pub mod hash;
 pub mod hazard_spec;
@@ -48,8 +50,10 @@ pub enum SimSystems {
     ResolveInput,
     /// Stage 2b: presses, holds, arbitration, the hands.
     ActionGate,
-    /// Stage 3: stun, velocity, sweep, push, facing.
+    /// Stage 3: stun, dash, velocity, sweep, push, facing.
     Movement,
+    /// Stage 3b: thrown items fly, are caught, land.
+    Flights,
     /// Stage 4: station pipelines.
     Stations,
     /// Stage 4b: burn, rot, carry decay.
@@ -67,10 +71,11 @@ pub enum SimSystems {
 impl SimSystems {
     /// Every stage, in the chain's order (the one list the plugin chains and the windowed
     /// client stands down when it is online).
-    pub const ALL: [SimSystems; 9] = [
+    pub const ALL: [SimSystems; 10] = [
         SimSystems::ResolveInput,
         SimSystems::ActionGate,
         SimSystems::Movement,
+        SimSystems::Flights,
         SimSystems::Stations,
         SimSystems::Freshness,
         SimSystems::Orders,
@@ -89,6 +94,7 @@ impl SimSystems {
             }
             SimSystems::ActionGate => action::gate_room_actions(room),
             SimSystems::Movement => movement::move_room_cooks(room),
+            SimSystems::Flights => flights::step_room_flights(room),
             SimSystems::Stations => stations::step_room_stations(room),
             SimSystems::Freshness => freshness::step_room_freshness(room),
             SimSystems::Orders => orders::step_room_orders(room),

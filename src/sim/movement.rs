@@ -1,4 +1,5 @@
-//! Stage 3, movement: stun, intent → velocity, the per-axis swept AABB, the soft push, facing.
+//! Stage 3, movement: stun, dash, intent → velocity, the per-axis swept AABB, the soft push
+//! (a dash's shove), facing.
 //!
 //! Velocity comes from intent and position from velocity, never mixed. Terrain is resolved on
 //! the way out (the sweep) and cooks afterwards (the push), because a push must never shove a
@@ -11,8 +12,8 @@ use super::kinds::Dir4;
 use super::kitchen::Level;
 use super::room::Room;
 use super::units::{
-    ACCEL, DECEL, MAX_COOKS, MAX_SPEED, MOVE_UNIT, PUSH_ITERATIONS, PUSH_SLOP, RADIUS, STUN_TICKS,
-    TILE, cell_of,
+    ACCEL, DASH_SPEED, DASH_TICKS, DECEL, MAX_COOKS, MAX_SPEED, MOVE_UNIT, PUSH_ITERATIONS,
+    PUSH_SLOP, RADIUS, STUN_TICKS, TILE, cell_of,
 };
 use super::v2::V2;
 use smallvec::SmallVec;
@@ -141,6 +142,21 @@ pub fn facing_for(cook: &Cook) -> Dir4 {
     }
 }
 
+/// One tick of a dash: the burst's first tick takes this tick's facing (so a stick pushed with
+/// the press aims it), the rest keep it; the stick is ignored. Every tick but the last goes at
+/// `DASH_SPEED`; the last at walking speed, so the cook comes out of the burst at the speed it
+/// walks and brakes from.
+fn step_dash(cook: &mut Cook) {
+    if cook.dash == DASH_TICKS {
+        cook.facing = facing_for(cook);
+    }
+    cook.dash -= 1;
+    let top = if cook.dash == 0 { MAX_SPEED } else { DASH_SPEED };
+    let speed = scale(top, cook.modifiers.speed_ppm);
+    let (dx, dy) = cook.facing.delta();
+    cook.vel = V2::new(dx * speed, dy * speed);
+}
+
 /// Stun bookkeeping at the top of the stage: one `Stunned` event on entry, no motion while it
 /// lasts, idle again on the tick it has run out. Returns whether the cook is held still.
 fn apply_stun(cook: &mut Cook, events: &mut Vec<SimEvent>) -> bool {
@@ -170,15 +186,17 @@ fn overlap(a: V2, b: V2) -> (i32, i32) {
 }
 
 /// Push two overlapping cooks apart along `axis` by `need`, symmetric: each takes half, and
-/// what one cannot take (a wall behind it) the other takes. Returns the separation achieved.
+/// what one cannot take (a wall behind it) the other takes. A dashing cook meeting one that is
+/// not dashing shoves it: the other takes the whole separation, the dasher only what walls
+/// leave. Returns the separation achieved and, for a shove, how far the shoved cook moved.
 fn separate_pair(
     level: &Level,
     cooks: &mut [Cook],
-    i: usize,
-    j: usize,
+    (i, j): (usize, usize),
     axis: Axis,
     need: i32,
-) -> i32 {
+    dashing: &[bool],
+) -> (i32, i32) {
     let (pi, pj) = (cooks[i].pos, cooks[j].pos);
     let (ai, aj) = match axis {
         Axis::X => (pi.x, pj.x),
@@ -186,13 +204,23 @@ fn separate_pair(
     };
     // The lower seat goes negative on an exact tie, so the push is the same on every machine.
     let sign_i = if ai <= aj { -1 } else { 1 };
+    if dashing[i] != dashing[j] {
+        let (shoved, dasher, away) = if dashing[i] { (j, i, -sign_i) } else { (i, j, sign_i) };
+        let moved = slide(level, &mut cooks[shoved], axis, away * need).abs();
+        let back = if moved < need {
+            slide(level, &mut cooks[dasher], axis, -away * (need - moved))
+        } else {
+            0
+        };
+        return (moved + back.abs(), moved);
+    }
     let half = need / 2;
     let mut moved_i = slide(level, &mut cooks[i], axis, sign_i * half).abs();
     let moved_j = slide(level, &mut cooks[j], axis, -sign_i * (need - moved_i)).abs();
     if moved_i + moved_j < need {
         moved_i += slide(level, &mut cooks[i], axis, sign_i * (need - moved_i - moved_j)).abs();
     }
-    moved_i + moved_j
+    (moved_i + moved_j, 0)
 }
 
 /// Can the pair still gain any separation along `axis` (a 1 µtile probe of each body)?
@@ -205,10 +233,16 @@ fn can_separate(level: &Level, a: V2, b: V2, axis: Axis) -> bool {
     sweep_axis(level, a, axis, sign_a) != 0 || sweep_axis(level, b, axis, -sign_a) != 0
 }
 
+/// The pairs left overlapping after the push (the real deadlocks), and the shoves a dash made
+/// as (dasher, shoved) indices, each pair once.
+type PushOutcome = (SmallVec<[(usize, usize); 4]>, SmallVec<[(usize, usize); 4]>);
+
 /// The soft push: PUSH_ITERATIONS passes over every pair in seat order, positional only.
 /// Returns the pairs left overlapping that terrain keeps from separating on either axis: the
-/// real deadlocks. A jam that could still separate is a queue and drains on later ticks.
-fn push_apart(level: &Level, cooks: &mut [Cook]) -> SmallVec<[(usize, usize); 4]> {
+/// real deadlocks (a jam that could still separate is a queue and drains on later ticks), and
+/// the dash shoves.
+fn push_apart(level: &Level, cooks: &mut [Cook], dashing: &[bool]) -> PushOutcome {
+    let mut shoves: SmallVec<[(usize, usize); 4]> = SmallVec::new();
     for _ in 0..PUSH_ITERATIONS {
         for i in 0..cooks.len() {
             for j in i + 1..cooks.len() {
@@ -218,8 +252,14 @@ fn push_apart(level: &Level, cooks: &mut [Cook]) -> SmallVec<[(usize, usize); 4]
                 }
                 let (first, need1, second, need2) =
                     if ox <= oy { (Axis::X, ox, Axis::Y, oy) } else { (Axis::Y, oy, Axis::X, ox) };
-                if separate_pair(level, cooks, i, j, first, need1) == 0 {
-                    separate_pair(level, cooks, i, j, second, need2);
+                let (gained, mut shoved) =
+                    separate_pair(level, cooks, (i, j), first, need1, dashing);
+                if gained == 0 {
+                    shoved = separate_pair(level, cooks, (i, j), second, need2, dashing).1;
+                }
+                let pair = if dashing[i] { (i, j) } else { (j, i) };
+                if shoved > 0 && !shoves.contains(&pair) {
+                    shoves.push(pair);
                 }
             }
         }
@@ -238,7 +278,7 @@ fn push_apart(level: &Level, cooks: &mut [Cook]) -> SmallVec<[(usize, usize); 4]
             }
         }
     }
-    stuck
+    (stuck, shoves)
 }
 
 /// Stage 3 for one room.
@@ -248,14 +288,23 @@ pub fn move_room_cooks(room: &mut Room) {
     let Room { level, cooks, events, .. } = room;
     let level: &Level = level;
     let mut starts: SmallVec<[(V2, Dir4); MAX_COOKS]> = SmallVec::new();
+    let mut dashing: SmallVec<[bool; MAX_COOKS]> = SmallVec::new();
     for cook in cooks.iter_mut() {
+        cook.dash_cooldown = cook.dash_cooldown.saturating_sub(1);
         let held = apply_stun(cook, events);
         starts.push((cook.pos, cook.facing));
+        dashing.push(!held && cook.dash > 0);
         if held {
+            // A knock ends a dash.
+            cook.dash = 0;
             continue;
         }
-        cook.facing = facing_for(cook);
-        cook.vel = desired_velocity(cook);
+        if cook.dash > 0 {
+            step_dash(cook);
+        } else {
+            cook.facing = facing_for(cook);
+            cook.vel = desired_velocity(cook);
+        }
         let moved_x = slide(level, cook, Axis::X, cook.vel.x);
         let moved_y = slide(level, cook, Axis::Y, cook.vel.y);
         // A wall stops the velocity on that axis, so a cook does not keep pressing into it.
@@ -267,7 +316,10 @@ pub fn move_room_cooks(room: &mut Room) {
         }
         cook.state = if cook.vel == V2::ZERO { CookState::Idle } else { CookState::Moving };
     }
-    let stuck = push_apart(level, cooks);
+    let (stuck, shoves) = push_apart(level, cooks, &dashing);
+    for (by, shoved) in shoves {
+        events.push(SimEvent::Shoved { by: cooks[by].seat, seat: cooks[shoved].seat });
+    }
     // A real deadlock (no separation on either axis): drop the later-received input and put
     // that cook back where the tick started. A cook with no frame never loses.
     for (i, j) in stuck {

@@ -108,6 +108,9 @@ impl Room {
                     held: None,
                     action_ticks: 0,
                     trash_hold: 0,
+                    dash: 0,
+                    dash_cooldown: 0,
+                    dash_down: false,
                     input: ResolvedInput::default(),
                     modifiers: MoveModifiers::default(),
                     score: 0,
@@ -161,6 +164,7 @@ impl Room {
             inputs: InputQueue::default(),
             events: Vec::new(),
             hazards: HazardState::default(),
+            moves_seen: false,
             level,
             book,
         };

@@ -42,6 +42,7 @@ pub fn resolve_room_inputs(room: &mut Room) {
                     mv: clamp_move(q.frame.mv.0 as i32, q.frame.mv.1 as i32),
                     action: q.frame.action,
                     face: q.frame.face,
+                    dash: q.frame.dash,
                     rank: Some((q.frame.tick, q.frame.seq)),
                 };
             }

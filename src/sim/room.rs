@@ -73,6 +73,10 @@ pub struct Room {
     pub events: Vec<SimEvent>,
     /// Stage 6's state (inert, and unhashed, for a level without hazards or a stand).
     pub hazards: HazardState,
+    /// Has the second button ever gone down in this room? Until it has, no cook has dashed and
+    /// nothing has been thrown, so the hash walk leaves the moves out and a room played with
+    /// the action button alone hashes exactly as before the moves existed.
+    pub moves_seen: bool,
 }
 
 impl Room {
@@ -105,6 +109,11 @@ impl Room {
         self.counters.created += 1;
         self.items.push(Item { id, kind, place, quality: QUALITY_FULL, mark: None, heat: 0 });
         id
+    }
+
+    /// Items lying on the floor in a cell, in id order.
+    pub fn floor_items_in(&self, cell: Cell) -> impl Iterator<Item = &Item> + '_ {
+        self.items.iter().filter(move |i| matches!(i.place, Place::Floor(p) if p.cell() == cell))
     }
 
     /// Destroy an item, wherever it is (a hand holding it lets go).

@@ -31,6 +31,25 @@ pub const PUSH_ITERATIONS: u32 = 2;
 /// A hit keeps a cook still for 0.6 s = 12 ticks.
 pub const STUN_TICKS: u32 = 12;
 
+/// A dash's speed: 3 × MAX_SPEED = 10.5 tiles/s = 525 000 µtiles/tick (under a tile a tick,
+/// though the sweep would stop it flush at any speed).
+pub const DASH_SPEED: i32 = 3 * MAX_SPEED;
+/// A dash lasts 5 ticks (0.25 s): 4 at `DASH_SPEED`, the last at walking speed, 2.275 tiles on
+/// open floor.
+pub const DASH_TICKS: u32 = 5;
+/// Ticks from one dash press to the next one allowed (0.8 s, counted from the press).
+pub const DASH_COOLDOWN_TICKS: u32 = 16;
+/// A thrown item's speed: 10 tiles/s = 500 000 µtiles/tick, so it enters at most one new cell
+/// a tick.
+pub const THROW_SPEED: i32 = 500_000;
+/// A throw flies 8 ticks (0.4 s) at most: 4 tiles from the thrower's centre.
+pub const THROW_TICKS: u32 = 8;
+/// The top of a throw's arc, µtiles above the hands (display only: the rules never read it).
+pub const THROW_PEAK: i32 = 600_000;
+/// A cook catches an item whose flight passes within this of its centre on both axes (half a
+/// tile: a cook covers its own tile's width).
+pub const CATCH_REACH: i32 = HALF_TILE;
+
 /// The move vector's full length on the wire: −1000..=1000 per axis, length clamped to 1000.
 pub const MOVE_UNIT: i32 = 1000;
 

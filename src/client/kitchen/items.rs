@@ -3,6 +3,7 @@
 
 use super::art::{Art, Piece, Shape};
 use super::stations::StationParts;
+use crate::client::interp::UTILE;
 use crate::client::theme::{
     EXTINGUISHER, EXTINGUISHER_CAP, MUSHROOM_STEM, PLATE_WELL, RICE_SACK, SMOKE, SOUP_BOWL,
     part_color,
@@ -215,6 +216,13 @@ pub(super) fn place_items(
             ItemPlace::Hand(seat) => hands
                 .get(&(room.0, seat))
                 .map(|h| h.translation + h.rotation * Vec3::new(0.0, 0.85, 0.42)),
+            // Where the sim puts it; the arc's shadow, the trail and the catch are item 6's.
+            ItemPlace::Floor((x, y)) => Some(Vec3::new(x as f32 / UTILE, 0.05, y as f32 / UTILE)),
+            ItemPlace::Flying { pos, height, .. } => Some(Vec3::new(
+                pos.0 as f32 / UTILE,
+                0.85 + height as f32 / UTILE,
+                pos.1 as f32 / UTILE,
+            )),
         };
         match at {
             Some(p) => {

@@ -285,6 +285,7 @@ fn the_ladder_table_holds() {
         setup(&mut r);
         let got = match decide(&r, 0) {
             Decision::Act { verb, .. } => Ok(verb),
+            Decision::PickUp(id) => panic!("{name}: no floor item in the table, got {id:?}"),
             Decision::Deny(d) => Err(d),
         };
         assert_eq!(got, expected, "{name}");
@@ -313,6 +314,9 @@ fn the_table_cannot_lose_a_row() {
         DeniedReason::NoOrders,
         DeniedReason::WrongRecipe,
         DeniedReason::Incomplete,
+        // The second button's, never the ladder's (tests in src/level/tests/moves.rs).
+        DeniedReason::DashCooling,
+        DeniedReason::CannotThrow,
     ];
     for r in DeniedReason::ALL.into_iter().filter(|r| !not_ladder.contains(r)) {
         // OUT_OF_REACH and NOT_FACING come from targeting (tests/targeting.rs).
@@ -351,11 +355,11 @@ fn two_cooks_on_one_item_the_earlier_frame_wins() {
     let tick = r.tick;
     r.inputs.push(
         0,
-        crate::sim::input::InputFrame { seq: 5, tick, mv: (0, 0), action: true, face: None },
+        crate::sim::input::InputFrame { seq: 5, tick, action: true, ..Default::default() },
     );
     r.inputs.push(
         1,
-        crate::sim::input::InputFrame { seq: 2, tick, mv: (0, 0), action: true, face: None },
+        crate::sim::input::InputFrame { seq: 2, tick, action: true, ..Default::default() },
     );
     step_room(&mut r);
     assert_eq!(r.cooks[1].held, Some(id));

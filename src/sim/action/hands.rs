@@ -3,7 +3,7 @@
 use super::ladder::Verb;
 use crate::sim::dishes::with_parts;
 use crate::sim::events::SimEvent;
-use crate::sim::ids::ItemId;
+use crate::sim::ids::{ItemId, Seat};
 use crate::sim::item::{ItemKind, Mark, Place};
 use crate::sim::kinds::{Form, StationKind, Vessel};
 use crate::sim::room::Room;
@@ -105,6 +105,16 @@ fn pick_item(room: &mut Room, cook_index: usize, station: usize, id: ItemId) {
     });
 }
 
+/// Lift an item off the floor into a free hand.
+pub fn pick_up(room: &mut Room, cook_index: usize, id: ItemId) {
+    let seat = room.cooks[cook_index].seat;
+    let Some(i) = room.item_index(id) else { return };
+    room.items[i].place = Place::Hand(seat);
+    room.items[i].mark = None;
+    room.cooks[cook_index].held = Some(id);
+    room.events.push(SimEvent::PickedUp { seat, item: id });
+}
+
 /// Take the fixture's output: a fresh ingredient off a shelf, a clean plate off the rack, or a
 /// finished pipeline item (the fixture falls back to idle).
 fn pick_from_station(room: &mut Room, cook_index: usize, station: usize) {
@@ -142,9 +152,17 @@ fn pick_from_station(room: &mut Room, cook_index: usize, station: usize) {
 fn set_down(room: &mut Room, cook_index: usize, station: usize) {
     let seat = room.cooks[cook_index].seat;
     let Some(id) = room.cooks[cook_index].held.take() else { return };
+    room.events.push(SimEvent::Dropped { seat, item: id, station: station as u16 });
+    put_on_station(room, id, station, seat);
+}
+
+/// An item arrives on a fixture, from a hand's set-down or a throw's landing (`placer` is who
+/// set it down or threw it): the fixture's pipeline takes what it works (no mark), anything
+/// else keeps the placer's mark for the hand-off; the rack takes a clean plate back into stock.
+pub fn put_on_station(room: &mut Room, id: ItemId, station: usize, placer: Seat) {
+    let seat = placer;
     let tick = room.tick;
     let kind = room.stations[station].kind;
-    room.events.push(SimEvent::Dropped { seat, item: id, station: station as u16 });
     if kind == StationKind::PlateRack {
         room.destroy_item(id);
         room.counters.destroyed += 1;

@@ -280,9 +280,12 @@ pub enum ClaimKey {
     Station(usize),
 }
 
-/// PICK_ITEM lifts one item, START_WORK and an in-place WASH take the single worker slot, a
-/// plate taking a fixture's output claims that output, and PICK_FROM_STATION claims only when
-/// the fixture holds its one finished item (stock is never contested).
+/// One key per thing a press takes, so two presses on the same thing always meet:
+/// PICK_ITEM lifts one item (its id); plating on a holding surface takes or fills the one item
+/// lying there (its id: the food a hand's plate lifts, or the plate a hand's food goes onto);
+/// START_WORK and an in-place WASH take the single worker slot, and a fixture's pipeline
+/// output is taken whole by a plate (PLATE_DISH) or a free hand (PICK_FROM_STATION) — all the
+/// fixture's key. Stock (a shelf, the rack) is never contested.
 pub fn claim_of(room: &Room, verb: Verb, station: usize) -> Option<ClaimKey> {
     let kind = room.stations[station].kind;
     match verb {
@@ -292,7 +295,10 @@ pub fn claim_of(room: &Room, verb: Verb, station: usize) -> Option<ClaimKey> {
         Verb::PlateDish if matches!(kind, StationKind::ChopBoard | StationKind::Stove(_)) => {
             Some(ClaimKey::Station(station))
         }
-        Verb::PickFromStation => room.items_on(station).next().map(|i| ClaimKey::Item(i.id)),
+        Verb::PlateDish if matches!(kind, StationKind::Counter | StationKind::Prep) => {
+            room.items_on(station).next().map(|i| ClaimKey::Item(i.id))
+        }
+        Verb::PickFromStation => room.items_on(station).next().map(|_| ClaimKey::Station(station)),
         _ => None,
     }
 }

@@ -1,11 +1,14 @@
-//! Stage 2b, the action gate: the rising-edge press, contested arbitration, the long-press trash.
+//! Stage 2b, the action gate: the rising-edge press, contested arbitration, the second button
+//! (dash / throw), the long-press trash.
 
 pub mod hands;
 pub mod ladder;
 pub mod reach;
+pub mod second;
 
 use crate::sim::cook::CookState;
 use crate::sim::events::{DeniedReason, SimEvent};
+use crate::sim::ids::ItemId;
 use crate::sim::kinds::StationKind;
 use crate::sim::room::Room;
 use crate::sim::units::TRASH_HOLD_TICKS;
@@ -15,7 +18,12 @@ use std::collections::BTreeMap;
 /// What a press resolves to against a given state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
-    Act { station: usize, verb: Verb },
+    Act {
+        station: usize,
+        verb: Verb,
+    },
+    /// A free hand takes an item lying on the floor.
+    PickUp(ItemId),
     Deny(Denial),
 }
 
@@ -26,9 +34,10 @@ pub fn decide(room: &Room, cook_index: usize) -> Decision {
     if cook.stun > 0 || cook.state == CookState::Stunned {
         return Decision::Deny((DeniedReason::Stunned, None));
     }
-    match reach::select_target(room, cook) {
+    match reach::select_aim(room, cook) {
         Err(reason) => Decision::Deny((reason, None)),
-        Ok(station) => match select_verb(room, cook_index, station) {
+        Ok(reach::Aim::Floor(id)) => Decision::PickUp(id),
+        Ok(reach::Aim::Station(station)) => match select_verb(room, cook_index, station) {
             Ok(verb) => Decision::Act { station, verb },
             Err(denial) => Decision::Deny(denial),
         },
@@ -68,6 +77,7 @@ pub fn gate_room_actions(room: &mut Room) {
         let decision = decide(room, c);
         let claim = match decision {
             Decision::Act { station, verb } => claim_of(room, verb, station),
+            Decision::PickUp(id) => Some(ClaimKey::Item(id)),
             Decision::Deny(_) => None,
         };
         if let Some(key) = claim {
@@ -104,12 +114,20 @@ pub fn gate_room_actions(room: &mut Room) {
                 crate::sim::stations::release_other_work(room, seat, station);
                 hands::apply_verb(room, c, station, verb);
             }
+            Decision::PickUp(id) => {
+                // The hand acts at no fixture, so any work slot it held is let go.
+                crate::sim::stations::release_other_work(room, seat, usize::MAX);
+                hands::pick_up(room, c, id);
+            }
             Decision::Deny((reason, why)) => {
                 room.events.push(SimEvent::Denied { seat, reason, why })
             }
         }
         room.cooks[c].trash_hold = u32::from(at_trash);
     }
+
+    // The second button, on the kitchen the action presses left.
+    second::gate_second_button(room);
 
     // Holds: the trash counts only while the cook keeps aiming at the can.
     for c in 0..n {

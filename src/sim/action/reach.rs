@@ -1,7 +1,10 @@
-//! The reach zone: which fixture a press is aimed at (discrete cell walk, then distance).
+//! The reach zone: which fixture (or floor item) a press is aimed at (discrete cell walk, then
+//! distance).
 
 use crate::sim::cook::Cook;
 use crate::sim::events::DeniedReason;
+use crate::sim::ids::ItemId;
+use crate::sim::item::Place;
 use crate::sim::kinds::Dir4;
 use crate::sim::room::Room;
 use crate::sim::units::Cell;
@@ -22,7 +25,11 @@ pub fn candidate_cells(cell: Cell, facing: Dir4) -> [Cell; 4] {
 
 /// Is the centre of `cell` within REACH + FORGIVE of `pos` (inclusive)?
 pub fn in_reach(pos: V2, cell: Cell) -> bool {
-    let c = V2::centre_of(cell);
+    point_in_reach(pos, V2::centre_of(cell))
+}
+
+/// Is the point `c` within REACH + FORGIVE of `pos` (inclusive)?
+pub fn point_in_reach(pos: V2, c: V2) -> bool {
     let dx = (c.x - pos.x) as i64;
     let dy = (c.y - pos.y) as i64;
     dx * dx + dy * dy <= (REACH_LIMIT as i64) * (REACH_LIMIT as i64)
@@ -30,7 +37,11 @@ pub fn in_reach(pos: V2, cell: Cell) -> bool {
 
 /// Is the centre of `cell` not behind the plane of the facing (level with the cook passes)?
 pub fn faces(pos: V2, facing: Dir4, cell: Cell) -> bool {
-    let c = V2::centre_of(cell);
+    point_faces(pos, facing, V2::centre_of(cell))
+}
+
+/// Is the point `c` not behind the plane of the facing?
+pub fn point_faces(pos: V2, facing: Dir4, c: V2) -> bool {
     let (fx, fy) = facing.delta();
     (c.x - pos.x) as i64 * fx as i64 + (c.y - pos.y) as i64 * fy as i64 >= 0
 }
@@ -39,17 +50,52 @@ pub fn faces(pos: V2, facing: Dir4, cell: Cell) -> bool {
 /// a fixture behind the facing plane is `NotFacing`, one past the forgiveness distance is
 /// `OutOfReach` (both only when nothing nearer qualified), an empty zone is `NothingHere`.
 pub fn select_target(room: &Room, cook: &Cook) -> Result<usize, DeniedReason> {
+    match walk(room, cook, false)? {
+        Aim::Station(s) => Ok(s),
+        // Never reached: the walk only looks at the floor when asked to.
+        Aim::Floor(_) => Err(DeniedReason::NothingHere),
+    }
+}
+
+/// What a press is aimed at: a fixture, or an item lying on the floor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aim {
+    Station(usize),
+    Floor(ItemId),
+}
+
+/// The action button's aim: the same walk as [`select_target`], but a free hand also sees the
+/// items lying on the floor cells of the walk (the lowest id first, each judged at its own
+/// point), so a cell's fixture or floor item is taken in the walk's order.
+pub fn select_aim(room: &Room, cook: &Cook) -> Result<Aim, DeniedReason> {
+    walk(room, cook, cook.held.is_none())
+}
+
+fn walk(room: &Room, cook: &Cook, floor: bool) -> Result<Aim, DeniedReason> {
     let mut miss: Option<DeniedReason> = None;
-    for cell in candidate_cells(cook.pos.cell(), cook.facing) {
-        let Some(station) = room.level.station_at(cell) else {
-            continue;
-        };
-        if !in_reach(cook.pos, cell) {
+    let mut judge = |at: V2, aim: Aim| {
+        if !point_in_reach(cook.pos, at) {
             miss.get_or_insert(DeniedReason::OutOfReach);
-        } else if !faces(cook.pos, cook.facing, cell) {
+            None
+        } else if !point_faces(cook.pos, cook.facing, at) {
             miss.get_or_insert(DeniedReason::NotFacing);
+            None
         } else {
-            return Ok(station);
+            Some(aim)
+        }
+    };
+    for cell in candidate_cells(cook.pos.cell(), cook.facing) {
+        if let Some(station) = room.level.station_at(cell) {
+            if let Some(aim) = judge(V2::centre_of(cell), Aim::Station(station)) {
+                return Ok(aim);
+            }
+        } else if floor {
+            for item in room.floor_items_in(cell) {
+                let Place::Floor(at) = item.place else { continue };
+                if let Some(aim) = judge(at, Aim::Floor(item.id)) {
+                    return Ok(aim);
+                }
+            }
         }
     }
     Err(miss.unwrap_or(DeniedReason::NothingHere))
