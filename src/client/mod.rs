@@ -28,7 +28,9 @@ pub mod online;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod paste;
 pub mod perf;
+pub mod pops;
 pub mod presentation;
+pub mod rail;
 pub mod save;
 pub mod shot;
 pub mod state;

@@ -8,9 +8,11 @@
 mod art;
 mod camera;
 mod cooks;
+mod food;
 mod grid;
 mod hazards;
 mod items;
+mod particles;
 mod stations;
 
 pub use camera::KitchenCamera;
@@ -48,6 +50,8 @@ impl Plugin for KitchenPlugin {
                 hazards::pose_carts,
                 stations::flicker_flames,
                 hazards::flash_shifts,
+                particles::emit_particles,
+                particles::drift_particles,
             )
                 .chain()
                 .in_set(FrameSystems::Draw),
