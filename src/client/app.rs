@@ -1,6 +1,7 @@
 //! The client's app: every client plugin in the order they are added, and `undercooked play`.
 
 use super::args::{Options, PlayArgs};
+use super::backdrop::BackdropPlugin;
 use super::designer::DesignerOverlayPlugin;
 use super::loading::{LoadingPlugin, register_content_sources};
 use super::local::LocalHostPlugin;
@@ -26,6 +27,8 @@ impl Plugin for ClientPlugin {
         // Local play: the embedded host first, the presentation, then the menu and the designer
         // tools on top (the order the client was built and screenshot-tested in).
         app.add_plugins((LocalHostPlugin, PresentationPlugin, MenuPlugin, DesignerOverlayPlugin));
+        // The live kitchen behind the title and menus, run by the same embedded host.
+        app.add_plugins(BackdropPlugin);
         // Host and Join: the client networking, idle until the menu connects.
         #[cfg(not(target_arch = "wasm32"))]
         app.add_plugins((WindowedOnlinePlugin, NetMenuPlugin));

@@ -100,6 +100,8 @@ impl Default for PlayArgs {
 /// The menu screens `--screen` opens.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Screen {
+    /// The title over the live kitchen (it stays up: no two-second hop to the menu).
+    Title,
     Menu,
     LevelSelect,
     Settings,
@@ -110,6 +112,7 @@ pub enum Screen {
 impl Screen {
     pub fn state(self) -> AppState {
         match self {
+            Screen::Title => AppState::Title,
             Screen::Menu => AppState::Menu,
             Screen::LevelSelect => AppState::LevelSelect,
             Screen::Settings => AppState::Settings,

@@ -10,6 +10,7 @@
 pub mod app;
 pub mod args;
 pub mod audio;
+pub mod backdrop;
 pub mod config;
 pub mod designer;
 pub mod device;

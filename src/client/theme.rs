@@ -191,6 +191,11 @@ pub const HINT: Color = Color::srgb(0.7, 0.7, 0.75);
 pub const CARD_TEXT: Color = Color::srgb(0.8, 0.82, 0.86);
 /// Behind a full screen (menus, loading).
 pub const SCREEN: Color = Color::srgb(0.07, 0.08, 0.13);
+/// Behind the main menu and the title: see-through, over the live kitchen.
+pub const OVER_KITCHEN: Color = Color::srgba(0.07, 0.08, 0.13, 0.72);
+pub const OVER_KITCHEN_LIGHT: Color = Color::srgba(0.07, 0.08, 0.13, 0.3);
+/// The title's words sit on this plate.
+pub const TITLE_PLATE: Color = Color::srgba(0.07, 0.08, 0.13, 0.85);
 /// A menu line, and the loading bar's empty track.
 pub const BUTTON: Color = Color::srgb(0.13, 0.14, 0.2);
 /// The menu line under the cursor.
