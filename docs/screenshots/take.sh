@@ -54,12 +54,16 @@ shots=(
   "ticket-rail|--level corner_diner --players 2 --autoplay random --after-ticks 900"
   # A pot done and about to burn: the flashing '!' over it, smoke rising (tick 500).
   "burn-warning|--level soup_kitchen --players 4 --autoplay bot --after-ticks 500"
-  # Round end: a 30-second round, shot once the stars have had time to light.
-  "round-end|--level tutorial --players 4 --autoplay bot --round-seconds 30 --after-ticks 700"
+  # Round end: four bots win the tutorial; shot once the verdict is in and its stars have lit.
+  "round-end|--level tutorial --players 4 --autoplay bot --at-round-end"
   # Settings: volume, keys (and the accessibility options once they exist).
   "settings|--screen settings --after-frames 30"
-  # Grill fire: flames, smoke and the extinguisher stand.
+  # The main menu over the live kitchen, and the Host screen (binds a LAN port).
+  "menu|--screen menu --after-frames 90"
+  "host|--screen host --after-frames 60"
+  # Hazards: a grill fire (flames, smoke, the extinguisher stand), and a cart.
   "hazards|--level grill_fire --players 4 --autoplay bot --after-ticks 300"
+  "hazards-cart|--level dim_sum_express --players 4 --autoplay bot --after-ticks 200"
 )
 
 want=("$@")

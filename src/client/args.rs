@@ -43,6 +43,10 @@ pub struct PlayArgs {
     /// renderer compiles its pipelines).
     #[arg(long, default_value_t = 60)]
     pub after_frames: u32,
+    /// With `--screenshot` in a round: wait for the verdict and the round end's star reveal
+    /// instead of counting ticks (for the round-end screenshot).
+    #[arg(long, requires = "screenshot")]
+    pub at_round_end: bool,
     /// Open this menu screen instead of the main menu (for screenshots of it; `host` hosts a
     /// LAN game, and with `--autoplay` goes on into its kitchen, `--after-ticks` counting there).
     #[arg(long, value_enum, conflicts_with = "level")]
@@ -84,6 +88,7 @@ impl Default for PlayArgs {
             screenshot: None,
             after_ticks: 60,
             after_frames: 60,
+            at_round_end: false,
             screen: None,
             size: (1280, 720),
             round_seconds: None,

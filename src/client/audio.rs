@@ -303,3 +303,24 @@ fn beep_burn_warnings(
         play(&mut commands, &cues, Cue::Warn, save.volume);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_cue_is_made_once_and_sounds() {
+        for (k, cue) in ALL_CUES.iter().enumerate() {
+            assert!(!ALL_CUES[..k].contains(cue), "{cue:?} twice");
+            let Synth(samples) = synthesise(*cue);
+            assert!(samples.iter().any(|s| s.abs() > 0.05), "{cue:?} is silent");
+        }
+        // Each star a step higher than the last: its chime's first zero crossings come sooner.
+        let crossings = |cue| {
+            let Synth(s) = synthesise(cue);
+            s.windows(2).take(2000).filter(|w| (w[0] < 0.0) != (w[1] < 0.0)).count()
+        };
+        assert!(crossings(Cue::Star(0)) < crossings(Cue::Star(1)));
+        assert!(crossings(Cue::Star(1)) < crossings(Cue::Star(2)));
+    }
+}

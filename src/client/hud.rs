@@ -163,6 +163,8 @@ fn spawn_hud(mut commands: Commands) {
             ..default()
         },
         BackgroundColor(ROUND_END_PANEL),
+        // Over the name tags and nudges that follow the cooks under it.
+        GlobalZIndex(10),
     ));
 }
 

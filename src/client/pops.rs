@@ -145,3 +145,24 @@ fn move_pops(
         vis.set_if_neq(Visibility::Inherited);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_hatch_turning_a_dish_away_is_a_refused_serve() {
+        let refused: Vec<DeniedReason> =
+            DeniedReason::ALL.into_iter().filter(|r| refused_serve(*r)).collect();
+        assert_eq!(
+            refused,
+            [
+                DeniedReason::Burnt,
+                DeniedReason::NoTarget,
+                DeniedReason::NoOrders,
+                DeniedReason::WrongRecipe,
+                DeniedReason::Incomplete
+            ]
+        );
+    }
+}

@@ -41,6 +41,8 @@ enum Leave {
 /// One ticket: its order, how long it has been up, and how it is leaving.
 #[derive(Component, Clone, Copy, Debug)]
 struct Ticket {
+    /// The room it belongs to: a restarted round numbers its orders afresh.
+    room: Entity,
     id: u32,
     age: f32,
     leaving: Option<(Leave, f32)>,
@@ -53,8 +55,8 @@ struct TimerFill(u32);
 /// The orders recently served and missed, by id (from the tick facts).
 #[derive(Resource, Default, Debug)]
 struct Outcomes {
-    served: Vec<u32>,
-    missed: Vec<u32>,
+    served: Vec<(Entity, u32)>,
+    missed: Vec<(Entity, u32)>,
 }
 
 /// The rail at the top of the round's window.
@@ -90,7 +92,7 @@ fn spawn_rail(mut commands: Commands, mut outcomes: ResMut<Outcomes>) {
     ));
 }
 
-fn remember(list: &mut Vec<u32>, id: u32) {
+fn remember(list: &mut Vec<(Entity, u32)>, id: (Entity, u32)) {
     list.push(id);
     if list.len() > OUTCOMES_KEPT {
         list.remove(0);
@@ -106,8 +108,12 @@ fn note_outcomes(
     for tick in ticks.read().filter(|t| !backdrops.contains(t.room)) {
         for event in &tick.events {
             match event {
-                SimEvent::Served { order_id, .. } => remember(&mut outcomes.served, *order_id),
-                SimEvent::OrderMissed { order_id, .. } => remember(&mut outcomes.missed, *order_id),
+                SimEvent::Served { order_id, .. } => {
+                    remember(&mut outcomes.served, (tick.room, *order_id))
+                }
+                SimEvent::OrderMissed { order_id, .. } => {
+                    remember(&mut outcomes.missed, (tick.room, *order_id))
+                }
                 _ => {}
             }
         }
@@ -118,21 +124,25 @@ fn note_outcomes(
 /// gone starts leaving, the way its fact says.
 fn sync_tickets(
     mut commands: Commands,
-    rooms: Query<(&RoomView, Option<&RoomClock>), Without<BackdropRoom>>,
+    rooms: Query<(Entity, &RoomView, Option<&RoomClock>), Without<BackdropRoom>>,
     rail: Query<Entity, With<RailRoot>>,
     mut tickets: Query<&mut Ticket>,
     outcomes: Res<Outcomes>,
 ) {
     let Ok(rail) = rail.single() else { return };
-    let Some((view, clock)) = rooms.iter().next() else { return };
+    let Some((room, view, clock)) = rooms.iter().next() else { return };
     let tick = clock.map_or(0, |c| c.tick);
     let mut shown = Vec::new();
     for mut t in &mut tickets {
-        shown.push(t.id);
-        if t.leaving.is_none() && !view.orders.iter().any(|o| o.id == t.id) {
-            let how = if outcomes.served.contains(&t.id) {
+        let live = t.room == room && view.orders.iter().any(|o| o.id == t.id);
+        if t.room == room {
+            shown.push(t.id);
+        }
+        if t.leaving.is_none() && !live {
+            let key = (t.room, t.id);
+            let how = if outcomes.served.contains(&key) {
                 Leave::Served
-            } else if outcomes.missed.contains(&t.id) {
+            } else if outcomes.missed.contains(&key) {
                 Leave::Missed
             } else {
                 Leave::Gone
@@ -141,7 +151,7 @@ fn sync_tickets(
         }
     }
     for order in view.orders.iter().filter(|o| !shown.contains(&o.id)) {
-        let ticket = spawn_ticket(&mut commands, order, tick);
+        let ticket = spawn_ticket(&mut commands, room, order, tick);
         commands.entity(rail).add_child(ticket);
     }
 }
@@ -297,11 +307,11 @@ fn spawn_dish_icon(p: &mut ChildSpawnerCommands, order: &OrderView) {
 }
 
 /// A ticket: dish icon, name and value; the ingredient icons; the timer bar.
-fn spawn_ticket(commands: &mut Commands, order: &OrderView, tick: u32) -> Entity {
+fn spawn_ticket(commands: &mut Commands, room: Entity, order: &OrderView, tick: u32) -> Entity {
     let f = order.ticks_left(tick) as f32 / order.ticks_total.max(1) as f32;
     commands
         .spawn((
-            Ticket { id: order.id, age: 0.0, leaving: None },
+            Ticket { room, id: order.id, age: 0.0, leaving: None },
             Node {
                 min_width: px(132),
                 padding: UiRect::all(px(7)),

@@ -219,3 +219,51 @@ fn chopped_pieces(push: &mut Push, art: &mut Art, i: Ingredient, c: Color) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a model is made of, comparable: each piece's mesh, material and placement.
+    fn signature(
+        art: &mut Art,
+        mats: &mut Assets<StandardMaterial>,
+        i: Ingredient,
+        f: Form,
+    ) -> Vec<String> {
+        let mut pieces = Vec::new();
+        food_pieces(&mut pieces, art, mats, i, f, Vec3::ZERO, 1.0);
+        pieces
+            .iter()
+            .map(|(mesh, mat, tf)| format!("{:?} {:?} {:?}", mesh.0.id(), mat.0.id(), tf))
+            .collect()
+    }
+
+    fn art() -> (Art, Assets<StandardMaterial>) {
+        let mut world = World::new();
+        world.init_resource::<Assets<Mesh>>();
+        (Art::from_world(&mut world), Assets::default())
+    }
+
+    #[test]
+    fn every_ingredient_has_its_own_whole_model() {
+        let (mut art, mut mats) = art();
+        let mut seen: Vec<Vec<String>> =
+            Ingredient::ALL.iter().map(|i| signature(&mut art, &mut mats, *i, Form::Raw)).collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), Ingredient::ALL.len());
+    }
+
+    #[test]
+    fn every_form_of_an_ingredient_looks_different() {
+        let (mut art, mut mats) = art();
+        for i in Ingredient::ALL {
+            let mut seen: Vec<Vec<String>> =
+                Form::ALL.iter().map(|f| signature(&mut art, &mut mats, i, *f)).collect();
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), Form::ALL.len(), "{i:?} has two forms that look alike");
+        }
+    }
+}

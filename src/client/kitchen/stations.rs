@@ -98,20 +98,20 @@ pub(super) fn dress_station(
         .spawn((
             Mesh3d(art.mesh(Shape::Sphere)),
             MeshMaterial3d(art.glass(m, BURN_HALO)),
-            Transform::from_scale(Vec3::splat(0.5)),
+            Transform::from_scale(Vec3::splat(0.68)),
         ))
         .id();
     let burn = commands
-        .spawn((Transform::from_xyz(0.0, h + 1.05, 0.0), Visibility::Hidden))
+        .spawn((Transform::from_xyz(0.0, h + 1.15, 0.0), Visibility::Hidden))
         .add_child(halo)
         .with_children(|p| {
-            p.spawn(art.piece(m, Shape::Sphere, BURN_WARNING, Vec3::ZERO, Vec3::splat(0.32)));
+            p.spawn(art.piece(m, Shape::Sphere, BURN_WARNING, Vec3::ZERO, Vec3::splat(0.44)));
             // The "!" leans back with the camera's tilt so it reads square-on.
             let lean = Quat::from_rotation_x(-0.6);
-            for (y, len) in [(0.035, 0.12), (-0.085, 0.04)] {
-                let at = lean * Vec3::new(0.0, y, 0.165);
+            for (y, len) in [(0.05, 0.16), (-0.11, 0.055)] {
+                let at = lean * Vec3::new(0.0, y, 0.225);
                 let mut mark =
-                    art.piece(m, Shape::Cube, Color::WHITE, at, Vec3::new(0.05, len, 0.02));
+                    art.piece(m, Shape::Cube, Color::WHITE, at, Vec3::new(0.07, len, 0.02));
                 mark.2.rotation = lean;
                 p.spawn(mark);
             }
@@ -157,7 +157,7 @@ pub(super) fn dress_station(
         .insert((
             Transform::from_translation(at),
             Visibility::default(),
-            StationParts { top: top_y, warn_y: h + 1.05, bar, fill, burn, halo, dirt, fire },
+            StationParts { top: top_y, warn_y: h + 1.15, bar, fill, burn, halo, dirt, fire },
         ))
         .add_children(&[bar, burn, dirt, fire])
         .with_children(|p| {
