@@ -2,6 +2,7 @@
 
 use super::args::{Options, PlayArgs};
 use super::assist_menu::AssistMenuPlugin;
+use super::backdrop::BackdropPlugin;
 use super::designer::DesignerOverlayPlugin;
 use super::framing::FramingCheckPlugin;
 use super::level_select::LevelSelectPlugin;
@@ -32,6 +33,8 @@ impl Plugin for ClientPlugin {
         // tools on top (the order the client was built and screenshot-tested in).
         app.add_plugins((LocalHostPlugin, PresentationPlugin, MenuPlugin, DesignerOverlayPlugin));
         app.add_plugins((FramingCheckPlugin, AssistMenuPlugin, LevelSelectPlugin));
+        // The live kitchen behind the title and menus, run by the same embedded host.
+        app.add_plugins(BackdropPlugin);
         // Host and Join: the client networking, idle until the menu connects.
         #[cfg(not(target_arch = "wasm32"))]
         app.add_plugins((WindowedOnlinePlugin, NetMenuPlugin, LobbyAssistPlugin));

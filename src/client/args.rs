@@ -44,6 +44,10 @@ pub struct PlayArgs {
     /// renderer compiles its pipelines).
     #[arg(long, default_value_t = 60)]
     pub after_frames: u32,
+    /// With `--screenshot` in a round: wait for the verdict and the round end's star reveal
+    /// instead of counting ticks (for the round-end screenshot).
+    #[arg(long, requires = "screenshot")]
+    pub at_round_end: bool,
     /// Open this menu screen instead of the main menu (for screenshots of it; `host` hosts a
     /// LAN game, and with `--autoplay` goes on into its kitchen, `--after-ticks` counting there).
     #[arg(long, value_enum, conflicts_with = "level")]
@@ -96,6 +100,7 @@ impl Default for PlayArgs {
             screenshot: None,
             after_ticks: 60,
             after_frames: 60,
+            at_round_end: false,
             screen: None,
             size: (1280, 720),
             round_seconds: None,
@@ -115,6 +120,8 @@ impl Default for PlayArgs {
 /// The menu screens `--screen` opens.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Screen {
+    /// The title over the live kitchen (it stays up: no two-second hop to the menu).
+    Title,
     Menu,
     LevelSelect,
     Settings,
@@ -125,6 +132,7 @@ pub enum Screen {
 impl Screen {
     pub fn state(self) -> AppState {
         match self {
+            Screen::Title => AppState::Title,
             Screen::Menu => AppState::Menu,
             Screen::LevelSelect => AppState::LevelSelect,
             Screen::Settings => AppState::Settings,

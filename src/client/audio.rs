@@ -2,8 +2,11 @@
 //! played through Bevy's audio as a custom `Decodable` source, chosen from `RoomTick` facts.
 
 use super::local::RoundPhase;
+use super::pops::refused_serve;
 use super::save::SaveData;
+use super::state::BackdropRoom;
 use crate::project::RoomTick;
+use crate::protocol::{InRoom, StationView};
 use crate::sim::events::SimEvent;
 use bevy::audio::{AddAudioSource, ChannelCount, Decodable, SampleRate, Source, Volume};
 use bevy::prelude::*;
@@ -67,7 +70,39 @@ pub enum Cue {
     Ignite,
     Extinguish,
     Knock,
+    /// The burn warning's beep: food on the heat is done and will burn if left.
+    Warn,
+    /// A star lit on the round-end screen (0, 1, 2: each a step higher).
+    Star(u8),
+    /// A serve refused at the hatch (a burnt, wrong or unfinished dish).
+    Refused,
 }
+
+/// Every cue, in the order they are made at start-up.
+pub const ALL_CUES: [Cue; 18] = [
+    Cue::Chop,
+    Cue::Sizzle,
+    Cue::Burn,
+    Cue::Serve,
+    Cue::Miss,
+    Cue::Denied,
+    Cue::Beep,
+    Cue::Go,
+    Cue::RoundEnd,
+    Cue::Ignite,
+    Cue::Extinguish,
+    Cue::Knock,
+    Cue::Warn,
+    Cue::Star(0),
+    Cue::Star(1),
+    Cue::Star(2),
+    Cue::Star(3),
+    Cue::Refused,
+];
+
+/// A cue asked for by a screen rather than by a tick fact (the round end's stars).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct PlayCue(pub Cue);
 
 #[derive(Resource)]
 struct Cues(Vec<(Cue, Handle<Synth>)>);
@@ -112,6 +147,14 @@ pub fn synthesise(cue: Cue) -> Synth {
         Cue::Ignite => render(&[(110.0, 0.5)], 0.85, 3.0),
         Cue::Extinguish => render(&[(2000.0, 0.6)], 1.0, 4.0),
         Cue::Knock => render(&[(90.0, 0.1), (70.0, 0.15)], 0.3, 18.0),
+        Cue::Warn => render(&[(1400.0, 0.07), (0.0, 0.04), (1400.0, 0.07)], 0.0, 14.0),
+        // A bright chime, each star a step up the scale; the last a little longer.
+        Cue::Star(k) => {
+            let steps = [784.0, 988.0, 1175.0, 1568.0];
+            let f = steps[(k as usize).min(steps.len() - 1)];
+            render(&[(f, 0.12), (f * 2.0, 0.35)], 0.0, 7.0)
+        }
+        Cue::Refused => render(&[(200.0, 0.1), (150.0, 0.22)], 0.15, 8.0),
         Cue::RoundEnd => {
             render(&[(523.0, 0.15), (659.0, 0.15), (784.0, 0.15), (1046.0, 0.4)], 0.0, 3.0)
         }
@@ -126,6 +169,7 @@ pub fn cue_for(event: &SimEvent) -> Option<Cue> {
         SimEvent::Burnt { .. } => Cue::Burn,
         SimEvent::Served { .. } => Cue::Serve,
         SimEvent::OrderMissed { .. } => Cue::Miss,
+        SimEvent::Denied { reason, .. } if refused_serve(*reason) => Cue::Refused,
         SimEvent::Denied { .. } => Cue::Denied,
         SimEvent::RoundEnd { .. } => Cue::RoundEnd,
         SimEvent::Ignited { .. } | SimEvent::Spread { .. } => Cue::Ignite,
@@ -142,26 +186,17 @@ impl Plugin for SoundPlugin {
     fn build(&self, app: &mut App) {
         app.add_audio_source::<Synth>();
         app.add_systems(Startup, make_cues);
-        app.add_systems(Update, (play_tick_cues, play_countdown_cues));
+        app.add_message::<PlayCue>();
+        app.add_systems(
+            Update,
+            (play_tick_cues, play_countdown_cues, play_asked_cues, beep_burn_warnings),
+        );
     }
 }
 
 fn make_cues(mut commands: Commands, mut assets: ResMut<Assets<Synth>>) {
-    let all = [
-        Cue::Chop,
-        Cue::Sizzle,
-        Cue::Burn,
-        Cue::Serve,
-        Cue::Miss,
-        Cue::Denied,
-        Cue::Beep,
-        Cue::Go,
-        Cue::RoundEnd,
-        Cue::Ignite,
-        Cue::Extinguish,
-        Cue::Knock,
-    ];
-    commands.insert_resource(Cues(all.iter().map(|c| (*c, assets.add(synthesise(*c)))).collect()));
+    commands
+        .insert_resource(Cues(ALL_CUES.iter().map(|c| (*c, assets.add(synthesise(*c)))).collect()));
 }
 
 fn play(commands: &mut Commands, cues: &Cues, cue: Cue, volume: f32) {
@@ -180,11 +215,13 @@ fn play(commands: &mut Commands, cues: &Cues, cue: Cue, volume: f32) {
 fn play_tick_cues(
     mut commands: Commands,
     mut ticks: MessageReader<RoomTick>,
+    backdrops: Query<(), With<BackdropRoom>>,
     cues: Option<Res<Cues>>,
     save: Res<SaveData>,
 ) {
     let Some(cues) = cues else { return };
-    for tick in ticks.read() {
+    // The title's live kitchen plays silently behind the menu.
+    for tick in ticks.read().filter(|t| !backdrops.contains(t.room)) {
         let mut played: Vec<Cue> = Vec::new();
         for cue in tick.events.iter().filter_map(cue_for) {
             if !played.contains(&cue) {
@@ -215,5 +252,75 @@ fn play_countdown_cues(
             _ => {}
         }
         *last = now;
+    }
+}
+
+/// Cues the screens ask for.
+fn play_asked_cues(
+    mut commands: Commands,
+    mut asked: MessageReader<PlayCue>,
+    cues: Option<Res<Cues>>,
+    save: Res<SaveData>,
+) {
+    let Some(cues) = cues else { return };
+    for PlayCue(cue) in asked.read() {
+        play(&mut commands, &cues, *cue, save.volume);
+    }
+}
+
+/// Heat (ticks before burning) under which the warning beeps faster; the kitchen's warning
+/// grows and flashes faster at the same point.
+const URGENT_HEAT: u32 = 40;
+
+/// While any food on the heat is done and will burn, a double beep: every 0.9 s, every 0.4 s
+/// once it is close. One beep for the whole kitchen however many stoves warn.
+fn beep_burn_warnings(
+    mut commands: Commands,
+    time: Res<Time<Real>>,
+    stations: Query<(&StationView, &InRoom)>,
+    backdrops: Query<(), With<BackdropRoom>>,
+    cues: Option<Res<Cues>>,
+    save: Res<SaveData>,
+    mut since: Local<f32>,
+) {
+    let Some(cues) = cues else { return };
+    let hottest = stations
+        .iter()
+        .filter(|(st, room)| st.heat > 0 && !backdrops.contains(room.0))
+        .map(|(st, _)| st.heat)
+        .min();
+    let Some(heat) = hottest else {
+        // Nothing warns: the next warning beeps at once.
+        *since = f32::MAX;
+        return;
+    };
+    if *since != f32::MAX {
+        *since += time.delta_secs();
+    }
+    let every = if heat < URGENT_HEAT { 0.4 } else { 0.9 };
+    if *since >= every {
+        *since = 0.0;
+        play(&mut commands, &cues, Cue::Warn, save.volume);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_cue_is_made_once_and_sounds() {
+        for (k, cue) in ALL_CUES.iter().enumerate() {
+            assert!(!ALL_CUES[..k].contains(cue), "{cue:?} twice");
+            let Synth(samples) = synthesise(*cue);
+            assert!(samples.iter().any(|s| s.abs() > 0.05), "{cue:?} is silent");
+        }
+        // Each star a step higher than the last: its chime's first zero crossings come sooner.
+        let crossings = |cue| {
+            let Synth(s) = synthesise(cue);
+            s.windows(2).take(2000).filter(|w| (w[0] < 0.0) != (w[1] < 0.0)).count()
+        };
+        assert!(crossings(Cue::Star(0)) < crossings(Cue::Star(1)));
+        assert!(crossings(Cue::Star(1)) < crossings(Cue::Star(2)));
     }
 }

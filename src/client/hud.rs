@@ -1,17 +1,20 @@
-//! The HUD (bevy UI): order rail, score / target, streak, clock, countdown and pause banners,
-//! name tags and nudges that follow cooks, and the round-end screen. Reads views and
+//! The HUD (bevy UI): score / target, streak, clock, countdown and pause banners,
+//! name tags and nudges that follow cooks, and the round-end screen with its star reveal;
+//! the ticket rail (`rail`) and the serve pops (`pops`) are its plugins. Reads views and
 //! `RoomTick` messages only.
 
+use super::audio::{Cue, PlayCue};
 use super::kitchen::KitchenCamera;
 use super::local::{LocalGame, RoundPhase};
-use super::state::{AppState, Online};
+use super::pops::PopPlugin;
+use super::rail::RailPlugin;
+use super::state::{AppState, BackdropRoom, Online};
 use super::theme::{
-    CARD_TEXT, DEADLINE_LATE, DEADLINE_OK, DEADLINE_SOON, DEADLINE_TRACK, GOLD, HINT, INK, LOST,
-    NAME_TAG, NUDGE, NUDGE_TEXT, PANEL, ROUND_END_PANEL, STAR_UNLIT, WON, label, part_color,
-    seat_color,
+    GOLD, HINT, INK, LOST, NAME_TAG_DARK, NAME_TAG_EDGE, NUDGE, NUDGE_TEXT, PANEL, ROUND_END_PANEL,
+    STAR_UNLIT, WON, label, seat_color,
 };
 use crate::project::RoomTick;
-use crate::protocol::{CookView, InRoom, OrderView, RoomClock, RoomView};
+use crate::protocol::{CookView, InRoom, RoomClock, RoomView};
 use crate::schedule::FrameSystems;
 use crate::sim::events::SimEvent;
 use crate::sim::units::TICK_HZ;
@@ -39,12 +42,6 @@ pub struct Nudge {
 struct NameTag(Entity);
 
 #[derive(Component)]
-struct RailRoot;
-#[derive(Component)]
-struct OrderCard(u32);
-#[derive(Component)]
-struct DeadlineFill(u32);
-#[derive(Component)]
 struct ScoreText;
 #[derive(Component)]
 struct ClockText;
@@ -57,11 +54,31 @@ struct HintText;
 #[derive(Component)]
 struct RoundEndPanel;
 
+/// The round end's star reveal: seconds since the verdict, stars earned, stars lit so far.
+#[derive(Component, Clone, Copy, Debug)]
+struct StarReveal {
+    age: f32,
+    earned: u8,
+    lit: u8,
+}
+
+/// One of the three stars (its index), and the two squares it is drawn with.
+#[derive(Component, Clone, Copy, Debug)]
+struct StarSlot(u8);
+#[derive(Component, Clone, Copy, Debug)]
+struct StarPoint(u8);
+
+/// Seconds after the verdict the first star lights, and between stars.
+const STAR_FIRST_SECS: f32 = 0.8;
+const STAR_STEP_SECS: f32 = 0.7;
+
 /// The in-round HUD: rail, scoreboard, clock, banner, nudges and the round-end panel.
 pub struct HudPlugin;
 
 impl Plugin for HudPlugin {
     fn build(&self, app: &mut App) {
+        app.add_message::<PlayCue>();
+        app.add_plugins((RailPlugin, PopPlugin));
         app.add_systems(OnEnter(AppState::Playing), spawn_hud);
         app.add_observer(tag_cook);
         app.add_systems(
@@ -70,11 +87,11 @@ impl Plugin for HudPlugin {
                 spawn_nudges,
                 age_nudges,
                 follow_cooks,
-                update_rail,
                 update_scoreboard,
                 update_clock,
                 update_banner,
                 show_round_end,
+                reveal_stars,
             )
                 .chain()
                 .in_set(FrameSystems::Draw),
@@ -84,18 +101,6 @@ impl Plugin for HudPlugin {
 
 fn spawn_hud(mut commands: Commands) {
     let scope = DespawnOnExit(AppState::Playing);
-    commands.spawn((
-        RailRoot,
-        scope.clone(),
-        Node {
-            position_type: PositionType::Absolute,
-            top: px(8),
-            left: px(8),
-            column_gap: px(8),
-            flex_direction: FlexDirection::Row,
-            ..default()
-        },
-    ));
     commands
         .spawn((
             scope.clone(),
@@ -158,24 +163,46 @@ fn spawn_hud(mut commands: Commands) {
             ..default()
         },
         BackgroundColor(ROUND_END_PANEL),
+        // Over the name tags and nudges that follow the cooks under it.
+        GlobalZIndex(10),
     ));
 }
 
-/// A cook appeared: its name tag, in its seat colour.
-fn tag_cook(add: On<Add, CookView>, cooks: Query<&CookView>, mut commands: Commands) {
-    let Ok(cook) = cooks.get(add.entity) else { return };
+/// A cook appeared: its name tag, a plate in its seat colour with dark text and a light
+/// outline, readable over any floor.
+fn tag_cook(
+    add: On<Add, CookView>,
+    cooks: Query<(&CookView, Option<&InRoom>)>,
+    backdrops: Query<(), With<BackdropRoom>>,
+    mut commands: Commands,
+) {
+    let Ok((cook, room)) = cooks.get(add.entity) else { return };
+    // The title's live kitchen goes untagged: its cooks are scenery.
+    if room.is_some_and(|r| backdrops.contains(r.0)) {
+        return;
+    }
+    let plate = seat_color(cook.seat);
     commands.spawn((
         NameTag(add.entity),
-        label(cook.name.clone(), 14.0, seat_color(cook.seat)),
-        BackgroundColor(NAME_TAG),
+        label(cook.name.clone(), 15.0, tag_text_color(plate)),
+        BackgroundColor(plate),
+        BorderColor::all(NAME_TAG_EDGE),
         Node {
             position_type: PositionType::Absolute,
-            padding: UiRect::axes(px(5), px(1)),
-            border_radius: BorderRadius::all(px(5)),
+            padding: UiRect::axes(px(6), px(1)),
+            border: UiRect::all(px(2)),
+            border_radius: BorderRadius::all(px(6)),
             ..default()
         },
         Visibility::Hidden,
     ));
+}
+
+/// Dark text on a light plate, white on a dark one (whichever contrasts more).
+fn tag_text_color(plate: Color) -> Color {
+    let c = plate.to_linear();
+    let luminance = 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue;
+    if luminance > 0.18 { NAME_TAG_DARK } else { Color::WHITE }
 }
 
 /// One nudge per `Denied` fact, next to the refused cook (a newer one replaces an older one).
@@ -183,8 +210,9 @@ pub fn spawn_nudges(
     mut commands: Commands,
     mut ticks: MessageReader<RoomTick>,
     existing: Query<(Entity, &Nudge)>,
+    backdrops: Query<(), With<BackdropRoom>>,
 ) {
-    for tick in ticks.read() {
+    for tick in ticks.read().filter(|t| !backdrops.contains(t.room)) {
         for event in &tick.events {
             let SimEvent::Denied { seat, reason, .. } = event else { continue };
             for (e, n) in &existing {
@@ -263,102 +291,8 @@ pub fn clock_text(ticks: u32) -> String {
     format!("{}:{:02}", secs / 60, secs % 60)
 }
 
-/// The rail: one card per live order; rebuilt when the set of orders changes, otherwise only
-/// the deadline bars move (against the room clock, which ticks without touching `RoomView`).
-#[allow(clippy::type_complexity)]
-fn update_rail(
-    mut commands: Commands,
-    rooms: Query<(&RoomView, Option<&RoomClock>), Or<(Changed<RoomView>, Changed<RoomClock>)>>,
-    rail: Query<(Entity, Option<&Children>), With<RailRoot>>,
-    cards: Query<&OrderCard>,
-    mut fills: Query<(&DeadlineFill, &mut Node, &mut BackgroundColor)>,
-) {
-    let Some((view, clock)) = rooms.iter().next() else { return };
-    let tick = clock.map_or(0, |c| c.tick);
-    let Ok((rail, children)) = rail.single() else { return };
-    let shown: Vec<u32> =
-        children.into_iter().flatten().filter_map(|c| cards.get(*c).ok()).map(|c| c.0).collect();
-    let live: Vec<u32> = view.orders.iter().map(|o| o.id).collect();
-    if shown != live {
-        for c in children.into_iter().flatten() {
-            commands.entity(*c).despawn();
-        }
-        commands.entity(rail).with_children(|p| {
-            for order in &view.orders {
-                spawn_card(p, order, tick);
-            }
-        });
-        return;
-    }
-    for (fill, mut node, mut bg) in &mut fills {
-        if let Some(o) = view.orders.iter().find(|o| o.id == fill.0) {
-            let f = o.ticks_left(tick) as f32 / o.ticks_total.max(1) as f32;
-            node.width = percent(100.0 * f.clamp(0.0, 1.0));
-            bg.0 = deadline_color(f);
-        }
-    }
-}
-
-fn deadline_color(f: f32) -> Color {
-    if f > 0.5 {
-        DEADLINE_OK
-    } else if f > 0.25 {
-        DEADLINE_SOON
-    } else {
-        DEADLINE_LATE
-    }
-}
-
-fn spawn_card(p: &mut ChildSpawnerCommands, order: &OrderView, tick: u32) {
-    let f = order.ticks_left(tick) as f32 / order.ticks_total.max(1) as f32;
-    p.spawn((
-        OrderCard(order.id),
-        Node {
-            width: px(150),
-            padding: UiRect::all(px(8)),
-            flex_direction: FlexDirection::Column,
-            row_gap: px(4),
-            border_radius: BorderRadius::all(px(8)),
-            ..default()
-        },
-        BackgroundColor(PANEL),
-    ))
-    .with_children(|card| {
-        card.spawn(Node { justify_content: JustifyContent::SpaceBetween, ..default() })
-            .with_children(|row| {
-                row.spawn(label(order.name.clone(), 18.0, INK));
-                row.spawn(label(format!("{}", order.value), 16.0, GOLD));
-            });
-        for (i, f) in &order.parts {
-            card.spawn(Node { column_gap: px(6), align_items: AlignItems::Center, ..default() })
-                .with_children(|row| {
-                    row.spawn((
-                        Node {
-                            width: px(12),
-                            height: px(12),
-                            border_radius: BorderRadius::all(px(3)),
-                            ..default()
-                        },
-                        BackgroundColor(part_color(*i, *f)),
-                    ));
-                    let text = format!("{} {}", f.name().to_lowercase(), i.name().to_lowercase());
-                    row.spawn(label(text, 13.0, CARD_TEXT));
-                });
-        }
-        card.spawn((
-            Node { height: px(6), width: percent(100), ..default() },
-            BackgroundColor(DEADLINE_TRACK),
-        ))
-        .with_child((
-            DeadlineFill(order.id),
-            Node { height: percent(100), width: percent(100.0 * f.clamp(0.0, 1.0)), ..default() },
-            BackgroundColor(deadline_color(f)),
-        ));
-    });
-}
-
 fn update_scoreboard(
-    rooms: Query<&RoomView, Changed<RoomView>>,
+    rooms: Query<&RoomView, (Changed<RoomView>, Without<BackdropRoom>)>,
     mut score: Query<&mut Text, (With<ScoreText>, Without<ClockText>)>,
 ) {
     let Some(view) = rooms.iter().next() else { return };
@@ -371,7 +305,7 @@ fn update_scoreboard(
 
 /// The round clock: its own component, changed every tick.
 fn update_clock(
-    rooms: Query<&RoomClock, Changed<RoomClock>>,
+    rooms: Query<&RoomClock, (Changed<RoomClock>, Without<BackdropRoom>)>,
     mut clock: Query<&mut Text, (With<ClockText>, Without<ScoreText>)>,
 ) {
     let Some(room) = rooms.iter().next() else { return };
@@ -387,7 +321,7 @@ fn update_banner(
     phase: Res<RoundPhase>,
     mut banner: Query<&mut Text, (With<Banner>, Without<HintText>)>,
     mut hint: Query<&mut Text, (With<HintText>, Without<Banner>)>,
-    rooms: Query<&RoomView>,
+    rooms: Query<&RoomView, Without<BackdropRoom>>,
 ) {
     if let Ok(mut h) = hint.single_mut() {
         // The level's name and hint while the countdown runs: the designer's one line of advice.
@@ -413,10 +347,12 @@ fn update_banner(
     }
 }
 
-/// The verdict is in: result, stars, score, and each cook's part.
+/// The verdict is in: result, stars (revealed one at a time by [`reveal_stars`]), score, and
+/// each cook's part.
+#[allow(clippy::type_complexity)]
 fn show_round_end(
     mut commands: Commands,
-    rooms: Query<(Entity, &RoomView), Changed<RoomView>>,
+    rooms: Query<(Entity, &RoomView), (Changed<RoomView>, Without<BackdropRoom>)>,
     cooks: Query<(&CookView, &InRoom)>,
     mut panel: Query<(Entity, &mut Node, Option<&Children>), With<RoundEndPanel>>,
     local: Option<Res<LocalGame>>,
@@ -438,6 +374,7 @@ fn show_round_end(
         return;
     }
     node.display = Display::Flex;
+    commands.entity(panel).insert(StarReveal { age: 0.0, earned: view.stars.min(3), lit: 0 });
     let mut cooks: Vec<&CookView> =
         cooks.iter().filter(|(_, r)| r.0 == room).map(|(c, _)| c).collect();
     cooks.sort_by_key(|c| c.seat);
@@ -449,20 +386,12 @@ fn show_round_end(
     commands.entity(panel).with_children(|p| {
         p.spawn(label(view.level_name.clone(), 20.0, INK));
         p.spawn(label(title, 40.0, color));
-        p.spawn(Node { column_gap: px(14), ..default() }).with_children(|row| {
-            for k in 0..3u8 {
-                let lit = k < view.stars;
-                row.spawn((
-                    Node {
-                        width: px(36),
-                        height: px(36),
-                        border_radius: BorderRadius::MAX,
-                        ..default()
-                    },
-                    BackgroundColor(if lit { GOLD } else { STAR_UNLIT }),
-                ));
-            }
-        });
+        p.spawn(Node { column_gap: px(18), padding: UiRect::all(px(6)), ..default() })
+            .with_children(|row| {
+                for k in 0..3u8 {
+                    spawn_star(row, k);
+                }
+            });
         p.spawn((label(
             format!(
                 "score {} / {}    served {}    missed {}",
@@ -480,4 +409,70 @@ fn show_round_end(
         }
         p.spawn(label(keys_line, 16.0, HINT));
     });
+}
+
+/// One star of the round end: two squares, one turned 45°, make an eight-point star (unlit
+/// until [`reveal_stars`] reaches it).
+fn spawn_star(row: &mut ChildSpawnerCommands, k: u8) {
+    row.spawn((
+        StarSlot(k),
+        Node {
+            width: px(48),
+            height: px(48),
+            justify_content: JustifyContent::Center,
+            align_items: AlignItems::Center,
+            ..default()
+        },
+    ))
+    .with_children(|star| {
+        for turn in [0.0f32, std::f32::consts::FRAC_PI_4] {
+            star.spawn((
+                StarPoint(k),
+                Node {
+                    position_type: PositionType::Absolute,
+                    width: px(34),
+                    height: px(34),
+                    border_radius: BorderRadius::all(px(4)),
+                    ..default()
+                },
+                BackgroundColor(STAR_UNLIT),
+                UiTransform::from_rotation(Rot2::radians(turn)),
+            ));
+        }
+    });
+}
+
+/// Each frame after a verdict: the earned stars light one at a time, each with a chime a step
+/// higher than the last and a pop in size.
+fn reveal_stars(
+    time: Res<Time<Real>>,
+    mut panels: Query<&mut StarReveal>,
+    mut slots: Query<(&StarSlot, &mut UiTransform)>,
+    mut points: Query<(&StarPoint, &mut BackgroundColor)>,
+    mut cues: MessageWriter<PlayCue>,
+) {
+    for mut reveal in &mut panels {
+        reveal.age += time.delta_secs();
+        while reveal.lit < reveal.earned
+            && reveal.age >= STAR_FIRST_SECS + STAR_STEP_SECS * reveal.lit as f32
+        {
+            let k = reveal.lit;
+            for (point, mut bg) in &mut points {
+                if point.0 == k {
+                    bg.0 = GOLD;
+                }
+            }
+            cues.write(PlayCue(Cue::Star(k)));
+            reveal.lit += 1;
+        }
+        for (slot, mut ui) in &mut slots {
+            if slot.0 >= reveal.lit {
+                continue;
+            }
+            // Lit at `at`: it pops to 1.6× and settles back over a quarter second.
+            let at = STAR_FIRST_SECS + STAR_STEP_SECS * slot.0 as f32;
+            let k = ((reveal.age - at) / 0.25).clamp(0.0, 1.0);
+            ui.scale = Vec2::splat(1.0 + 0.6 * (1.0 - k));
+        }
+    }
 }

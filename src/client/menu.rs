@@ -14,7 +14,8 @@ use super::local::{HostError, MenuBots, SelectedLevel};
 use super::save::SaveData;
 use super::state::AppState;
 use super::theme::{
-    BUTTON, BUTTON_LIT, DIM, ERROR, GOLD, PLAIN, WARNING, label, paragraph, screen, title,
+    BUTTON, BUTTON_LIT, DIM, ERROR, GOLD, OVER_KITCHEN, OVER_KITCHEN_LIGHT, PLAIN, TITLE_PLATE,
+    WARNING, label, paragraph, screen, title,
 };
 use crate::schedule::FrameSystems;
 use crate::sim::assist::Assist;
@@ -194,15 +195,33 @@ fn skip_to_level(
 }
 
 fn spawn_title(mut commands: Commands) {
-    commands.spawn(screen(AppState::Title, MENU_GAP)).with_children(|p| {
-        p.spawn(title("UNDERCOOKED", 84.0));
-        p.spawn(label("a co-op kitchen for one to four cooks", 22.0, PLAIN));
-        p.spawn(label("press any key", 18.0, DIM));
-    });
+    // See-through, over the live kitchen (`backdrop`), the words on a plate of their own.
+    commands
+        .spawn(screen(AppState::Title, MENU_GAP))
+        .insert(BackgroundColor(OVER_KITCHEN_LIGHT))
+        .with_children(|p| {
+            p.spawn((
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    align_items: AlignItems::Center,
+                    row_gap: px(MENU_GAP),
+                    padding: UiRect::axes(px(48), px(28)),
+                    border_radius: BorderRadius::all(px(18)),
+                    ..default()
+                },
+                BackgroundColor(TITLE_PLATE),
+            ))
+            .with_children(|plate| {
+                plate.spawn(title("UNDERCOOKED", 84.0));
+                plate.spawn(label("a co-op kitchen for one to four cooks", 22.0, PLAIN));
+                plate.spawn(label("press any key", 18.0, DIM));
+            });
+        });
 }
 
 /// Any key, click or gamepad button (or two seconds) opens the main menu.
 fn leave_title(
+    options: Res<Options>,
     keys: Res<ButtonInput<KeyCode>>,
     mouse: Res<ButtonInput<MouseButton>>,
     pads: Query<&Gamepad>,
@@ -214,7 +233,9 @@ fn leave_title(
     let pressed = keys.get_just_pressed().next().is_some()
         || mouse.get_just_pressed().next().is_some()
         || pads.iter().any(|g| g.get_just_pressed().next().is_some());
-    if pressed || *since > 2.0 {
+    // `--screen title` holds the title (for its screenshot) until a key.
+    let holds = options.0.screen == Some(Screen::Title);
+    if pressed || (*since > 2.0 && !holds) {
         next.set(AppState::Menu);
     }
 }
@@ -228,6 +249,7 @@ fn open_screen(
 ) {
     match options.0.screen {
         Some(Screen::Host) => commands.trigger(NetChoice(MenuAction::Host)),
+        Some(Screen::Title) => {}
         Some(screen) => next.set(screen.state()),
         None => {}
     }
@@ -265,7 +287,10 @@ pub(super) fn spawn_item(
 
 fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Res<HostError>) {
     cursor.0 = 0;
-    commands.spawn(screen(AppState::Menu, MENU_GAP)).with_children(|p| {
+    // See-through: the live kitchen (`backdrop`) cooks on behind the menu.
+    let over = BackgroundColor(OVER_KITCHEN);
+    // (Inserted over the screen's own background: one bundle may not name a component twice.)
+    commands.spawn(screen(AppState::Menu, MENU_GAP)).insert(over).with_children(|p| {
         p.spawn(title("UNDERCOOKED", 56.0));
         spawn_items(
             p,

@@ -13,6 +13,7 @@ pub mod app;
 pub mod args;
 pub mod assist_menu;
 pub mod audio;
+pub mod backdrop;
 pub mod config;
 pub mod designer;
 pub mod device;
@@ -35,7 +36,9 @@ pub mod palette;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod paste;
 pub mod perf;
+pub mod pops;
 pub mod presentation;
+pub mod rail;
 pub mod save;
 pub mod shot;
 pub mod state;

@@ -3,8 +3,8 @@
 //! systems' time per frame; `--exit-after-ticks` ends a timed run.
 
 use super::args::Options;
-use super::state::AppState;
-use crate::protocol::RoomClock;
+use super::state::{AppState, BackdropRoom};
+use crate::protocol::{RoomClock, RoomView};
 use crate::schedule::FrameSystems;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -29,7 +29,13 @@ struct Automation {
     present: Vec<Duration>,
     ticks: u32,
     reported: bool,
+    /// Real seconds since the round's verdict came in (for `--at-round-end`).
+    since_verdict: Option<f32>,
 }
+
+/// Real seconds after the verdict that an `--at-round-end` screenshot waits: the round end's
+/// three stars have lit and settled by then (`hud`: 0.8 s, then one every 0.7 s).
+const ROUND_END_SHOT_SECS: f32 = 3.5;
 
 /// Frames in a row with no render pipeline still compiling. A screenshot waits for a few, so it
 /// never catches a kitchen whose meshes are drawn by pipelines the (software) renderer has not
@@ -73,11 +79,14 @@ impl Plugin for ShotPlugin {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn request_screenshot(
     mut commands: Commands,
     options: Res<Options>,
     state: Res<State<AppState>>,
-    rooms: Query<&RoomClock>,
+    rooms: Query<&RoomClock, Without<BackdropRoom>>,
+    views: Query<&RoomView, Without<BackdropRoom>>,
+    time: Res<Time<Real>>,
     mut auto: ResMut<Automation>,
     started: Option<Res<StartedAt>>,
     settled: Res<PipelinesSettled>,
@@ -102,7 +111,14 @@ fn request_screenshot(
         return;
     }
     let hosted_round = o.screen == Some(super::args::Screen::Host) && o.autoplay.is_some();
-    let due = if o.level.is_some() || hosted_round {
+    if views.iter().any(|v| v.result.is_some()) {
+        let dt = time.delta_secs();
+        auto.since_verdict = Some(auto.since_verdict.map_or(0.0, |s| s + dt));
+    }
+    let due = if o.at_round_end {
+        *state.get() == AppState::Playing
+            && auto.since_verdict.is_some_and(|s| s >= ROUND_END_SHOT_SECS)
+    } else if o.level.is_some() || hosted_round {
         *state.get() == AppState::Playing && auto.ticks >= o.after_ticks
     } else {
         if *state.get() == o.screen.map_or(AppState::Menu, |s| s.state()) {

@@ -23,3 +23,8 @@ pub enum AppState {
 /// no local room, no sim stage runs — and the kitchen shows the server's replicated views.
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct Online;
+
+/// The room of the live kitchen behind the title and menus (`backdrop`): drawn like any room,
+/// but silent, untagged, and never the round the HUD reports.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct BackdropRoom;

@@ -43,6 +43,25 @@ pub const TRASH_MOUTH: Color = Color::srgb(0.05, 0.08, 0.05);
 /// The extinguisher stand's post and bracket, and its foot.
 pub const STAND_RED: Color = Color::srgb(0.85, 0.1, 0.08);
 pub const STAND_FOOT: Color = Color::srgb(0.35, 0.35, 0.38);
+/// A counter's kick plate, a crate's slats.
+pub const WOOD_DARK: Color = Color::srgb(0.36, 0.25, 0.17);
+pub const CRATE_SLAT: Color = Color::srgb(0.5, 0.36, 0.24);
+/// The cleaver's handle.
+pub const KNIFE_HANDLE: Color = Color::srgb(0.2, 0.12, 0.08);
+/// The stove's hob plate, the ring round its burner and its knobs.
+pub const STOVE_TOP: Color = Color::srgb(0.15, 0.15, 0.17);
+pub const BURNER_RING: Color = Color::srgb(0.4, 0.12, 0.05);
+pub const KNOB: Color = Color::srgb(0.85, 0.85, 0.88);
+/// The inside of a pan or pot; a pot's rim and handles (and a tap).
+pub const PAN_INSIDE: Color = Color::srgb(0.22, 0.22, 0.25);
+pub const STEEL_DARK: Color = Color::srgb(0.38, 0.4, 0.44);
+/// Soap suds in the sink.
+pub const FOAM: Color = Color::srgb(0.95, 0.97, 1.0);
+/// The serve window's frame and its bell.
+pub const SERVE_FRAME: Color = Color::srgb(0.1, 0.35, 0.15);
+pub const GOLD_BELL: Color = Color::srgb(1.0, 0.78, 0.2);
+/// The bin's rim.
+pub const TRASH_RIM: Color = Color::srgb(0.5, 0.52, 0.55);
 /// The plates stacked on a rack.
 pub const RACK_PLATE: Color = Color::srgb(0.97, 0.97, 1.0);
 
@@ -50,12 +69,24 @@ pub const RACK_PLATE: Color = Color::srgb(0.97, 0.97, 1.0);
 // The kitchen: what a station shows about its state.
 
 pub const BAR_BACK: Color = Color::srgb(0.1, 0.1, 0.1);
+/// Progress bars: chopping (and any other work), washing, cooking.
 pub const BAR_FILL: Color = Color::srgb(0.3, 0.95, 0.35);
+pub const BAR_WASH: Color = Color::srgb(0.3, 0.7, 1.0);
+pub const BAR_COOK: Color = Color::srgb(1.0, 0.6, 0.15);
+/// The flashing glow round a burn warning.
+pub const BURN_HALO: Color = Color::srgba(1.0, 0.9, 0.2, 0.45);
 /// The blinking ball over food about to burn.
 pub const BURN_WARNING: Color = Color::srgb(1.0, 0.15, 0.05);
 /// A burning fixture's flame cubes take these in turn.
 pub const FLAMES: [Color; 3] =
     [Color::srgb(1.0, 0.45, 0.05), Color::srgb(1.0, 0.75, 0.1), Color::srgb(0.95, 0.2, 0.05)];
+/// Particles: steam off a stove, smoke (light: food about to burn or burnt; dark: a fire),
+/// suds off a sink, and a chopped chip whose food is not known.
+pub const STEAM: Color = Color::srgba(0.97, 0.97, 1.0, 0.55);
+pub const SMOKE_LIGHT: Color = Color::srgba(0.45, 0.45, 0.47, 0.6);
+pub const SMOKE_DARK: Color = Color::srgba(0.12, 0.11, 0.11, 0.7);
+pub const SUDS: Color = Color::srgba(0.9, 0.95, 1.0, 0.7);
+pub const CHIP_FALLBACK: Color = Color::srgb(0.9, 0.85, 0.7);
 /// Burnt leftovers on a dirty fixture.
 pub const DIRT: Color = Color::srgb(0.35, 0.25, 0.1);
 
@@ -71,6 +102,8 @@ pub const SEAT_COLORS: [Color; MAX_COOKS] = [
 ];
 /// A cook's face.
 pub const SKIN: Color = Color::srgb(1.0, 0.8, 0.65);
+pub const CHEEK: Color = Color::srgb(1.0, 0.55, 0.5);
+pub const MOUTH: Color = Color::srgb(0.45, 0.1, 0.1);
 /// The ring over a stunned cook.
 pub const STUN_STARS: Color = Color::srgb(1.0, 0.9, 0.1);
 /// The well of a plate (its rim is white).
@@ -81,6 +114,24 @@ pub const EXTINGUISHER_CAP: Color = Color::srgb(0.08, 0.08, 0.08);
 /// Raw rice comes in a sack.
 pub const RICE_SACK: Color = Color::srgb(0.85, 0.8, 0.65);
 pub const MUSHROOM_STEM: Color = Color::srgb(0.92, 0.9, 0.85);
+/// The string round a rice sack's neck.
+pub const SACK_TIE: Color = Color::srgb(0.55, 0.4, 0.25);
+/// Dark leaves: a lettuce's outer leaves, a tomato's stalk.
+pub const LEAF_DARK: Color = Color::srgb(0.15, 0.5, 0.15);
+/// A bun's flat base and the seeds on its top.
+pub const BUN_BASE: Color = Color::srgb(0.85, 0.62, 0.3);
+pub const SESAME: Color = Color::srgb(0.98, 0.95, 0.85);
+/// The pale specks of a raw patty.
+pub const PATTY_FAT: Color = Color::srgb(0.98, 0.8, 0.8);
+/// An onion's papery sprout.
+pub const ONION_SKIN: Color = Color::srgb(0.75, 0.6, 0.35);
+/// The inside of a tomato slice and of a fish fillet.
+pub const TOMATO_FLESH: Color = Color::srgb(1.0, 0.55, 0.45);
+pub const FISH_FLESH: Color = Color::srgb(0.98, 0.7, 0.6);
+/// The stripes a pan leaves on cooked food.
+pub const GRILL_MARK: Color = Color::srgb(0.2, 0.1, 0.05);
+/// The cracked crust on a burnt lump.
+pub const BURNT_CRUST: Color = Color::srgb(0.2, 0.12, 0.08);
 /// The bowl boiled food is served in.
 pub const SOUP_BOWL: Color = Color::srgb(0.95, 0.95, 0.95);
 /// Any ingredient burnt, and the puff of smoke over it.
@@ -145,6 +196,11 @@ pub const HINT: Color = Color::srgb(0.7, 0.7, 0.75);
 pub const CARD_TEXT: Color = Color::srgb(0.8, 0.82, 0.86);
 /// Behind a full screen (menus, loading).
 pub const SCREEN: Color = Color::srgb(0.07, 0.08, 0.13);
+/// Behind the main menu and the title: see-through, over the live kitchen.
+pub const OVER_KITCHEN: Color = Color::srgba(0.07, 0.08, 0.13, 0.72);
+pub const OVER_KITCHEN_LIGHT: Color = Color::srgba(0.07, 0.08, 0.13, 0.3);
+/// The title's words sit on this plate.
+pub const TITLE_PLATE: Color = Color::srgba(0.07, 0.08, 0.13, 0.85);
 /// A menu line, and the loading bar's empty track.
 pub const BUTTON: Color = Color::srgb(0.13, 0.14, 0.2);
 /// The menu line under the cursor.
@@ -152,7 +208,9 @@ pub const BUTTON_LIT: Color = Color::srgb(0.25, 0.22, 0.12);
 /// HUD panels over the kitchen.
 pub const PANEL: Color = Color::srgba(0.08, 0.09, 0.14, 0.88);
 pub const ROUND_END_PANEL: Color = Color::srgba(0.06, 0.07, 0.12, 0.95);
-pub const NAME_TAG: Color = Color::srgba(0.05, 0.05, 0.08, 0.75);
+/// A name tag's outline and its dark text (the plate is the seat's colour).
+pub const NAME_TAG_EDGE: Color = Color::srgb(0.98, 0.98, 0.98);
+pub const NAME_TAG_DARK: Color = Color::srgb(0.05, 0.05, 0.08);
 /// A refusal next to a cook: its words and its box.
 pub const NUDGE_TEXT: Color = Color::srgb(1.0, 0.92, 0.75);
 pub const NUDGE: Color = Color::srgba(0.45, 0.08, 0.05, 0.85);
@@ -165,6 +223,16 @@ pub const DEADLINE_OK: Color = Color::srgb(0.3, 0.85, 0.35);
 pub const DEADLINE_SOON: Color = Color::srgb(0.95, 0.75, 0.15);
 pub const DEADLINE_LATE: Color = Color::srgb(0.95, 0.25, 0.15);
 pub const DEADLINE_TRACK: Color = Color::srgb(0.2, 0.2, 0.25);
+/// A ticket leaving the rail: served (slides away), missed (flashes).
+pub const TICKET_SERVED: Color = Color::srgba(0.15, 0.55, 0.25, 0.92);
+pub const TICKET_MISSED: Color = Color::srgba(0.85, 0.12, 0.1, 0.95);
+/// An ingredient icon's letters, a fried part's pan rim, the rim of a ticket's dish icon.
+pub const ICON_TEXT: Color = Color::srgb(0.06, 0.06, 0.08);
+pub const ICON_PAN_RIM: Color = Color::srgb(0.25, 0.15, 0.08);
+pub const PLATE_ICON: Color = Color::srgb(0.7, 0.74, 0.82);
+/// A "+points" pop's plate, and the cross over a refused serve.
+pub const POP_PLATE: Color = Color::srgba(0.08, 0.09, 0.14, 0.85);
+pub const REFUSED: Color = Color::srgb(0.9, 0.12, 0.1);
 /// The round's verdict.
 pub const WON: Color = Color::srgb(0.4, 0.95, 0.45);
 pub const LOST: Color = Color::srgb(0.95, 0.4, 0.3);

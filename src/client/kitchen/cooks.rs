@@ -1,9 +1,10 @@
-//! Cooks: a capsule in the seat's colour with a chef's hat, a face that shows facing, and stun
-//! stars; posed each frame where the interpolation puts them.
+//! Cooks: a capsule in the seat's colour with a chef's hat (banded in that colour), a face with
+//! eyes and a smile that shows facing, hands held out for what they carry, and stun stars;
+//! posed each frame where the interpolation puts them.
 
 use super::art::{Art, Shape};
 use crate::client::interp::DrawnAt;
-use crate::client::theme::{SKIN, STUN_STARS, seat_color};
+use crate::client::theme::{CHEEK, MOUTH, SKIN, STUN_STARS, seat_color};
 use crate::protocol::CookView;
 use crate::sim::kinds::Dir4;
 use bevy::prelude::*;
@@ -46,21 +47,70 @@ pub(super) fn dress_cook(
                 Vec3::Y * 1.25,
                 Vec3::new(0.5, 0.2, 0.5),
             ));
-            p.spawn(art.piece(m, Shape::Sphere, SKIN, Vec3::new(0.0, 0.8, 0.3), Vec3::splat(0.18)));
+            // The hat's band in the seat's colour: the colour is on the hat as well as the coat.
+            p.spawn(art.piece(
+                m,
+                Shape::Cylinder,
+                color,
+                Vec3::Y * 1.03,
+                Vec3::new(0.44, 0.05, 0.44),
+            ));
+            // The face: a round skin patch with eyes (whites and pupils), cheeks, a nose and
+            // a smile, all on the side the cook faces.
             p.spawn(art.piece(
                 m,
                 Shape::Sphere,
-                Color::BLACK,
-                Vec3::new(-0.1, 0.92, 0.27),
-                Vec3::splat(0.06),
+                SKIN,
+                Vec3::new(0.0, 0.86, 0.2),
+                Vec3::new(0.44, 0.34, 0.2),
+            ));
+            for x in [-0.09, 0.09] {
+                p.spawn(art.piece(
+                    m,
+                    Shape::Sphere,
+                    Color::WHITE,
+                    Vec3::new(x, 0.92, 0.29),
+                    Vec3::new(0.1, 0.11, 0.04),
+                ));
+                p.spawn(art.piece(
+                    m,
+                    Shape::Sphere,
+                    Color::BLACK,
+                    Vec3::new(x, 0.915, 0.31),
+                    Vec3::splat(0.05),
+                ));
+                p.spawn(art.piece(
+                    m,
+                    Shape::Sphere,
+                    CHEEK,
+                    Vec3::new(x * 1.6, 0.82, 0.27),
+                    Vec3::new(0.07, 0.045, 0.03),
+                ));
+            }
+            p.spawn(art.piece(
+                m,
+                Shape::Sphere,
+                SKIN,
+                Vec3::new(0.0, 0.86, 0.32),
+                Vec3::splat(0.07),
             ));
             p.spawn(art.piece(
                 m,
                 Shape::Sphere,
-                Color::BLACK,
-                Vec3::new(0.1, 0.92, 0.27),
-                Vec3::splat(0.06),
+                MOUTH,
+                Vec3::new(0.0, 0.78, 0.3),
+                Vec3::new(0.1, 0.03, 0.03),
             ));
+            // Two hands held forward, where a carried item rides.
+            for x in [-0.2, 0.2] {
+                p.spawn(art.piece(
+                    m,
+                    Shape::Sphere,
+                    SKIN,
+                    Vec3::new(x, 0.7, 0.34),
+                    Vec3::splat(0.13),
+                ));
+            }
         })
         .id();
     let stars = commands

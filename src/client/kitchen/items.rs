@@ -1,15 +1,12 @@
 //! Items: food by ingredient and form, plates with what is on them, the extinguisher; rebuilt
 //! when an item's look changes and placed each frame on its station or in a cook's hands.
 
-use super::art::{Art, Piece, Shape};
+use super::art::{Art, Shape};
+use super::food::food_pieces;
 use super::stations::StationParts;
 use crate::client::interp::UTILE;
-use crate::client::theme::{
-    EXTINGUISHER, EXTINGUISHER_CAP, MUSHROOM_STEM, PLATE_WELL, RICE_SACK, SMOKE, SOUP_BOWL,
-    part_color,
-};
+use crate::client::theme::{EXTINGUISHER, EXTINGUISHER_CAP, PLATE_WELL};
 use crate::protocol::{CookView, InRoom, ItemLook, ItemPlace, ItemView, StationView};
-use crate::sim::kinds::{Form, Ingredient};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 
@@ -106,69 +103,6 @@ fn spawn_look(
             p.spawn(piece);
         }
     });
-}
-
-/// The meshes of one ingredient in one form, at `at`, scaled by `s`: raw is whole, chopped is
-/// cubes, cooked is a browned flat piece, boiled is soup in a bowl, burnt is a black lump.
-fn food_pieces(
-    out: &mut Vec<Piece>,
-    art: &mut Art,
-    mats: &mut Assets<StandardMaterial>,
-    i: Ingredient,
-    f: Form,
-    at: Vec3,
-    s: f32,
-) {
-    let c = part_color(i, f);
-    let mut push = |art: &mut Art, shape, color, p: Vec3, size: Vec3| {
-        out.push(art.piece(mats, shape, color, at + p * s, size * s));
-    };
-    match f {
-        Form::Raw => match i {
-            Ingredient::Lettuce => {
-                push(art, Shape::Sphere, c, Vec3::Y * 0.17, Vec3::new(0.42, 0.32, 0.42))
-            }
-            Ingredient::Bun => {
-                push(art, Shape::Sphere, c, Vec3::Y * 0.12, Vec3::new(0.42, 0.24, 0.42))
-            }
-            Ingredient::Patty => {
-                push(art, Shape::Cylinder, c, Vec3::Y * 0.05, Vec3::new(0.4, 0.1, 0.4))
-            }
-            Ingredient::Fish => {
-                push(art, Shape::Sphere, c, Vec3::Y * 0.12, Vec3::new(0.5, 0.2, 0.24))
-            }
-            Ingredient::Rice => {
-                push(art, Shape::Cube, RICE_SACK, Vec3::Y * 0.15, Vec3::new(0.3, 0.3, 0.3))
-            }
-            Ingredient::Mushroom => {
-                push(
-                    art,
-                    Shape::Cylinder,
-                    MUSHROOM_STEM,
-                    Vec3::Y * 0.08,
-                    Vec3::new(0.12, 0.16, 0.12),
-                );
-                push(art, Shape::Sphere, c, Vec3::Y * 0.2, Vec3::new(0.34, 0.18, 0.34));
-            }
-            Ingredient::Onion | Ingredient::Tomato => {
-                push(art, Shape::Sphere, c, Vec3::Y * 0.16, Vec3::splat(0.32))
-            }
-        },
-        Form::Chopped => {
-            for (dx, dz) in [(-0.09, -0.07), (0.09, -0.05), (-0.05, 0.09), (0.08, 0.08)] {
-                push(art, Shape::Cube, c, Vec3::new(dx, 0.06, dz), Vec3::splat(0.12));
-            }
-        }
-        Form::Cooked => push(art, Shape::Cylinder, c, Vec3::Y * 0.05, Vec3::new(0.38, 0.1, 0.38)),
-        Form::Boiled => {
-            push(art, Shape::Cylinder, SOUP_BOWL, Vec3::Y * 0.08, Vec3::new(0.42, 0.16, 0.42));
-            push(art, Shape::Cylinder, c, Vec3::Y * 0.165, Vec3::new(0.36, 0.01, 0.36));
-        }
-        Form::Burnt => {
-            push(art, Shape::Sphere, c, Vec3::Y * 0.1, Vec3::new(0.36, 0.2, 0.36));
-            push(art, Shape::Sphere, SMOKE, Vec3::Y * 0.35, Vec3::splat(0.16));
-        }
-    }
 }
 
 /// An item changed look (chopped, cooked, a part plated): rebuild its meshes.

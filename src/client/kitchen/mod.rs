@@ -8,10 +8,12 @@
 mod art;
 mod camera;
 mod cooks;
+mod food;
 mod grid;
 mod hazards;
 mod items;
 mod outline;
+mod particles;
 mod stations;
 
 pub use camera::{KitchenCamera, SafeArea, TILE_TOP, fit_camera};
@@ -51,6 +53,8 @@ impl Plugin for KitchenPlugin {
                 hazards::pose_carts,
                 stations::flicker_flames,
                 hazards::flash_shifts,
+                particles::emit_particles,
+                particles::drift_particles,
             )
                 .chain()
                 .in_set(FrameSystems::Draw),

@@ -2,13 +2,16 @@
 //! progress bar, burn warning, dirt and flames — shown each frame from the station's view.
 
 use super::art::{Art, Piece, Shape};
+use super::food::food_pieces;
 use crate::client::theme::{
-    BAR_BACK, BAR_FILL, BURN_WARNING, BURNER, CHOP_BOARD, DIRT, FLAMES, KNIFE, PAN, PREP, PREP_TOP,
-    RACK_PLATE, SERVE, SERVE_HATCH, SHELF_WOOD, SINK_WATER, STAND_FOOT, STAND_RED, STEEL, STOVE,
-    TRASH_BIN, TRASH_MOUTH, WOOD, WOOD_TOP, ingredient_color,
+    BAR_BACK, BAR_COOK, BAR_FILL, BAR_WASH, BURN_HALO, BURN_WARNING, BURNER, BURNER_RING,
+    CHOP_BOARD, CRATE_SLAT, DIRT, FLAMES, FOAM, GOLD_BELL, KNIFE, KNIFE_HANDLE, KNOB, PAN,
+    PAN_INSIDE, PREP, PREP_TOP, RACK_PLATE, SERVE, SERVE_FRAME, SERVE_HATCH, SHELF_WOOD,
+    SINK_WATER, STAND_FOOT, STAND_RED, STEEL, STEEL_DARK, STOVE, STOVE_TOP, TRASH_BIN, TRASH_MOUTH,
+    TRASH_RIM, WOOD, WOOD_DARK, WOOD_TOP, ingredient_color,
 };
 use crate::protocol::{HazardView, InRoom, StationView};
-use crate::sim::kinds::{StationKind, Vessel};
+use crate::sim::kinds::{Form, StationKind, Vessel};
 use crate::sim::station::StationState;
 use bevy::prelude::*;
 
@@ -16,9 +19,13 @@ use bevy::prelude::*;
 #[derive(Component, Clone, Copy, Debug)]
 pub struct StationParts {
     pub(super) top: f32,
+    /// Where the burn warning floats.
+    warn_y: f32,
     bar: Entity,
     fill: Entity,
     burn: Entity,
+    /// The burn warning's flashing halo.
+    halo: Entity,
     dirt: Entity,
     /// Flames (hidden unless the station is ablaze).
     fire: Entity,
@@ -27,6 +34,18 @@ pub struct StationParts {
 /// One flame cube of a fire, with its flicker phase.
 #[derive(Component, Clone, Copy, Debug)]
 pub(super) struct Flame(f32);
+
+/// Heat (ticks before the food burns) under which the warning grows and flashes faster.
+pub(super) const BURN_URGENT_TICKS: u32 = 40;
+
+/// A progress bar's colour by what the work is: chopping green, washing blue, cooking orange.
+fn bar_color(kind: StationKind) -> Color {
+    match kind {
+        StationKind::Sink => BAR_WASH,
+        StationKind::Stove(_) => BAR_COOK,
+        _ => BAR_FILL,
+    }
+}
 
 /// Whether a body may stand on this kind (drawn low so a cook on it stays visible).
 fn is_low(kind: StationKind) -> bool {
@@ -52,14 +71,18 @@ pub(super) fn dress_station(
         StationKind::Trash => 0.65,
         _ => h + 0.05,
     };
-    let pieces: Vec<Piece> =
+    let mut pieces: Vec<Piece> =
         body_sketch(st.kind, h).into_iter().map(|(s, c, p, z)| art.piece(m, s, c, p, z)).collect();
+    if let StationKind::Shelf(i) = st.kind {
+        // The crate's ingredient, whole, on its lid: what it hands out, by shape.
+        food_pieces(&mut pieces, &mut art, m, i, Form::Raw, Vec3::Y * (h + 0.04), 1.1);
+    }
     let bar_bg = art.piece(m, Shape::Cube, BAR_BACK, Vec3::ZERO, Vec3::new(0.84, 0.1, 0.14));
     let fill = commands
         .spawn(art.piece(
             m,
             Shape::Cube,
-            BAR_FILL,
+            bar_color(st.kind),
             Vec3::new(0.0, 0.0, 0.02),
             Vec3::new(0.8, 0.12, 0.14),
         ))
@@ -69,17 +92,30 @@ pub(super) fn dress_station(
         .add_child(fill)
         .with_child(bar_bg)
         .id();
-    let burn = commands
+    // The burn warning: a red ball with a white "!" facing the camera, inside a yellow halo
+    // that flashes (faster as the heat runs out).
+    let halo = commands
         .spawn((
-            art.piece(
-                m,
-                Shape::Sphere,
-                BURN_WARNING,
-                Vec3::new(0.0, h + 1.0, 0.0),
-                Vec3::splat(0.3),
-            ),
-            Visibility::Hidden,
+            Mesh3d(art.mesh(Shape::Sphere)),
+            MeshMaterial3d(art.glass(m, BURN_HALO)),
+            Transform::from_scale(Vec3::splat(0.68)),
         ))
+        .id();
+    let burn = commands
+        .spawn((Transform::from_xyz(0.0, h + 1.15, 0.0), Visibility::Hidden))
+        .add_child(halo)
+        .with_children(|p| {
+            p.spawn(art.piece(m, Shape::Sphere, BURN_WARNING, Vec3::ZERO, Vec3::splat(0.44)));
+            // The "!" leans back with the camera's tilt so it reads square-on.
+            let lean = Quat::from_rotation_x(-0.6);
+            for (y, len) in [(0.05, 0.16), (-0.11, 0.055)] {
+                let at = lean * Vec3::new(0.0, y, 0.225);
+                let mut mark =
+                    art.piece(m, Shape::Cube, Color::WHITE, at, Vec3::new(0.07, len, 0.02));
+                mark.2.rotation = lean;
+                p.spawn(mark);
+            }
+        })
         .id();
     let fire = commands
         .spawn((Transform::from_xyz(0.0, top_y, 0.0), Visibility::Hidden))
@@ -121,7 +157,7 @@ pub(super) fn dress_station(
         .insert((
             Transform::from_translation(at),
             Visibility::default(),
-            StationParts { top: top_y, bar, fill, burn, dirt, fire },
+            StationParts { top: top_y, warn_y: h + 1.15, bar, fill, burn, halo, dirt, fire },
         ))
         .add_children(&[bar, burn, dirt, fire])
         .with_children(|p| {
@@ -173,11 +209,18 @@ pub(super) fn show_station_state(
             tf.translation.x = -0.4 + 0.4 * f.max(0.02);
         }
         if let Ok((mut tf, mut vis)) = parts.get_mut(p.burn) {
-            // Blinks faster as the heat runs out (heat is ticks left before BURNT).
-            let rate = if st.heat < 40 { 8.0 } else { 3.0 };
-            let on = st.heat > 0 && (t * rate).fract() < 0.6;
+            // Shown for as long as the dish can still be saved (heat is ticks left before
+            // BURNT); it grows as the heat runs out and bobs so it catches the eye.
+            let warn = st.heat > 0;
+            vis.set_if_neq(if warn { Visibility::Inherited } else { Visibility::Hidden });
+            let urgent = st.heat < BURN_URGENT_TICKS;
+            tf.scale = Vec3::splat(if urgent { 1.25 } else { 1.0 });
+            tf.translation.y = p.warn_y + 0.05 * (t * 5.0).sin();
+        }
+        if let Ok((_, mut vis)) = parts.get_mut(p.halo) {
+            let rate = if st.heat < BURN_URGENT_TICKS { 6.0 } else { 2.5 };
+            let on = st.heat > 0 && (t * rate).fract() < 0.5;
             vis.set_if_neq(if on { Visibility::Inherited } else { Visibility::Hidden });
-            tf.scale = Vec3::splat(if st.heat < 40 { 0.38 } else { 0.28 });
         }
         if let Ok((_, mut vis)) = parts.get_mut(p.dirt) {
             let dirty = st.state == StationState::Dirty;
@@ -207,51 +250,121 @@ fn body_sketch(kind: StationKind, h: f32) -> Vec<Sketch> {
     let body = |color: Color| (Shape::Cube, color, Vec3::Y * h / 2.0, Vec3::new(0.96, h, 0.96));
     let top = |color: Color| (Shape::Cube, color, Vec3::Y * (h + 0.02), Vec3::new(0.9, 0.04, 0.9));
     match kind {
-        StationKind::Counter => parts.extend([body(WOOD), top(WOOD_TOP)]),
+        StationKind::Counter => parts.extend([
+            body(WOOD),
+            top(WOOD_TOP),
+            // A kick plate along the foot, so a row of counters reads as furniture.
+            (Shape::Cube, WOOD_DARK, Vec3::new(0.0, 0.05, 0.44), Vec3::new(0.9, 0.1, 0.1)),
+        ]),
         StationKind::Shelf(i) => {
+            // An open crate: slatted sides, its lid in the ingredient's colour (the ingredient
+            // itself sits on the lid, drawn by `dress_station`).
             parts.extend([body(SHELF_WOOD), top(ingredient_color(i))]);
-            // A crate of the ingredient: three whole ones on top.
             for k in 0..3 {
-                let off = Vec3::new(-0.25 + 0.25 * k as f32, h + 0.16, 0.0);
-                parts.push((Shape::Sphere, ingredient_color(i), off, Vec3::splat(0.26)));
+                let y = 0.15 + 0.27 * k as f32;
+                parts.push((
+                    Shape::Cube,
+                    CRATE_SLAT,
+                    Vec3::new(0.0, y, 0.0),
+                    Vec3::new(0.98, 0.07, 0.98),
+                ));
             }
         }
         StationKind::ChopBoard => parts.extend([
             body(WOOD),
             top(WOOD_TOP),
             (Shape::Cube, CHOP_BOARD, Vec3::Y * (h + 0.06), Vec3::new(0.7, 0.05, 0.55)),
-            (Shape::Cube, KNIFE, Vec3::new(0.3, h + 0.1, 0.2), Vec3::new(0.35, 0.03, 0.07)),
+            // A cleaver: a broad blade and a dark handle.
+            (Shape::Cube, KNIFE, Vec3::new(0.22, h + 0.1, 0.2), Vec3::new(0.26, 0.03, 0.12)),
+            (Shape::Cube, KNIFE_HANDLE, Vec3::new(0.42, h + 0.1, 0.2), Vec3::new(0.16, 0.04, 0.05)),
         ]),
         StationKind::Stove(v) => {
             parts.extend([
                 body(STOVE),
+                (Shape::Cube, STOVE_TOP, Vec3::Y * (h + 0.005), Vec3::new(0.92, 0.02, 0.92)),
+                // The burner ring glowing under the vessel, and two knobs on the front.
                 (Shape::Cylinder, BURNER, Vec3::Y * (h + 0.01), Vec3::new(0.6, 0.03, 0.6)),
+                (Shape::Torus, BURNER_RING, Vec3::Y * (h + 0.025), Vec3::new(1.5, 0.4, 1.5)),
+                (
+                    Shape::Cylinder,
+                    KNOB,
+                    Vec3::new(-0.22, h - 0.12, 0.49),
+                    Vec3::new(0.1, 0.04, 0.1),
+                ),
+                (Shape::Cylinder, KNOB, Vec3::new(0.22, h - 0.12, 0.49), Vec3::new(0.1, 0.04, 0.1)),
             ]);
             match v {
                 Vessel::Pan => parts.extend([
                     (Shape::Cylinder, PAN, Vec3::Y * (h + 0.06), Vec3::new(0.7, 0.08, 0.7)),
+                    (
+                        Shape::Cylinder,
+                        PAN_INSIDE,
+                        Vec3::Y * (h + 0.101),
+                        Vec3::new(0.6, 0.004, 0.6),
+                    ),
                     (Shape::Cube, PAN, Vec3::new(0.5, h + 0.08, 0.0), Vec3::new(0.35, 0.04, 0.08)),
                 ]),
-                Vessel::Pot => parts.push((
-                    Shape::Cylinder,
-                    STEEL,
-                    Vec3::Y * (h + 0.2),
-                    Vec3::new(0.72, 0.38, 0.72),
-                )),
+                Vessel::Pot => parts.extend([
+                    (Shape::Cylinder, STEEL, Vec3::Y * (h + 0.2), Vec3::new(0.72, 0.38, 0.72)),
+                    // A rim and two handles: a pot, not a tin can.
+                    (Shape::Torus, STEEL_DARK, Vec3::Y * (h + 0.39), Vec3::new(1.7, 0.5, 1.7)),
+                    (
+                        Shape::Cube,
+                        STEEL_DARK,
+                        Vec3::new(-0.42, h + 0.32, 0.0),
+                        Vec3::new(0.12, 0.05, 0.18),
+                    ),
+                    (
+                        Shape::Cube,
+                        STEEL_DARK,
+                        Vec3::new(0.42, h + 0.32, 0.0),
+                        Vec3::new(0.12, 0.05, 0.18),
+                    ),
+                    // Its dark inside (what boils sits on top of it).
+                    (
+                        Shape::Cylinder,
+                        PAN_INSIDE,
+                        Vec3::Y * (h + 0.385),
+                        Vec3::new(0.64, 0.01, 0.64),
+                    ),
+                ]),
             }
         }
         StationKind::Prep => parts.extend([body(PREP), top(PREP_TOP)]),
         StationKind::Serve => parts.extend([
             body(SERVE),
             (Shape::Cube, SERVE_HATCH, Vec3::Y * (h + 0.02), Vec3::new(0.8, 0.04, 0.3)),
+            // The pass: two posts and a lintel framing the hatch, and the service bell.
+            (
+                Shape::Cube,
+                SERVE_FRAME,
+                Vec3::new(-0.44, h + 0.35, -0.3),
+                Vec3::new(0.08, 0.7, 0.08),
+            ),
+            (Shape::Cube, SERVE_FRAME, Vec3::new(0.44, h + 0.35, -0.3), Vec3::new(0.08, 0.7, 0.08)),
+            (Shape::Cube, SERVE_HATCH, Vec3::new(0.0, h + 0.72, -0.3), Vec3::new(0.96, 0.12, 0.1)),
+            (Shape::Sphere, GOLD_BELL, Vec3::new(0.3, h + 0.07, 0.28), Vec3::new(0.14, 0.1, 0.14)),
         ]),
         StationKind::Sink => parts.extend([
             body(STEEL),
             (Shape::Cube, SINK_WATER, Vec3::Y * (h + 0.01), Vec3::new(0.7, 0.04, 0.7)),
+            // A tap: a post at the back and its spout over the water.
+            (
+                Shape::Cylinder,
+                STEEL_DARK,
+                Vec3::new(0.0, h + 0.15, -0.4),
+                Vec3::new(0.07, 0.3, 0.07),
+            ),
+            (Shape::Cube, STEEL_DARK, Vec3::new(0.0, h + 0.29, -0.3), Vec3::new(0.06, 0.05, 0.22)),
+            (Shape::Sphere, FOAM, Vec3::new(-0.15, h + 0.04, 0.12), Vec3::new(0.18, 0.05, 0.14)),
+            (Shape::Sphere, FOAM, Vec3::new(0.16, h + 0.04, -0.05), Vec3::new(0.12, 0.04, 0.12)),
         ]),
         StationKind::Trash => parts.extend([
             (Shape::Cylinder, TRASH_BIN, Vec3::Y * 0.3, Vec3::new(0.7, 0.6, 0.7)),
             (Shape::Cylinder, TRASH_MOUTH, Vec3::Y * 0.61, Vec3::new(0.55, 0.02, 0.55)),
+            (Shape::Torus, TRASH_RIM, Vec3::Y * 0.61, Vec3::new(1.6, 0.5, 1.6)),
+            // The bin's swing lid, tipped open at the back.
+            (Shape::Cube, TRASH_BIN, Vec3::new(0.0, 0.78, -0.3), Vec3::new(0.6, 0.04, 0.35)),
         ]),
         StationKind::ExtinguisherStand => {
             // A red post on a grey foot, with a bracket the canister hangs on.
