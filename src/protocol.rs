@@ -369,16 +369,17 @@ pub struct PackedInput {
 #[derive(Clone, Copy, Serialize, Deserialize)]
 struct PackedWire(i16, i16, u8);
 
-/// The bits of a frame's button byte: bit 0 the action button, bits 2–4 the explicit facing
-/// (0 none, 1–4 `Dir4` in its canonical order). Bit 1 is kept for the second button (issue 18);
-/// a byte with it or bits 5–7 set is refused by name, as is a facing above 4.
+/// The bits of a frame's button byte: bit 0 the action button, bit 1 the second button (dash /
+/// throw), bits 2–4 the explicit facing (0 none, 1–4 `Dir4` in its canonical order). A byte with
+/// bits 5–7 set is refused by name, as is a facing above 4.
 pub struct ButtonByte;
 
 impl ButtonByte {
     const ACTION: u8 = 0b1;
+    const DASH: u8 = 0b10;
     const FACE_SHIFT: u8 = 2;
     const FACE_MASK: u8 = 0b111 << Self::FACE_SHIFT;
-    const KNOWN: u8 = Self::ACTION | Self::FACE_MASK;
+    const KNOWN: u8 = Self::ACTION | Self::DASH | Self::FACE_MASK;
 }
 
 /// Why a frame's button byte cannot be read.
@@ -399,7 +400,8 @@ impl From<PackedInput> for PackedWire {
             Some(Dir4::Left) => 3,
             Some(Dir4::Right) => 4,
         };
-        let buttons = u8::from(p.action) | face << ButtonByte::FACE_SHIFT;
+        let dash = if p.dash { ButtonByte::DASH } else { 0 };
+        let buttons = u8::from(p.action) | dash | face << ButtonByte::FACE_SHIFT;
         PackedWire(p.mv.0, p.mv.1, buttons)
     }
 }
@@ -419,7 +421,12 @@ impl TryFrom<PackedWire> for PackedInput {
             4 => Some(Dir4::Right),
             n => return Err(ButtonByteError::BadFacing(buttons, n)),
         };
-        Ok(PackedInput { mv: (x, y), action: buttons & ButtonByte::ACTION != 0, face })
+        Ok(PackedInput {
+            mv: (x, y),
+            action: buttons & ButtonByte::ACTION != 0,
+            face,
+            dash: buttons & ButtonByte::DASH != 0,
+        })
     }
 }
 
@@ -546,10 +553,10 @@ mod tests {
     fn every_controls() -> Vec<PackedInput> {
         let faces = [None, Some(Dir4::Up), Some(Dir4::Down), Some(Dir4::Left), Some(Dir4::Right)];
         let mut out = Vec::new();
-        for action in [false, true] {
+        for (action, dash) in [(false, false), (true, false), (false, true), (true, true)] {
             for face in faces {
                 for mv in [(0, 0), (-1000, 1000), (i16::MIN, i16::MAX)] {
-                    out.push(PackedInput { mv, action, face });
+                    out.push(PackedInput { mv, action, face, dash });
                 }
             }
         }
@@ -571,11 +578,12 @@ mod tests {
     #[test]
     fn a_button_byte_with_undefined_bits_or_facing_is_refused_by_name() {
         let read = |buttons: u8| PackedInput::try_from(PackedWire(0, 0, buttons));
-        assert_eq!(read(0b10), Err(ButtonByteError::UnknownBits(0b10)));
+        assert!(read(0b10).unwrap().dash);
+        assert_eq!(read(0b10_0000), Err(ButtonByteError::UnknownBits(0b10_0000)));
         assert_eq!(read(0b1000_0001), Err(ButtonByteError::UnknownBits(0b1000_0001)));
         assert_eq!(read(5 << 2), Err(ButtonByteError::BadFacing(5 << 2, 5)));
         assert_eq!(read(7 << 2 | 1), Err(ButtonByteError::BadFacing(7 << 2 | 1, 7)));
-        assert!(postcard::from_bytes::<PackedInput>(&[0, 0, 0b10]).is_err());
+        assert!(postcard::from_bytes::<PackedInput>(&[0, 0, 0b100_0000]).is_err());
         assert_eq!(read(4 << 2 | 1).unwrap().face, Some(Dir4::Right));
     }
 }
