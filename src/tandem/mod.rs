@@ -11,6 +11,7 @@ pub mod events;
 pub mod geom;
 pub mod hash;
 pub mod physics;
+pub mod porter;
 pub mod progress;
 pub mod rng;
 pub mod room;
