@@ -25,8 +25,8 @@ pub const DOOR_NEAR: i64 = 1_300_000;
 /// A waypoint is reached this close, µm.
 pub const REACH: i64 = 350_000;
 /// Speeds asked for, µm/tick: in the open, lined up on a door, and reversing.
-pub const CRUISE: i64 = 56_000;
-pub const DOOR_SPEED: i64 = 22_000;
+pub const CRUISE: i64 = 72_000;
+pub const DOOR_SPEED: i64 = 30_000;
 pub const BACK_SPEED: i64 = 20_000;
 /// Ticks without reaching a waypoint before backing off, and how long a back-off lasts.
 pub const STALL_TICKS: u32 = 96;
