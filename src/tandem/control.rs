@@ -144,7 +144,10 @@ mod tests {
     fn orders_are_quantised_onto_the_unit_disc() {
         let o = SeatOrder::new(5000, 5000, 2000);
         assert_eq!((o.push_x, o.push_y, o.yield_permille), (707, 707, 1000));
-        assert_eq!(SeatOrder::new(-300, 400, -5), SeatOrder { push_x: -300, push_y: 400, yield_permille: 0 });
+        assert_eq!(
+            SeatOrder::new(-300, 400, -5),
+            SeatOrder { push_x: -300, push_y: 400, yield_permille: 0 }
+        );
         assert_eq!(o.quantised(), o);
     }
 

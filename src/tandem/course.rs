@@ -222,7 +222,8 @@ pub fn generate(seed: u64) -> Course {
             route_pts.push(d.centre);
         }
     }
-    let route_len_um: i64 = route_pts.windows(2).map(|w| isqrt(dist2(w[0], w[1]) as u64) as i64).sum();
+    let route_len_um: i64 =
+        route_pts.windows(2).map(|w| isqrt(dist2(w[0], w[1]) as u64) as i64).sum();
     let route_len_mm = (route_len_um / 1000) as i32;
     let narrow_doors = doorways.iter().filter(|d| d.width <= TIGHT_DOOR).count() as u32;
     let par_ticks =
@@ -312,7 +313,9 @@ impl Course {
     }
 
     /// Every solid rect: blocks, then pillars.
-    pub fn solids(&self) -> std::iter::Chain<std::slice::Iter<'_, Rect>, std::slice::Iter<'_, Rect>> {
+    pub fn solids(
+        &self,
+    ) -> std::iter::Chain<std::slice::Iter<'_, Rect>, std::slice::Iter<'_, Rect>> {
         self.blocks.iter().chain(self.pillars.iter())
     }
 }
@@ -374,7 +377,8 @@ mod tests {
     #[test]
     fn the_digest_is_stable_across_runs() {
         // Pinned: a change here changes every Tandem course and golden (docs/TANDEM.md).
-        let digests: Vec<String> = (1..=3).map(|s| format!("{:016x}", generate(s).digest)).collect();
+        let digests: Vec<String> =
+            (1..=3).map(|s| format!("{:016x}", generate(s).digest)).collect();
         assert_eq!(digests, PINNED_DIGESTS);
         assert_eq!(generate(7), generate(7));
         assert_ne!(generate(7).digest, generate(8).digest);

@@ -7,39 +7,61 @@ use super::room::TandemRoom;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// The canonical field walk of a room after a tick, in hash order.
-pub fn walk(room: &TandemRoom, out: &mut impl FnMut(&'static str, i64)) {
+/// `out` gets each field's name lazily (only the golden's field log asks for it).
+pub fn walk(room: &TandemRoom, out: &mut impl FnMut(&dyn Fn() -> String, i64)) {
     let m = &room.motion;
-    out("tick", room.tick as i64);
-    out("turn_ticks", room.turn_ticks.ticks() as i64);
-    out("phase", room.phase.code());
-    out("x", m.x as i64);
-    out("y", m.y as i64);
-    out("angle", m.angle as i64);
-    out("vx", m.vx as i64);
-    out("vy", m.vy as i64);
-    out("spin", m.spin as i64);
-    out("damage", room.damage as i64);
+    put(out, "tick", room.tick as i64);
+    put(out, "turn_ticks", room.turn_ticks.ticks() as i64);
+    put(out, "phase", room.phase.code());
+    put(out, "x", m.x as i64);
+    put(out, "y", m.y as i64);
+    put(out, "angle", m.angle as i64);
+    put(out, "vx", m.vx as i64);
+    put(out, "vy", m.vy as i64);
+    put(out, "spin", m.spin as i64);
+    put(out, "damage", room.damage as i64);
     for s in 0..2 {
-        out("slip", room.slip[s] as i64);
-        out("strain_x", room.strain[s].0 as i64);
-        out("strain_y", room.strain[s].1 as i64);
-        out("force_x", room.forces[s].0 as i64);
-        out("force_y", room.forces[s].1 as i64);
         let o = room.active[s];
-        out("order_push_x", o.push_x as i64);
-        out("order_push_y", o.push_y as i64);
-        out("order_yield", o.yield_permille as i64);
+        let seat = [
+            ("slip", room.slip[s] as i64),
+            ("strain_x", room.strain[s].0 as i64),
+            ("strain_y", room.strain[s].1 as i64),
+            ("force_x", room.forces[s].0 as i64),
+            ("force_y", room.forces[s].1 as i64),
+            ("order_push_x", o.push_x as i64),
+            ("order_push_y", o.push_y as i64),
+            ("order_yield", o.yield_permille as i64),
+        ];
+        for (name, v) in seat {
+            put_indexed(out, "seat", s, name, v);
+        }
     }
-    out("regrip_until", room.regrip_until as i64);
-    out("best_progress_permille", room.best_progress_permille as i64);
-    out("best_segment", room.best_segment as i64);
-    out("doorways_passed", room.doorways_passed as i64);
-    out("delivery_tick", room.delivery_tick.map_or(-1, |t| t as i64));
-    for h in &room.hulls {
-        out("hull_touching", h.touching as i64);
-        out("hull_quiet_until", h.quiet_until as i64);
+    put(out, "regrip_until", room.regrip_until as i64);
+    put(out, "best_progress_permille", room.best_progress_permille as i64);
+    put(out, "best_segment", room.best_segment as i64);
+    put(out, "doorways_passed", room.doorways_passed as i64);
+    put(out, "delivery_tick", room.delivery_tick.map_or(-1, |t| t as i64));
+    for (i, h) in room.hulls.iter().enumerate() {
+        put_indexed(out, "hull", i, "touching", h.touching as i64);
+        put_indexed(out, "hull", i, "quiet_until", h.quiet_until as i64);
     }
-    out("course_digest", room.course.digest as i64);
+    put(out, "course_digest", room.course.digest as i64);
+}
+
+/// A plain field.
+fn put(out: &mut impl FnMut(&dyn Fn() -> String, i64), name: &'static str, v: i64) {
+    out(&|| name.to_string(), v);
+}
+
+/// A field of an indexed part (`seat1.slip`).
+fn put_indexed(
+    out: &mut impl FnMut(&dyn Fn() -> String, i64),
+    part: &'static str,
+    i: usize,
+    name: &'static str,
+    v: i64,
+) {
+    out(&|| format!("{part}{i}.{name}"), v);
 }
 
 /// The hash of the tick just run, chained on `prev`.

@@ -4,7 +4,9 @@
 //! `control` (orders and the control law), `physics` (a substep), `step` (the ten steps of a
 //! tick), `hash`, `score`; the porter bot, scripts and goldens, the bench. docs/TANDEM.md.
 
+pub mod bench;
 pub mod body;
+pub mod cli;
 pub mod control;
 pub mod course;
 pub mod events;
@@ -13,9 +15,11 @@ pub mod hash;
 pub mod physics;
 pub mod porter;
 pub mod progress;
+pub mod prove;
 pub mod rng;
 pub mod room;
 pub mod route;
 pub mod score;
+pub mod script;
 pub mod step;
 pub mod trig;

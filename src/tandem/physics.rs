@@ -89,7 +89,10 @@ fn disc_rect(
     seen.slide = seen.slide.max(vt.abs());
     if delta > seen.depth {
         seen.depth = delta;
-        seen.at = Pt::new(p.x - (n.0 * radius as i64 / 4096) as i32, p.y - (n.1 * radius as i64 / 4096) as i32);
+        seen.at = Pt::new(
+            p.x - (n.0 * radius as i64 / 4096) as i32,
+            p.y - (n.1 * radius as i64 / 4096) as i32,
+        );
     }
     Some((f, torque))
 }

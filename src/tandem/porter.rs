@@ -30,6 +30,9 @@ pub const DOOR_SPEED: i64 = 30_000;
 pub const BACK_SPEED: i64 = 20_000;
 /// Ticks without reaching a waypoint before backing off, and how long a back-off lasts.
 pub const STALL_TICKS: u32 = 96;
+/// The porter keeps its stick until the one it wants differs by more than this (permille,
+/// either axis): steadier hands, and a replay script of a few hundred records, not thousands.
+pub const STEADY: i32 = 60;
 pub const BACK_TICKS: u32 = 24;
 
 /// One waypoint: where the centre should pass, the heading there, whether it is door work.
@@ -65,7 +68,11 @@ pub fn plan(course: &Course) -> Vec<Waypoint> {
     }
     let g = &course.goal_pad;
     let last = course.doorways.last().map_or(0, |d| step_angle(d.step));
-    path.push(Waypoint { at: Pt::new((g.x0 + g.x1) / 2, (g.y0 + g.y1) / 2), heading: last, door: false });
+    path.push(Waypoint {
+        at: Pt::new((g.x0 + g.x1) / 2, (g.y0 + g.y1) / 2),
+        heading: last,
+        door: false,
+    });
     path
 }
 
@@ -78,11 +85,19 @@ pub struct Porter {
     /// When `next` last advanced.
     advanced_at: u32,
     back_until: u32,
+    held: SeatOrder,
 }
 
 impl Porter {
     pub fn new(seat: Seat, course: &Course) -> Self {
-        Porter { seat, path: plan(course), next: 0, advanced_at: 0, back_until: 0 }
+        Porter {
+            seat,
+            path: plan(course),
+            next: 0,
+            advanced_at: 0,
+            back_until: 0,
+            held: SeatOrder::HOLD,
+        }
     }
 
     /// The waypoint it is heading for.
@@ -97,7 +112,9 @@ impl Porter {
         // Advance past reached waypoints (and ones already behind on the way to the next).
         while self.next + 1 < self.path.len() {
             let (w, n) = (self.path[self.next].at, self.path[self.next + 1].at);
-            let behind = (c.x - w.x) as i64 * (n.x - w.x) as i64 + (c.y - w.y) as i64 * (n.y - w.y) as i64 > 0;
+            let behind = (c.x - w.x) as i64 * (n.x - w.x) as i64
+                + (c.y - w.y) as i64 * (n.y - w.y) as i64
+                > 0;
             let near = dist2(c, w) < REACH * REACH;
             if near || (behind && dist2(c, w) < 4 * REACH * REACH) {
                 self.next += 1;
@@ -110,7 +127,10 @@ impl Porter {
             self.back_until = room.tick + BACK_TICKS;
             self.advanced_at = room.tick + BACK_TICKS;
         }
-        let Some(wp) = self.path.get(self.next).copied() else { return SeatOrder::HOLD };
+        let Some(wp) = self.path.get(self.next).copied() else {
+            self.held = SeatOrder::HOLD;
+            return self.held;
+        };
         let err = angle_delta(m.angle, wp.heading);
         // The centre's wanted velocity (µm/tick, world).
         let (dx, dy) = ((wp.at.x - c.x) as i64, (wp.at.y - c.y) as i64);
@@ -122,9 +142,13 @@ impl Porter {
                 Some(p) => brads_of_vector((p.at.x - c.x) as i64, (p.at.y - c.y) as i64),
                 None => (m.angle + TURN / 2) & (TURN - 1),
             };
-            (BACK_SPEED * cos_q12(back) as i64 / ONE as i64, BACK_SPEED * sin_q12(back) as i64 / ONE as i64)
+            (
+                BACK_SPEED * cos_q12(back) as i64 / ONE as i64,
+                BACK_SPEED * sin_q12(back) as i64 / ONE as i64,
+            )
         } else {
-            let near_door = self.path[self.next.saturating_sub(1)..(self.next + 2).min(self.path.len())]
+            let near_door = self.path
+                [self.next.saturating_sub(1)..(self.next + 2).min(self.path.len())]
                 .iter()
                 .any(|w| w.door && dist2(c, w.at) < DOOR_NEAR * DOOR_NEAR);
             let top = if near_door { DOOR_SPEED } else { CRUISE };
@@ -134,7 +158,11 @@ impl Porter {
             if dist == 0 { (0, 0) } else { (dx * speed / dist, dy * speed / dist) }
         };
         // The wanted turn rate: err over ~0.75 s, capped; as the handle's sideways speed.
-        let spin = if backing { 0 } else { (err as i64 / 18).clamp(-(TURN as i64) / 160, TURN as i64 / 160) };
+        let spin = if backing {
+            0
+        } else {
+            (err as i64 / 18).clamp(-(TURN as i64) / 160, TURN as i64 / 160)
+        };
         let d = &DISCS[cog_disc(self.seat.index())];
         let r = rotate((d.x, d.y), m.angle);
         // ω × r with ω in Q20 turns/tick: 2π·spin/2²⁰ rad/tick.
@@ -142,7 +170,15 @@ impl Porter {
         let hx = want.0 - r.1 as i64 * w / (1 << 30);
         let hy = want.1 + r.0 as i64 * w / (1 << 30);
         // The stick: the handle's wanted velocity over full stick, view frame (y up).
-        SeatOrder::new((hx * 1000 / CARRY_TOP) as i32, (-hy * 1000 / CARRY_TOP) as i32, 0)
+        let want =
+            SeatOrder::new((hx * 1000 / CARRY_TOP) as i32, (-hy * 1000 / CARRY_TOP) as i32, 0);
+        let moved = (want.push_x as i32 - self.held.push_x as i32).abs() > STEADY
+            || (want.push_y as i32 - self.held.push_y as i32).abs() > STEADY
+            || (want.push_x == 0 && want.push_y == 0);
+        if moved {
+            self.held = want;
+        }
+        self.held
     }
 }
 
@@ -173,9 +209,17 @@ mod tests {
             delivered += s.delivered as u32;
             println!(
                 "seed {seed:2}: {:?} tick {} dmg {} prog {} score {} drops {} impacts {} scrape {} par {} route {} fb {}",
-                room.outcome(), room.tick, room.damage, room.best_progress_permille, s.score,
-                room.stats.drops, room.stats.impacts, room.stats.scrape_ticks, room.course.par_ticks,
-                room.course.route.len(), room.course.fallback
+                room.outcome(),
+                room.tick,
+                room.damage,
+                room.best_progress_permille,
+                s.score,
+                room.stats.drops,
+                room.stats.impacts,
+                room.stats.scrape_ticks,
+                room.course.par_ticks,
+                room.course.route.len(),
+                room.course.fallback
             );
         }
         println!("delivered {delivered}/20");
@@ -193,18 +237,44 @@ mod trace {
         let seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
         let mut room = TandemRoom::new(seed, TurnTicks::Live);
         println!("route {:?}", room.course.route);
-        for d in &room.course.doorways { println!("door {:?} {:?} w{}", d.step, d.centre, d.width); }
+        for d in &room.course.doorways {
+            println!("door {:?} {:?} w{}", d.step, d.centre, d.width);
+        }
         println!("pillars {:?}", room.course.pillars);
-        let mut bots = [Porter::new(Seat::Fore, &room.course), Porter::new(Seat::Aft, &room.course)];
-        for w in &bots[0].path { println!("wp {:?} h{} d{}", w.at, w.heading * 360 / TURN, w.door); }
+        let mut bots =
+            [Porter::new(Seat::Fore, &room.course), Porter::new(Seat::Aft, &room.course)];
+        for w in &bots[0].path {
+            println!("wp {:?} h{} d{}", w.at, w.heading * 360 / TURN, w.door);
+        }
         while room.outcome().is_none() && room.tick < 1200 {
             let orders = [bots[0].order(&room), bots[1].order(&room)];
-            let ev: Vec<_> = room.step(orders).unwrap().iter().filter(|e| !matches!(e, crate::tandem::events::TandemEvent::OrderInstalled{..})).copied().collect();
+            let ev: Vec<_> = room
+                .step(orders)
+                .unwrap()
+                .iter()
+                .filter(|e| !matches!(e, crate::tandem::events::TandemEvent::OrderInstalled { .. }))
+                .copied()
+                .collect();
             let m = room.motion;
             if room.tick % 12 == 0 || !ev.is_empty() {
-                println!("t{} c({},{}) a{} v({},{}) s{} wp{} ord{:?} F{:?} H{:?} slip{:?} dmg{} prog{} {:?}",
-                    room.tick, m.x/1000, m.y/1000, m.angle*360/TURN, m.vx, m.vy, m.spin, bots[0].next,
-                    (orders[0].push_x, orders[0].push_y, orders[1].push_x, orders[1].push_y), room.forces, room.strain, room.slip, room.damage, room.best_progress_permille, ev);
+                println!(
+                    "t{} c({},{}) a{} v({},{}) s{} wp{} ord{:?} F{:?} H{:?} slip{:?} dmg{} prog{} {:?}",
+                    room.tick,
+                    m.x / 1000,
+                    m.y / 1000,
+                    m.angle * 360 / TURN,
+                    m.vx,
+                    m.vy,
+                    m.spin,
+                    bots[0].next,
+                    (orders[0].push_x, orders[0].push_y, orders[1].push_x, orders[1].push_y),
+                    room.forces,
+                    room.strain,
+                    room.slip,
+                    room.damage,
+                    room.best_progress_permille,
+                    ev
+                );
             }
         }
     }

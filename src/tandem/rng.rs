@@ -56,7 +56,10 @@ mod tests {
         // Pinned outputs: a change here changes every course and every golden.
         let mut r = CourseRng::new(1);
         let first: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
-        assert_eq!(first, [5_761_717_516_557_699_368u64, 17_295_345_234_682_295_910, 1_053_790_060_648_499_002]);
+        assert_eq!(
+            first,
+            [5_761_717_516_557_699_368u64, 17_295_345_234_682_295_910, 1_053_790_060_648_499_002]
+        );
         assert_ne!(CourseRng::new(2).next_u64(), first[0]);
     }
 

@@ -21,7 +21,13 @@ pub struct Score {
 }
 
 /// The score from its inputs.
-pub fn score_of(delivery_tick: Option<u32>, final_tick: u32, par: u32, damage: i32, progress: i32) -> Score {
+pub fn score_of(
+    delivery_tick: Option<u32>,
+    final_tick: u32,
+    par: u32,
+    damage: i32,
+    progress: i32,
+) -> Score {
     let condition = (1000 - damage).clamp(0, 1000);
     let t = delivery_tick.unwrap_or(final_tick);
     let speed = (2000 - t as i64 * 1000 / par.max(1) as i64).clamp(0, 1000) as i32;
@@ -30,7 +36,15 @@ pub fn score_of(delivery_tick: Option<u32>, final_tick: u32, par: u32, damage: i
         Some(_) => 300 + (350 * speed + 350 * condition) / 1000,
         None => (250 * progress as i64 * condition as i64 / 1_000_000) as i32,
     };
-    Score { score, delivered: delivery_tick.is_some(), speed, condition, progress, ticks: t, par_ticks: par }
+    Score {
+        score,
+        delivered: delivery_tick.is_some(),
+        speed,
+        condition,
+        progress,
+        ticks: t,
+        par_ticks: par,
+    }
 }
 
 impl TandemRoom {

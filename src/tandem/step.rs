@@ -100,7 +100,13 @@ impl TandemRoom {
             let mut strain_sum = [(0i64, 0i64); 2];
             let course = self.course.clone();
             for _ in 0..SUBSTEPS {
-                substep(&mut self.motion, course.solids(), self.forces, &mut contacts, &mut strain_sum);
+                substep(
+                    &mut self.motion,
+                    course.solids(),
+                    self.forces,
+                    &mut contacts,
+                    &mut strain_sum,
+                );
             }
             for s in 0..2 {
                 self.strain[s] =
@@ -115,7 +121,8 @@ impl TandemRoom {
         // 7. Progress and delivery.
         let hulls = self.hull_centres();
         let centre = Pt::new(self.motion.x, self.motion.y);
-        let (seg, along) = project(&self.course, &self.route_cum, centre, self.best_segment as usize);
+        let (seg, along) =
+            project(&self.course, &self.route_cum, centre, self.best_segment as usize);
         let total = *self.route_cum.last().unwrap_or(&1);
         let permille = (along * 1000 / total.max(1)) as i32;
         if permille > self.best_progress_permille {
@@ -199,7 +206,11 @@ impl TandemRoom {
                     self.damage += dmg as i32;
                     self.stats.impacts += 1;
                     self.stats.blame[blame.index()] += dmg as i32;
-                    self.events.push(TandemEvent::Impact { disc: i as u8, damage: dmg as u16, blame });
+                    self.events.push(TandemEvent::Impact {
+                        disc: i as u8,
+                        damage: dmg as u16,
+                        blame,
+                    });
                 }
             } else if mm_s(c.slide) > SCRAPE_FLOOR_MM_S {
                 let dmg = scrape_damage(mm_s(c.slide)) as i32;
