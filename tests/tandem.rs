@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use undercooked::tandem::cli::{golden_path, load_golden, load_script};
 use undercooked::tandem::control::{Seat, SeatOrder};
-use undercooked::tandem::events::{Outcome, Phase, TandemEvent};
 use undercooked::tandem::course::generate;
+use undercooked::tandem::events::{Outcome, Phase, TandemEvent};
 use undercooked::tandem::porter::play_pair;
-use undercooked::tandem::route::Step;
 use undercooked::tandem::room::{OrderRecord, TandemRoom, TurnTicks};
+use undercooked::tandem::route::Step;
 use undercooked::tandem::script::{TandemCheck, TandemScript, check, play};
 use undercooked::tandem::step::{
     REGRIP_TICKS, SLIP_DROP, WRECK_DAMAGE, drop_damage, impact_damage, scrape_damage,
@@ -344,7 +344,17 @@ fn the_rules_are_apart_from_the_kitchen_and_free_of_floats() {
         if measuring.contains(&name.as_str()) {
             continue;
         }
-        for bad in ["f32", "f64", "Instant", "SystemTime", "thread_rng", ".sqrt(", ".atan2(", ".sin(", ".cos("] {
+        for bad in [
+            "f32",
+            "f64",
+            "Instant",
+            "SystemTime",
+            "thread_rng",
+            ".sqrt(",
+            ".atan2(",
+            ".sin(",
+            ".cos(",
+        ] {
             assert!(!code.contains(bad), "{}: `{bad}` in the rules", path.display());
         }
     }

@@ -29,7 +29,7 @@ impl RandomSeats {
             for o in &mut self.orders {
                 let r = self.rng.next_u64();
                 let axis = |b: u64| (b % 2001) as i32 - 1000;
-                let y = if (r >> 40) % 5 == 0 { 1000 } else { 0 };
+                let y = if (r >> 40).is_multiple_of(5) { 1000 } else { 0 };
                 *o = SeatOrder::new(axis(r), axis(r >> 16), y);
             }
         }

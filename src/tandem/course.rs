@@ -391,12 +391,12 @@ mod tests {
         use crate::tandem::body::{DISCS, disc_world};
         for seed in 0..500u64 {
             let c = generate(seed);
-            for i in 0..DISCS.len() {
+            for (i, disc) in DISCS.iter().enumerate() {
                 let (p, _) = disc_world(i, (c.start.x, c.start.y), c.start_angle);
                 let p = Pt::new(p.0, p.1);
                 for r in c.solids() {
                     let q = r.nearest(p);
-                    let r2 = DISCS[i].radius as i64 * DISCS[i].radius as i64;
+                    let r2 = disc.radius as i64 * disc.radius as i64;
                     assert!(dist2(p, q) >= r2, "seed {seed}: disc {i} starts inside {r:?}");
                 }
             }

@@ -23,3 +23,4 @@ pub mod score;
 pub mod script;
 pub mod step;
 pub mod trig;
+pub mod view;

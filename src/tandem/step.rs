@@ -108,9 +108,8 @@ impl TandemRoom {
                     &mut strain_sum,
                 );
             }
-            for s in 0..2 {
-                self.strain[s] =
-                    ((strain_sum[s].0 / SUBSTEPS) as i32, (strain_sum[s].1 / SUBSTEPS) as i32);
+            for (strain, sum) in self.strain.iter_mut().zip(strain_sum) {
+                *strain = ((sum.0 / SUBSTEPS) as i32, (sum.1 / SUBSTEPS) as i32);
             }
             // 5. Damage.
             self.apply_damage(t, &contacts);
