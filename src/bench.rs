@@ -66,6 +66,10 @@ pub struct SimBenchArgs {
     /// End with one JSON object on the last line.
     #[arg(long)]
     pub json: bool,
+    /// Which game's rules to measure (`tandem`: docs/TANDEM.md; `--level` and `--bots` are
+    /// the kitchen's).
+    #[arg(long, value_enum, default_value_t)]
+    pub mode: crate::tandem::cli::Mode,
 }
 
 /// Cooks per benchmark room, as the issue asks (every seat of a kitchen filled).
@@ -306,6 +310,15 @@ pub fn run(command: BenchCommand) -> u8 {
 }
 
 fn run_sim(args: &SimBenchArgs) -> u8 {
+    if args.mode == crate::tandem::cli::Mode::Tandem {
+        return crate::tandem::bench::run(
+            args.seed,
+            args.rooms,
+            args.ticks,
+            args.single_ticks,
+            args.json,
+        );
+    }
     let book = match load_recipes_file(Path::new(RECIPES_PATH)) {
         Ok(book) => Arc::new(book),
         Err(e) => {

@@ -16,3 +16,4 @@ pub mod report;
 pub mod schedule;
 pub mod sim;
 pub mod soak;
+pub mod tandem;

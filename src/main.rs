@@ -318,6 +318,18 @@ fn run_replay(action: ReplayAction, paths: &ReplayPaths) -> u8 {
         ReplayAction::Record { scripts } => scripts
             .iter()
             .map(|s| {
+                if undercooked::tandem::cli::is_tandem_script(s) {
+                    return match undercooked::tandem::cli::record(s, &paths.goldens) {
+                        Ok(line) => {
+                            println!("{line}");
+                            0
+                        }
+                        Err(e) => {
+                            eprintln!("error: {e}");
+                            2
+                        }
+                    };
+                }
                 replay_cli::record(s, paths)
                     .map(|line| println!("{line}"))
                     .map_or_else(fail, |()| 0)
@@ -333,6 +345,9 @@ fn run_replay(action: ReplayAction, paths: &ReplayPaths) -> u8 {
                 if bundle {
                     return undercooked::replay::bundle::check_bundle_file(s);
                 }
+                if undercooked::tandem::cli::is_tandem_script(s) {
+                    return undercooked::tandem::cli::check_file(s, &paths.goldens);
+                }
                 match replay_cli::check(s, paths) {
                     Ok(outcome) => replay_cli::report_check(s, &outcome),
                     Err(e) => fail(e),
@@ -340,6 +355,25 @@ fn run_replay(action: ReplayAction, paths: &ReplayPaths) -> u8 {
             })
             .max()
             .unwrap_or(0),
+        ReplayAction::Run { script, json }
+            if undercooked::tandem::cli::is_tandem_script(&script) =>
+        {
+            match undercooked::tandem::cli::run_summary(&script) {
+                Ok(summary) => {
+                    let text = if json {
+                        summary.to_string()
+                    } else {
+                        serde_json::to_string_pretty(&summary).unwrap_or_default()
+                    };
+                    println!("{text}");
+                    0
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    2
+                }
+            }
+        }
         ReplayAction::Run { script, json } => match replay_cli::run_summary(&script, paths) {
             Ok((summary, payload)) if json => {
                 println!("{summary}");

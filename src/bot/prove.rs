@@ -32,9 +32,12 @@ pub enum BotCommand {
 pub struct ProveArgs {
     /// Level ids or files (default: the whole campaign, in levels/index.ron order).
     pub levels: Vec<String>,
-    /// Seeds 1..=N.
-    #[arg(long, default_value_t = 5)]
-    pub seeds: u64,
+    /// Seeds 1..=N (default: 5 a kitchen level, 20 for Tandem).
+    #[arg(long)]
+    pub seeds: Option<u64>,
+    /// Which game: `tandem` has a porter pair carry the couch on each seed (docs/TANDEM.md).
+    #[arg(long, value_enum, default_value_t)]
+    pub mode: crate::tandem::cli::Mode,
     /// Bots in the team (seats 0..N).
     #[arg(long, default_value_t = 2)]
     pub bots: u8,
@@ -110,6 +113,10 @@ fn book() -> Result<RecipeBook, String> {
 /// one was not, 2 when levels or the book could not be loaded.
 pub fn run(command: BotCommand) -> u8 {
     let BotCommand::Prove(args) = command;
+    if args.mode == crate::tandem::cli::Mode::Tandem {
+        return crate::tandem::prove::run(args.seeds.unwrap_or(20));
+    }
+    let seeds = args.seeds.unwrap_or(5);
     let book = match book() {
         Ok(b) => Arc::new(b),
         Err(e) => {
@@ -144,7 +151,7 @@ pub fn run(command: BotCommand) -> u8 {
             level.time_limit / 20
         );
         let mut wins = 0;
-        for seed in 1..=args.seeds {
+        for seed in 1..=seeds {
             let t = Instant::now();
             let o = play_round(level.clone(), book.clone(), seed, args.bots, args.trace, |_, _| {});
             if o.verdict == Some(Verdict::Won) {
@@ -162,7 +169,7 @@ pub fn run(command: BotCommand) -> u8 {
             );
         }
         let verdict = if wins > 0 { "WINNABLE" } else { "NOT WON" };
-        println!("  {verdict}: won {wins}/{}", args.seeds);
+        println!("  {verdict}: won {wins}/{seeds}");
         if wins == 0 {
             code = 1;
         }
