@@ -4,6 +4,8 @@
 //! and away; a missed one flashes red before it drops. Read from `RoomView`, `RoomClock` and
 //! the `RoomTick` facts (which order was served, which missed).
 
+use super::access::Accessibility;
+use super::palette::{Palette, PaletteKind};
 use super::state::{AppState, BackdropRoom};
 use super::theme::{
     CARD_TEXT, DEADLINE_LATE, DEADLINE_OK, DEADLINE_SOON, DEADLINE_TRACK, GOLD, ICON_PAN_RIM,
@@ -156,7 +158,16 @@ fn sync_tickets(
     }
 }
 
-/// The timer bar's colour at fraction `f` of its time left: green, through amber, to red.
+/// The timer bar's colour at fraction `f` of its time left in `palette`: the colour-blind-safe
+/// one steps through its own three (`PaletteKind::timer`), the standard one blends green,
+/// through amber, to red.
+fn palette_timer_color(palette: PaletteKind, f: f32) -> Color {
+    let pct = (f.clamp(0.0, 1.0) * 100.0) as u32;
+    palette.timer(pct).unwrap_or_else(|| timer_color(f))
+}
+
+/// The standard timer bar's colour at fraction `f` of its time left: green, through amber, to
+/// red.
 fn timer_color(f: f32) -> Color {
     let f = f.clamp(0.0, 1.0);
     let (a, b, k) = if f > 0.5 {
@@ -169,6 +180,7 @@ fn timer_color(f: f32) -> Color {
 
 /// Each frame: timer bars against the room clock.
 fn run_timers(
+    palette: Option<Res<Palette>>,
     rooms: Query<(&RoomView, Option<&RoomClock>), Without<BackdropRoom>>,
     mut fills: Query<(&TimerFill, &mut Node, &mut BackgroundColor)>,
 ) {
@@ -178,7 +190,8 @@ fn run_timers(
         if let Some(o) = view.orders.iter().find(|o| o.id == fill.0) {
             let f = o.ticks_left(tick) as f32 / o.ticks_total.max(1) as f32;
             node.width = percent(100.0 * f.clamp(0.0, 1.0));
-            bg.0 = timer_color(f);
+            bg.0 =
+                palette_timer_color(palette.as_deref().map_or(PaletteKind::Standard, |p| p.0), f);
         }
     }
 }
@@ -187,10 +200,13 @@ fn run_timers(
 /// both go when their time is up.
 fn animate_tickets(
     time: Res<Time<Real>>,
+    access: Option<Res<Accessibility>>,
     mut commands: Commands,
     mut tickets: Query<(Entity, &mut Ticket, &mut UiTransform, &mut BackgroundColor)>,
 ) {
     let dt = time.delta_secs();
+    // Reduced motion (Settings): a missed ticket turns red and stays red, no flashing.
+    let steady = access.is_some_and(|a| a.reduced_motion);
     for (e, mut t, mut ui, mut bg) in &mut tickets {
         t.age += dt;
         let Some((how, since)) = t.leaving else {
@@ -217,7 +233,7 @@ fn animate_tickets(
                 commands.entity(e).despawn();
             }
             Leave::Missed => {
-                let flash_on = (since * 7.0).fract() < 0.5;
+                let flash_on = steady || (since * 7.0).fract() < 0.5;
                 bg.0 = if flash_on { TICKET_MISSED } else { PANEL };
                 // The last third: it drops and shrinks away.
                 let k = ((since / MISSED_SECS - 0.66) / 0.34).max(0.0);
@@ -370,6 +386,17 @@ mod tests {
         assert_eq!(timer_color(0.0).to_srgba(), DEADLINE_LATE.to_srgba());
         // Out of range clamps rather than extrapolating past the ends.
         assert_eq!(timer_color(-3.0).to_srgba(), DEADLINE_LATE.to_srgba());
+    }
+
+    #[test]
+    fn the_colour_blind_safe_timer_uses_its_own_three_colours() {
+        let safe = PaletteKind::ColourBlindSafe;
+        for f in [1.0, 0.6, 0.3, 0.1, 0.0] {
+            let pct = (f * 100.0) as u32;
+            assert_eq!(palette_timer_color(safe, f), safe.timer(pct).unwrap());
+            assert_eq!(palette_timer_color(PaletteKind::Standard, f), timer_color(f));
+        }
+        assert_ne!(palette_timer_color(safe, 1.0), palette_timer_color(safe, 0.0));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use super::art::{Art, Piece, Shape};
 use super::food::food_pieces;
+use crate::client::access::Accessibility;
 use crate::client::theme::{
     BAR_BACK, BAR_COOK, BAR_FILL, BAR_WASH, BURN_HALO, BURN_WARNING, BURNER, BURNER_RING,
     CHOP_BOARD, CRATE_SLAT, DIRT, FLAMES, FOAM, GOLD_BELL, KNIFE, KNIFE_HANDLE, KNOB, PAN,
@@ -172,11 +173,14 @@ pub(super) fn dress_station(
 #[allow(clippy::type_complexity)]
 pub(super) fn show_station_state(
     time: Res<Time<Real>>,
+    access: Option<Res<Accessibility>>,
     stations: Query<(&StationView, &InRoom, &StationParts)>,
     hazards: Query<&HazardView>,
     mut parts: Query<(&mut Transform, &mut Visibility), (Without<StationView>, Without<Flame>)>,
 ) {
     let t = time.elapsed_secs();
+    // Reduced motion (Settings): the warning stands still and its halo stays lit.
+    let steady = access.is_some_and(|a| a.reduced_motion);
     for (st, room, p) in &stations {
         let hz = hazards.get(room.0).ok();
         let burning = hz.is_some_and(|h| h.burning.contains(&st.index));
@@ -215,11 +219,12 @@ pub(super) fn show_station_state(
             vis.set_if_neq(if warn { Visibility::Inherited } else { Visibility::Hidden });
             let urgent = st.heat < BURN_URGENT_TICKS;
             tf.scale = Vec3::splat(if urgent { 1.25 } else { 1.0 });
-            tf.translation.y = p.warn_y + 0.05 * (t * 5.0).sin();
+            let bob = if steady { 0.0 } else { 0.05 * (t * 5.0).sin() };
+            tf.translation.y = p.warn_y + bob;
         }
         if let Ok((_, mut vis)) = parts.get_mut(p.halo) {
             let rate = if st.heat < BURN_URGENT_TICKS { 6.0 } else { 2.5 };
-            let on = st.heat > 0 && (t * rate).fract() < 0.5;
+            let on = st.heat > 0 && (steady || (t * rate).fract() < 0.5);
             vis.set_if_neq(if on { Visibility::Inherited } else { Visibility::Hidden });
         }
         if let Ok((_, mut vis)) = parts.get_mut(p.dirt) {
