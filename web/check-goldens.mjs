@@ -1,7 +1,7 @@
 // web/check-goldens.mjs — replays every committed golden in the wasm32 build of the sim, under node.
 //
 // Usage: node web/check-goldens.mjs PKG_DIR [SCRIPT.ron ...] (from the repository root; no
-// scripts: every goldens/scripts/*.ron). PKG_DIR holds wasm-bindgen's `--target nodejs` output
+// scripts: every goldens/scripts/*.ron and goldens/tandem/scripts/*.tandem.ron). PKG_DIR holds wasm-bindgen's `--target nodejs` output
 // of web/golden-check. The wasm module has no file system, so this reads the script, its golden,
 // its level and the recipe book and passes their text in. Prints one line per golden and
 // "N passed, M failed"; exits 1 on any mismatch or error.
@@ -17,12 +17,14 @@ if (!pkgDir) {
 const require = createRequire(import.meta.url);
 const wasm = require(resolve(pkgDir, "undercooked_golden_check.js"));
 
-const scripts = given.length
-  ? given
-  : readdirSync("goldens/scripts")
-      .filter((f) => f.endsWith(".ron"))
-      .sort()
-      .map((f) => join("goldens/scripts", f));
+const ronIn = (dir) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".ron"))
+    .sort()
+    .map((f) => join(dir, f));
+// Every kitchen golden, then every Tandem golden (issue 21: the second mode's chain too).
+const scripts = given.length ? given : [...ronIn("goldens/scripts"), ...ronIn("goldens/tandem/scripts")];
+const isTandem = (path) => path.endsWith(".tandem.ron");
 
 // The same lookup as `replay check` (level::files::find_level): a path to a file, else
 // levels/<id>.ron. (find_level's last resort, any file whose id matches, is not needed by any
@@ -45,10 +47,16 @@ for (const path of scripts) {
   let ok = false;
   try {
     const script = readFileSync(path, "utf8");
-    const level = wasm.script_level(script);
     const name = (script.match(/name:\s*"([^"]+)"/) || [])[1] || basename(path, ".ron");
-    const golden = readFileSync(join("goldens", `${name}.golden.json`), "utf8");
-    const r = JSON.parse(wasm.check(script, golden, readFileSync(levelFile(level), "utf8"), recipes));
+    let r;
+    if (isTandem(path)) {
+      const golden = readFileSync(join("goldens", "tandem", `${name}.golden.json`), "utf8");
+      r = JSON.parse(wasm.check_tandem(script, golden));
+    } else {
+      const level = wasm.script_level(script);
+      const golden = readFileSync(join("goldens", `${name}.golden.json`), "utf8");
+      r = JSON.parse(wasm.check(script, golden, readFileSync(levelFile(level), "utf8"), recipes));
+    }
     const ms = (performance.now() - t).toFixed(0);
     if (r.ok) {
       ok = true;
