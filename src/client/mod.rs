@@ -36,6 +36,10 @@ pub mod palette;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod paste;
 pub mod perf;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod perf_panel;
+#[cfg(target_arch = "wasm32")]
+pub mod perf_text;
 pub mod pops;
 pub mod presentation;
 pub mod rail;

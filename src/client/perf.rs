@@ -1,28 +1,25 @@
-//! The F3 performance overlay, on `bevy_perf_ui` (the maintained continuation of iyes_perf_ui
-//! that DESIGN.md names) as its authors intend: one `PerfUiRoot` entity carrying its entries,
-//! every one of them ours, written as its custom entries (`PerfUiEntry`): FPS, frame time (and
-//! the worst of the history) and entity count from Bevy's diagnostics, the room's sim tick, and
-//! — when connected to a server — round trip, packet loss and bandwidth up and down from
-//! renet's connection statistics (`RenetClient::network_info`), the input link's delay and late
-//! frames (`net::uplink`) and the prediction's corrections per second (`net::predict`). They
-//! read one resource, [`PerfReadings`], refreshed a few times a second.
-//!
-//! The crate's own `entries` feature is off: it registers some twenty predefined entry kinds,
-//! each a setup and an update system, whether a root shows them or not, and with it the browser
-//! build measured 15,181,609 bytes, over its 15 MB budget (docs/PERFORMANCE.md).
+//! The F3 performance overlay's readings and lines: FPS, frame time (and the worst of the
+//! history) and entity count from Bevy's diagnostics, the room's sim tick, and — when connected
+//! to a server — round trip, packet loss and bandwidth up and down from renet's connection
+//! statistics (`RenetClient::network_info`), the input link's delay and late frames
+//! (`net::uplink`) and the prediction's corrections per second (`net::predict`). They read one
+//! resource, [`PerfReadings`], refreshed a few times a second, and are drawn by
+//! `perf_panel` on the desktop (on `bevy_perf_ui`, the maintained continuation of iyes_perf_ui
+//! that DESIGN.md names, as its custom entries) and by `perf_text` in the browser (plain text:
+//! with the crate the browser build measured 15,078,713 bytes, over its 15 MB budget,
+//! docs/PERFORMANCE.md).
 
 use super::online::OnlineSession;
+#[cfg(not(target_arch = "wasm32"))]
+use super::perf_panel::{PerfPanelPlugin, spawn_overlay};
+#[cfg(target_arch = "wasm32")]
+use super::perf_text::{PerfTextPlugin, spawn_overlay};
 use crate::net::uplink::Uplink;
 use crate::protocol::RoomClock;
 use bevy::diagnostic::{
     DiagnosticsStore, EntityCountDiagnosticsPlugin, FrameTimeDiagnosticsPlugin,
 };
-use bevy::ecs::system::SystemParam;
-use bevy::ecs::system::lifetimeless::SRes;
 use bevy::prelude::*;
-use bevy_perf_ui::entry::PerfUiEntry;
-use bevy_perf_ui::prelude::*;
-use bevy_perf_ui::utils::next_sort_key;
 use bevy_replicon_renet::RenetClient;
 use std::time::Duration;
 
@@ -41,19 +38,10 @@ impl Plugin for PerfPlugin {
         if !app.is_plugin_added::<EntityCountDiagnosticsPlugin>() {
             app.add_plugins(EntityCountDiagnosticsPlugin::default());
         }
-        if !app.is_plugin_added::<PerfUiPlugin>() {
-            app.add_plugins(PerfUiPlugin);
-        }
-        app.add_perf_ui_simple_entry::<PerfUiEntryFps>()
-            .add_perf_ui_simple_entry::<PerfUiEntryFrameTime>()
-            .add_perf_ui_simple_entry::<PerfUiEntryEntities>()
-            .add_perf_ui_simple_entry::<PerfUiEntrySimTick>()
-            .add_perf_ui_simple_entry::<PerfUiEntryRoundTrip>()
-            .add_perf_ui_simple_entry::<PerfUiEntryLoss>()
-            .add_perf_ui_simple_entry::<PerfUiEntryBandwidth>()
-            .add_perf_ui_simple_entry::<PerfUiEntryInputDelay>()
-            .add_perf_ui_simple_entry::<PerfUiEntryLateFrames>()
-            .add_perf_ui_simple_entry::<PerfUiEntryCorrections>();
+        #[cfg(not(target_arch = "wasm32"))]
+        app.add_plugins(PerfPanelPlugin);
+        #[cfg(target_arch = "wasm32")]
+        app.add_plugins(PerfTextPlugin);
         app.init_resource::<PerfReadings>();
         app.add_systems(Startup, show_overlay_when_asked);
         app.add_systems(
@@ -126,94 +114,24 @@ pub fn format_bandwidth(up: f64, down: f64) -> String {
     format!("up {:.1} KB/s, down {:.1} KB/s", up / 1000.0, down / 1000.0)
 }
 
-/// One of our entries: a label, the reading it takes from [`PerfReadings`] and its format.
-macro_rules! reading_entry {
-    ($(#[$doc:meta])* $name:ident, $label:literal, $value:ty,
-     |$r:ident| $get:expr, |$v:ident| $format:expr) => {
-        $(#[$doc])*
-        #[derive(Component, Debug, Clone)]
-        #[require(PerfUiRoot)]
-        pub struct $name {
-            /// Where the entry sits in the overlay (the order the entries were made in).
-            pub sort_key: i32,
-        }
+/// One line of the overlay: its label and its value from the readings (`None`: "-").
+pub type PerfLine = (&'static str, fn(&PerfReadings) -> Option<String>);
 
-        impl Default for $name {
-            fn default() -> Self {
-                $name { sort_key: next_sort_key() }
-            }
-        }
-
-        impl PerfUiEntry for $name {
-            type SystemParam = SRes<PerfReadings>;
-            type Value = $value;
-
-            fn label(&self) -> &str {
-                $label
-            }
-
-            fn sort_key(&self) -> i32 {
-                self.sort_key
-            }
-
-            fn update_value(
-                &self,
-                $r: &mut <Self::SystemParam as SystemParam>::Item<'_, '_>,
-            ) -> Option<$value> {
-                $get
-            }
-
-            fn format_value(&self, $v: &$value) -> String {
-                $format
-            }
-        }
-    };
-}
-
-reading_entry!(
-    /// Frames per second (Bevy's diagnostic, smoothed).
-    PerfUiEntryFps, "FPS", f64, |r| r.fps, |v| format!("{v:.1}")
-);
-reading_entry!(
-    /// Frame time, smoothed, and the worst of the diagnostic's history.
-    PerfUiEntryFrameTime, "Frame time", (f64, f64), |r| r.frame_ms,
-    |v| format!("{:.1} ms (worst {:.1})", v.0, v.1)
-);
-reading_entry!(
-    /// Entities in the world.
-    PerfUiEntryEntities, "Entities", f64, |r| r.entities, |v| format!("{v:.0}")
-);
-reading_entry!(
-    /// The room's sim tick.
-    PerfUiEntrySimTick, "Sim tick", u32, |r| r.tick, |v| v.to_string()
-);
-reading_entry!(
-    /// Round trip to the server (the input link's, renet's until it has one).
-    PerfUiEntryRoundTrip, "Round trip", f64, |r| r.net.map(|n| n.rtt_ms), |v| format!("{v:.0} ms")
-);
-reading_entry!(
-    /// Packet loss (renet).
-    PerfUiEntryLoss, "Loss", f64, |r| r.net.map(|n| n.loss_pct), |v| format!("{v:.1} %")
-);
-reading_entry!(
-    /// Bytes per second up and down (renet).
-    PerfUiEntryBandwidth, "Bandwidth", (f64, f64), |r| r.net.map(|n| (n.up, n.down)),
-    |v| format_bandwidth(v.0, v.1)
-);
-reading_entry!(
-    /// How far ahead of the server's clock frames are stamped (the input delay), in ticks.
-    PerfUiEntryInputDelay, "Input delay", f64, |r| r.net.and_then(|n| n.input).map(|i| i.0),
-    |v| format!("{v:.1} ticks")
-);
-reading_entry!(
-    /// Frames the server applied after their tick.
-    PerfUiEntryLateFrames, "Late frames", u32, |r| r.net.and_then(|n| n.input).map(|i| i.1),
-    |v| v.to_string()
-);
-reading_entry!(
-    /// The predicted cook's corrections per second.
-    PerfUiEntryCorrections, "Corrections", f64, |r| r.corrections_per_s, |v| format!("{v:.1} /s")
-);
+/// Every line, in the order shown — one table for both overlays.
+pub const PERF_LINES: [PerfLine; 10] = [
+    ("FPS", |r| r.fps.map(|v| format!("{v:.1}"))),
+    ("Frame time", |r| r.frame_ms.map(|(v, worst)| format!("{v:.1} ms (worst {worst:.1})"))),
+    ("Entities", |r| r.entities.map(|v| format!("{v:.0}"))),
+    ("Sim tick", |r| r.tick.map(|v| v.to_string())),
+    // The input link's round trip, renet's until it has one.
+    ("Round trip", |r| r.net.map(|n| format!("{:.0} ms", n.rtt_ms))),
+    ("Loss", |r| r.net.map(|n| format!("{:.1} %", n.loss_pct))),
+    ("Bandwidth", |r| r.net.map(|n| format_bandwidth(n.up, n.down))),
+    // How far ahead of the server's clock frames are stamped.
+    ("Input delay", |r| r.net.and_then(|n| n.input).map(|i| format!("{:.1} ticks", i.0))),
+    ("Late frames", |r| r.net.and_then(|n| n.input).map(|i| i.1.to_string())),
+    ("Corrections", |r| r.corrections_per_s.map(|v| format!("{v:.1} /s"))),
+];
 
 /// F3 shows or hides the overlay.
 fn toggle_overlay(
@@ -230,39 +148,6 @@ fn toggle_overlay(
         }
         Err(_) => spawn_overlay(commands),
     }
-}
-
-/// The root and its entries, in the order shown (each entry's sort key is taken as it is made).
-fn spawn_overlay(mut commands: Commands) {
-    let root = PerfUiRoot {
-        position: PerfUiPosition::BottomRight,
-        margin: 8.0,
-        background_color: Color::srgba(0.0, 0.0, 0.0, 0.7),
-        text_err: "-".into(),
-        fontsize_label: 14.0,
-        fontsize_value: 14.0,
-        values_col_width: 190.0,
-        z_index: GlobalZIndex(90),
-        ..default()
-    };
-    commands.spawn((
-        PerfOverlay,
-        root,
-        (
-            PerfUiEntryFps::default(),
-            PerfUiEntryFrameTime::default(),
-            PerfUiEntryEntities::default(),
-            PerfUiEntrySimTick::default(),
-        ),
-        (
-            PerfUiEntryRoundTrip::default(),
-            PerfUiEntryLoss::default(),
-            PerfUiEntryBandwidth::default(),
-            PerfUiEntryInputDelay::default(),
-            PerfUiEntryLateFrames::default(),
-            PerfUiEntryCorrections::default(),
-        ),
-    ));
 }
 
 /// Rebuilds [`PerfReadings`] from the room clock and the connection a few times a second (and
@@ -317,7 +202,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn our_entries_read_the_readings_and_format_them() {
+    fn every_line_reads_the_readings_and_formats_them() {
         let r = PerfReadings {
             fps: Some(59.94),
             frame_ms: Some((16.68, 33.3)),
@@ -332,19 +217,25 @@ mod tests {
             }),
             corrections_per_s: Some(0.5),
         };
-        assert_eq!(format_bandwidth(900.0, 2200.0), "up 0.9 KB/s, down 2.2 KB/s");
-        let e = PerfUiEntryInputDelay::default();
-        assert_eq!(e.format_value(&3.24), "3.2 ticks");
-        assert_eq!(PerfUiEntryRoundTrip::default().format_value(&23.4), "23 ms");
-        assert_eq!(PerfUiEntryCorrections::default().format_value(&0.5), "0.5 /s");
-        assert!(r.net.is_some());
-        assert_eq!(
-            PerfUiEntryFrameTime::default().format_value(&(16.68, 33.3)),
-            "16.7 ms (worst 33.3)"
-        );
-        assert_eq!(PerfUiEntryFps::default().format_value(&59.94), "59.9");
-        // Made in order, shown in order.
-        let (a, b) = (PerfUiEntrySimTick::default(), PerfUiEntryLoss::default());
-        assert!(PerfUiEntry::sort_key(&a) < PerfUiEntry::sort_key(&b));
+        let shown: Vec<(&str, Option<String>)> =
+            PERF_LINES.iter().map(|(label, value)| (*label, value(&r))).collect();
+        let want = [
+            ("FPS", "59.9"),
+            ("Frame time", "16.7 ms (worst 33.3)"),
+            ("Entities", "412"),
+            ("Sim tick", "1234"),
+            ("Round trip", "23 ms"),
+            ("Loss", "0.0 %"),
+            ("Bandwidth", "up 0.9 KB/s, down 2.2 KB/s"),
+            ("Input delay", "3.2 ticks"),
+            ("Late frames", "2"),
+            ("Corrections", "0.5 /s"),
+        ];
+        for ((label, value), (l, v)) in shown.iter().zip(want) {
+            assert_eq!((*label, value.as_deref()), (l, Some(v)));
+        }
+        // Offline, before any measurement: the network lines have nothing to show.
+        let offline = PerfReadings::default();
+        assert!(PERF_LINES.iter().all(|(_, value)| value(&offline).is_none()));
     }
 }
