@@ -45,11 +45,13 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    /// Queue a frame for `seat`, numbering it (the host stamps the tick).
-    pub fn send(&mut self, seat: Seat, mv: (i16, i16), action: bool) {
+    /// Queue a frame for `seat` (stick, action button, second button), numbering it (the host
+    /// stamps the tick).
+    pub fn send(&mut self, seat: Seat, mv: (i16, i16), action: bool, dash: bool) {
         let seq = self.next_seq;
         self.next_seq = self.next_seq.wrapping_add(1);
-        self.frames.push((seat, InputFrame { seq, tick: 0, mv, action, ..InputFrame::default() }));
+        let frame = InputFrame { seq, tick: 0, mv, action, dash, ..InputFrame::default() };
+        self.frames.push((seat, frame));
     }
 }
 
@@ -66,6 +68,12 @@ pub fn frame_from_action(state: &ActionState<CookAction>) -> ((i16, i16), bool) 
     let v = if v.length() < 0.15 { Vec2::ZERO } else { v };
     let axis = |f: f32| (f * 1000.0).round().clamp(-1000.0, 1000.0) as i16;
     ((axis(v.x), axis(-v.y)), state.pressed(&CookAction::Act))
+}
+
+/// Whether the second button (dash / throw) is down: its level, like the action's — the sim
+/// takes the rising edge (docs/SIMULATION.md §5.8).
+pub fn dash_from_action(state: &ActionState<CookAction>) -> bool {
+    state.pressed(&CookAction::Dash)
 }
 
 /// The random autoplay: each seat holds a stick direction for a while and taps the button.
@@ -172,7 +180,7 @@ fn collect_frames(
     if let Some(mut pilot) = pilot {
         for seat in 0..lineup.0.len() {
             let (mv, action) = pilot.next(seat);
-            outbox.send(seat as Seat, mv, action);
+            outbox.send(seat as Seat, mv, action, false);
         }
         return;
     }
@@ -180,6 +188,6 @@ fn collect_frames(
     players.sort_by_key(|(p, _)| p.seat); // seq order follows seat order, not query order
     for (player, state) in players {
         let (mv, action) = frame_from_action(state);
-        outbox.send(player.seat, mv, action);
+        outbox.send(player.seat, mv, action, dash_from_action(state));
     }
 }
