@@ -253,6 +253,60 @@ fn the_game_renders_a_kitchen_under_xvfb() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A throw in flight, drawn: the golden `throw_caught` played in the real game (`--script`),
+/// the sim held at tick 48 (the onion thrown at tick 44 is mid-arc), a screenshot taken there.
+/// The game reports from its own state what the picture shows — one flying item drawn and one
+/// shadow under it — and the PNG is a real frame of the window's size.
+#[test]
+fn a_throw_in_flight_is_drawn_with_its_shadow_under_xvfb() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!(
+            "SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
+        );
+        return;
+    };
+    let dir = temp_dir("throw-shot");
+    let png = dir.join("throw.png");
+    let (w, h) = (640u32, 360u32);
+    let out = Command::new(xvfb)
+        .args(["-a", "-s", "-screen 0 1024x768x24"])
+        .arg(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["play", "--level", "goldens/levels/moves_yard.ron"])
+        .args(["--script", "goldens/scripts/throw_caught.ron", "--hold-at-tick", "48"])
+        .arg("--screenshot")
+        .arg(&png)
+        .args(["--after-ticks", "48", "--size", &format!("{w}x{h}")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("UNDERCOOKED_SAVE", dir.join("save.json"))
+        .output()
+        .expect("run xvfb-run");
+    let log = String::from_utf8_lossy(&out.stderr);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "the game exited with {:?}:\n{said}\n{log}", out.status);
+    assert!(
+        said.contains("screenshot: tick 48, items in flight drawn 1, flight shadows 1"),
+        "at the shot the game had no throw drawn in flight:\n{said}"
+    );
+    let bytes = std::fs::read(&png)
+        .unwrap_or_else(|e| panic!("no screenshot at {}: {e}\n{log}", png.display()));
+    let img = Image::from_buffer(
+        &bytes,
+        ImageType::Extension("png"),
+        CompressedImageFormats::NONE,
+        true,
+        ImageSampler::Default,
+        RenderAssetUsages::default(),
+    )
+    .expect("a PNG");
+    assert_eq!((img.width(), img.height()), (w, h), "the screenshot is the window's size");
+    let data = img.data.as_ref().expect("pixels");
+    let px = img.texture_descriptor.format.pixel_size().expect("plain format");
+    let first = &data[..px];
+    let distinct = data.chunks(px).filter(|p| *p != first).count();
+    assert!(distinct > (w * h / 10) as usize, "the screenshot is (nearly) one flat colour");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The camera frames the whole kitchen at 4:3, 16:9 and 21:9 on every campaign level: one game
 /// process under Xvfb walks the cases (`play --check-framing`), resizing its own window, and
 /// projects every tile corner through the real camera (`Camera::world_to_viewport`).

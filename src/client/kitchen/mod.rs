@@ -19,6 +19,7 @@ mod stations;
 mod throws;
 
 pub use camera::{KitchenCamera, SafeArea, TILE_TOP, fit_camera};
+pub use throws::FlightShadow;
 
 use super::theme::VOID;
 use crate::schedule::FrameSystems;

@@ -16,7 +16,7 @@ use bevy::prelude::*;
 
 /// A flying item's shadow (its own entity: it must not follow the item up the arc).
 #[derive(Component, Clone, Copy, Debug)]
-pub(super) struct FlightShadow {
+pub struct FlightShadow {
     item: Entity,
 }
 
