@@ -66,12 +66,73 @@ fn right_keyboard_half_makes_frames_and_ignores_the_left() {
 #[test]
 fn outbox_numbers_frames_in_send_order() {
     let mut outbox = Outbox::default();
-    outbox.send(1, (1000, 0), true);
-    outbox.send(0, (0, -1000), false);
+    outbox.send(1, (1000, 0), true, false);
+    outbox.send(0, (0, -1000), false, true);
     let seqs: Vec<(u8, u32)> = outbox.frames.iter().map(|(s, f)| (*s, f.seq)).collect();
     assert_eq!(seqs, vec![(1, 0), (0, 1)]);
     assert_eq!(outbox.frames[0].1.mv, (1000, 0));
     assert!(outbox.frames[0].1.face.is_none());
+    assert_eq!((outbox.frames[0].1.dash, outbox.frames[1].1.dash), (false, true));
+}
+
+/// The second button's defaults: Left Shift on keyboard 1, Right Shift on keyboard 2 (and not
+/// the other half's), X / West on a gamepad; the stick and action are unchanged by it.
+#[test]
+fn the_second_button_is_bound_by_default_on_every_device() {
+    use undercooked::client::config::{Bindings, Control, Press, Slot};
+    use undercooked::client::input::dash_from_action;
+    let dash_after = |device: Device, keys: &[KeyCode]| {
+        let (mut app, p) = input_app(device);
+        for k in keys {
+            k.press(app.world_mut());
+        }
+        app.update();
+        let state = app.world().get::<ActionState<CookAction>>(p).expect("action state");
+        (frame_from_action(state), dash_from_action(state))
+    };
+    assert_eq!(dash_after(Device::KeyboardLeft, &[]), (((0, 0), false), false));
+    assert_eq!(dash_after(Device::KeyboardLeft, &[KeyCode::ShiftLeft]), (((0, 0), false), true));
+    assert_eq!(dash_after(Device::KeyboardLeft, &[KeyCode::ShiftRight]), (((0, 0), false), false));
+    assert_eq!(
+        dash_after(Device::KeyboardRight, &[KeyCode::ShiftRight, KeyCode::ArrowUp]),
+        (((0, -1000), false), true)
+    );
+    let b = Bindings::default();
+    assert_eq!(b.get(Slot::Gamepad, Control::Dash), Some(Press::Button(GamepadButton::West)));
+    assert_eq!(b.label(Slot::Keyboard1, Control::Dash), "Left Shift");
+    // The second button is required: it can be moved, not cleared.
+    let mut b = Bindings::default();
+    assert!(b.rebind(Slot::Keyboard1, Control::Dash, None).is_err());
+    b.rebind(Slot::Keyboard1, Control::Dash, Some(Press::Key(KeyCode::KeyQ))).unwrap();
+    let (mut app, p) = input_app_with(b.map(Device::KeyboardLeft));
+    KeyCode::KeyQ.press(app.world_mut());
+    app.update();
+    let state = app.world().get::<ActionState<CookAction>>(p).expect("action state");
+    assert!(dash_from_action(state), "the rebound key dashes");
+}
+
+/// A config.ron written before the second button existed still loads: each slot gets its
+/// default dash unless the player already put that key on another control, where it stays
+/// unbound rather than refusing the whole file.
+#[test]
+fn a_config_from_before_the_second_button_loads_with_its_default() {
+    use undercooked::client::config::{Bindings, Control, Slot, bindings_text, parse_bindings};
+    let old = |b: &Bindings| {
+        let text = bindings_text(b);
+        let lines: Vec<&str> =
+            text.lines().filter(|l| !l.trim_start().starts_with("dash:")).collect();
+        assert!(lines.len() < text.lines().count(), "the dash lines were there to drop");
+        lines.join("\n")
+    };
+    let loaded = parse_bindings(&old(&Bindings::default()), "old.ron").expect("an old file loads");
+    assert_eq!(loaded, Bindings::default());
+    let mut taken = Bindings::default();
+    taken.keyboard_2.alt_act = Some(KeyCode::ShiftLeft);
+    taken.keyboard_1.dash = None;
+    let loaded = parse_bindings(&old(&taken), "old.ron").expect("still loads");
+    assert_eq!(loaded.keyboard_2.alt_act, Some(KeyCode::ShiftLeft));
+    assert_eq!(loaded.label(Slot::Keyboard1, Control::Dash), "-", "left for the player to bind");
+    assert_eq!(loaded.keyboard_2.dash, Some(KeyCode::ShiftRight));
 }
 
 #[test]
@@ -192,6 +253,60 @@ fn the_game_renders_a_kitchen_under_xvfb() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A throw in flight, drawn: the golden `throw_caught` played in the real game (`--script`),
+/// the sim held at tick 48 (the onion thrown at tick 44 is mid-arc), a screenshot taken there.
+/// The game reports from its own state what the picture shows — one flying item drawn and one
+/// shadow under it — and the PNG is a real frame of the window's size.
+#[test]
+fn a_throw_in_flight_is_drawn_with_its_shadow_under_xvfb() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!(
+            "SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
+        );
+        return;
+    };
+    let dir = temp_dir("throw-shot");
+    let png = dir.join("throw.png");
+    let (w, h) = (640u32, 360u32);
+    let out = Command::new(xvfb)
+        .args(["-a", "-s", "-screen 0 1024x768x24"])
+        .arg(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["play", "--level", "goldens/levels/moves_yard.ron"])
+        .args(["--script", "goldens/scripts/throw_caught.ron", "--hold-at-tick", "48"])
+        .arg("--screenshot")
+        .arg(&png)
+        .args(["--after-ticks", "48", "--size", &format!("{w}x{h}")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("UNDERCOOKED_SAVE", dir.join("save.json"))
+        .output()
+        .expect("run xvfb-run");
+    let log = String::from_utf8_lossy(&out.stderr);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "the game exited with {:?}:\n{said}\n{log}", out.status);
+    assert!(
+        said.contains("screenshot: tick 48, items in flight drawn 1, flight shadows 1"),
+        "at the shot the game had no throw drawn in flight:\n{said}"
+    );
+    let bytes = std::fs::read(&png)
+        .unwrap_or_else(|e| panic!("no screenshot at {}: {e}\n{log}", png.display()));
+    let img = Image::from_buffer(
+        &bytes,
+        ImageType::Extension("png"),
+        CompressedImageFormats::NONE,
+        true,
+        ImageSampler::Default,
+        RenderAssetUsages::default(),
+    )
+    .expect("a PNG");
+    assert_eq!((img.width(), img.height()), (w, h), "the screenshot is the window's size");
+    let data = img.data.as_ref().expect("pixels");
+    let px = img.texture_descriptor.format.pixel_size().expect("plain format");
+    let first = &data[..px];
+    let distinct = data.chunks(px).filter(|p| *p != first).count();
+    assert!(distinct > (w * h / 10) as usize, "the screenshot is (nearly) one flat colour");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The camera frames the whole kitchen at 4:3, 16:9 and 21:9 on every campaign level: one game
 /// process under Xvfb walks the cases (`play --check-framing`), resizing its own window, and
 /// projects every tile corner through the real camera (`Camera::world_to_viewport`).
@@ -282,7 +397,7 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     let end = std::time::Instant::now() + Duration::from_secs(60);
     let mut done = false;
     while std::time::Instant::now() < end && !done {
-        app.world_mut().resource_mut::<Outbox>().send(0, (1000, 0), true);
+        app.world_mut().resource_mut::<Outbox>().send(0, (1000, 0), true, false);
         app.update();
         std::thread::sleep(Duration::from_millis(5));
         let w = app.world_mut();
@@ -585,9 +700,10 @@ fn the_config_file_round_trips() {
     let dir = temp_dir("config-rt");
     let file = dir.join("config.ron");
     let mut b = Bindings::default();
-    b.rebind(Slot::Keyboard2, Control::Act, Some(Press::Key(KeyCode::ShiftRight))).unwrap();
+    b.rebind(Slot::Keyboard2, Control::Act, Some(Press::Key(KeyCode::AltRight))).unwrap();
     b.rebind(Slot::Keyboard1, Control::AltAct, None).unwrap();
-    b.rebind(Slot::Gamepad, Control::AltAct, Some(Press::Button(GamepadButton::West))).unwrap();
+    b.rebind(Slot::Gamepad, Control::AltAct, Some(Press::Button(GamepadButton::North))).unwrap();
+    b.rebind(Slot::Keyboard1, Control::Dash, Some(Press::Key(KeyCode::KeyQ))).unwrap();
     assert_ne!(b, Bindings::default());
     store_bindings(&file, &b).expect("written");
     assert_eq!(load_bindings(&file), (b.clone(), None));

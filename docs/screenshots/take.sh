@@ -66,6 +66,9 @@ shots=(
   # Hazards: a grill fire (flames, smoke, the extinguisher stand), and a cart.
   "hazards|--level grill_fire --players 4 --autoplay bot --after-ticks 300"
   "hazards-cart|--level dim_sum_express --players 4 --autoplay bot --after-ticks 200"
+  # A throw in flight (the golden `throw_caught`, held at tick 48): the onion on its arc over
+  # the crates, its shadow on the floor, the catcher facing it.
+  "throw|--level goldens/levels/moves_yard.ron --script goldens/scripts/throw_caught.ron --hold-at-tick 48 --after-ticks 48"
 )
 
 want=("$@")

@@ -58,6 +58,14 @@ pub struct PlayArgs {
     /// Override the level's round length (seconds): short rounds for testing the round end.
     #[arg(long)]
     pub round_seconds: Option<u32>,
+    /// Play a replay script (`goldens/scripts/*.ron`) in the local round: its level (which
+    /// `--level` must name too), seed, seats and items, its frames on every seat (no devices).
+    #[arg(long, requires = "level", conflicts_with_all = ["autoplay", "bots"])]
+    pub script: Option<PathBuf>,
+    /// Stop the local sim once the room reaches this tick (the window keeps drawing it): with
+    /// `--script` and `--screenshot`, a picture of exactly that tick.
+    #[arg(long)]
+    pub hold_at_tick: Option<u32>,
     /// Assist mode: order timers x1, x1.5 or x2 (the Level Select screen changes it too).
     #[arg(long, default_value = "x1", value_parser = parse_order_time)]
     pub assist_orders: OrderTime,
@@ -104,6 +112,8 @@ impl Default for PlayArgs {
             screen: None,
             size: (1280, 720),
             round_seconds: None,
+            script: None,
+            hold_at_tick: None,
             assist_orders: OrderTime::Normal,
             assist_round: false,
             seed: 1,

@@ -76,10 +76,16 @@ pub enum Cue {
     Star(u8),
     /// A serve refused at the hatch (a burnt, wrong or unfinished dish).
     Refused,
+    /// A cook threw an ingredient: a rising whoosh.
+    Throw,
+    /// A flight caught in a free hand: a bright pop.
+    Catch,
+    /// A cook dashed: a short low rush.
+    Dash,
 }
 
 /// Every cue, in the order they are made at start-up.
-pub const ALL_CUES: [Cue; 18] = [
+pub const ALL_CUES: [Cue; 21] = [
     Cue::Chop,
     Cue::Sizzle,
     Cue::Burn,
@@ -98,6 +104,9 @@ pub const ALL_CUES: [Cue; 18] = [
     Cue::Star(2),
     Cue::Star(3),
     Cue::Refused,
+    Cue::Throw,
+    Cue::Catch,
+    Cue::Dash,
 ];
 
 /// A cue asked for by a screen rather than by a tick fact (the round end's stars).
@@ -154,6 +163,9 @@ pub fn synthesise(cue: Cue) -> Synth {
             let f = steps[(k as usize).min(steps.len() - 1)];
             render(&[(f, 0.12), (f * 2.0, 0.35)], 0.0, 7.0)
         }
+        Cue::Throw => render(&[(500.0, 0.05), (750.0, 0.08)], 0.6, 10.0),
+        Cue::Catch => render(&[(1050.0, 0.04), (1575.0, 0.06)], 0.05, 20.0),
+        Cue::Dash => render(&[(160.0, 0.16)], 0.8, 14.0),
         Cue::Refused => render(&[(200.0, 0.1), (150.0, 0.22)], 0.15, 8.0),
         Cue::RoundEnd => {
             render(&[(523.0, 0.15), (659.0, 0.15), (784.0, 0.15), (1046.0, 0.4)], 0.0, 3.0)
@@ -175,6 +187,9 @@ pub fn cue_for(event: &SimEvent) -> Option<Cue> {
         SimEvent::Ignited { .. } | SimEvent::Spread { .. } => Cue::Ignite,
         SimEvent::Extinguished { .. } => Cue::Extinguish,
         SimEvent::Knocked { .. } => Cue::Knock,
+        SimEvent::Thrown { .. } => Cue::Throw,
+        SimEvent::Caught { .. } => Cue::Catch,
+        SimEvent::Dashed { .. } => Cue::Dash,
         _ => return None,
     })
 }
@@ -322,5 +337,14 @@ mod tests {
         };
         assert!(crossings(Cue::Star(0)) < crossings(Cue::Star(1)));
         assert!(crossings(Cue::Star(1)) < crossings(Cue::Star(2)));
+    }
+
+    #[test]
+    fn the_second_button_is_heard() {
+        use crate::sim::ids::ItemId;
+        let item = ItemId(4);
+        assert_eq!(cue_for(&SimEvent::Thrown { seat: 0, item }), Some(Cue::Throw));
+        assert_eq!(cue_for(&SimEvent::Caught { seat: 1, item, from: 0 }), Some(Cue::Catch));
+        assert_eq!(cue_for(&SimEvent::Dashed { seat: 0 }), Some(Cue::Dash));
     }
 }

@@ -33,8 +33,9 @@ impl Slot {
     }
 }
 
-/// One bindable control of a slot: the four directions of `CookAction::Move` and the
-/// `CookAction::Act` button (a main and an optional second binding).
+/// One bindable control of a slot: the four directions of `CookAction::Move`, the
+/// `CookAction::Act` button (a main and an optional second binding) and the `CookAction::Dash`
+/// button (dash, or throw while holding an ingredient).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Control {
     Up,
@@ -43,11 +44,19 @@ pub enum Control {
     Right,
     Act,
     AltAct,
+    Dash,
 }
 
 impl Control {
-    pub const ALL: [Control; 6] =
-        [Control::Up, Control::Down, Control::Left, Control::Right, Control::Act, Control::AltAct];
+    pub const ALL: [Control; 7] = [
+        Control::Up,
+        Control::Down,
+        Control::Left,
+        Control::Right,
+        Control::Act,
+        Control::AltAct,
+        Control::Dash,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -57,6 +66,7 @@ impl Control {
             Control::Right => "Right",
             Control::Act => "Action",
             Control::AltAct => "Action 2",
+            Control::Dash => "Dash / throw",
         }
     }
 }
@@ -69,7 +79,8 @@ pub enum Press {
 }
 
 /// One device's controls: the four directions and the action, plus an optional second action
-/// key. The same shape for a keyboard half ([`KeySet`]) and for the gamepads ([`PadSet`]).
+/// key, and the second button. The same shape for a keyboard half ([`KeySet`]) and for the
+/// gamepads ([`PadSet`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ControlSet<B> {
@@ -79,6 +90,15 @@ pub struct ControlSet<B> {
     pub right: B,
     pub act: B,
     pub alt_act: Option<B>,
+    /// The second button. `None` only in a file from before it existed (it reads as absent and
+    /// [`Bindings::fill_missing_dash`] gives it its default key) or when that default was taken.
+    #[serde(default = "unbound")]
+    pub dash: Option<B>,
+}
+
+/// A control absent from the file (`#[serde(default)]` would ask every key type for `Default`).
+fn unbound<B>() -> Option<B> {
+    None
 }
 
 /// One keyboard half.
@@ -110,6 +130,7 @@ impl Default for Bindings {
                 right: KeyCode::KeyD,
                 act: KeyCode::Space,
                 alt_act: Some(KeyCode::KeyE),
+                dash: Some(KeyCode::ShiftLeft),
             },
             keyboard_2: KeySet {
                 up: KeyCode::ArrowUp,
@@ -118,6 +139,7 @@ impl Default for Bindings {
                 right: KeyCode::ArrowRight,
                 act: KeyCode::Enter,
                 alt_act: Some(KeyCode::ControlRight),
+                dash: Some(KeyCode::ShiftRight),
             },
             gamepad: PadSet {
                 up: GamepadButton::DPadUp,
@@ -126,6 +148,7 @@ impl Default for Bindings {
                 right: GamepadButton::DPadRight,
                 act: GamepadButton::South,
                 alt_act: None,
+                dash: Some(GamepadButton::West),
             },
             accessibility: Accessibility::default(),
         }
@@ -213,6 +236,7 @@ impl<B: Buttonlike + Copy> ControlSet<B> {
             Control::Right => Some(self.right),
             Control::Act => Some(self.act),
             Control::AltAct => self.alt_act,
+            Control::Dash => self.dash,
         }
     }
 
@@ -225,6 +249,7 @@ impl<B: Buttonlike + Copy> ControlSet<B> {
             (Control::Left, Some(b)) => self.left = b,
             (Control::Right, Some(b)) => self.right = b,
             (Control::Act, Some(b)) => self.act = b,
+            (Control::Dash, Some(b)) => self.dash = Some(b),
         }
     }
 
@@ -243,6 +268,9 @@ impl<B: Buttonlike + Copy> ControlSet<B> {
             .with(CookAction::Act, self.act);
         if let Some(b) = self.alt_act {
             map.insert(CookAction::Act, b);
+        }
+        if let Some(b) = self.dash {
+            map.insert(CookAction::Dash, b);
         }
         map
     }
@@ -376,6 +404,26 @@ impl Bindings {
         Ok(())
     }
 
+    /// A file from before the second button existed: each slot without one gets its default
+    /// (Left Shift, Right Shift, X / Square) unless that press is already bound to something
+    /// else there, in which case it stays unbound ("-" in Settings) until the player binds it.
+    pub fn fill_missing_dash(&mut self) {
+        let defaults = Bindings::default();
+        for slot in Slot::ALL {
+            if self.get(slot, Control::Dash).is_some() {
+                continue;
+            }
+            let Some(press) = defaults.get(slot, Control::Dash) else { continue };
+            let taken = Slot::ALL
+                .into_iter()
+                .any(|s| Control::ALL.into_iter().any(|c| self.get(s, c) == Some(press)));
+            if !taken {
+                self.rebind(slot, Control::Dash, Some(press))
+                    .expect("a default press that no control holds binds");
+            }
+        }
+    }
+
     /// The first problem of a set of bindings (a hand-edited file): a reserved key or a key
     /// bound twice.
     pub fn check(&self) -> Result<(), String> {
@@ -446,7 +494,7 @@ impl ConfigError {
 
 /// Parse a config file's text (`file` names it in errors).
 pub fn parse_bindings(text: &str, file: &str) -> Result<Bindings, ConfigError> {
-    let bindings: Bindings = ron::from_str(text).map_err(|e| ConfigError::Malformed {
+    let mut bindings: Bindings = ron::from_str(text).map_err(|e| ConfigError::Malformed {
         file: file.to_string(),
         line: e.span.start.line,
         col: e.span.start.col,
@@ -457,6 +505,7 @@ pub fn parse_bindings(text: &str, file: &str) -> Result<Bindings, ConfigError> {
         field: format!("accessibility.{field}"),
         reason,
     })?;
+    bindings.fill_missing_dash();
     bindings.check().map_err(|reason| ConfigError::Conflict { file: file.to_string(), reason })?;
     Ok(bindings)
 }

@@ -45,11 +45,13 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    /// Queue a frame for `seat`, numbering it (the host stamps the tick).
-    pub fn send(&mut self, seat: Seat, mv: (i16, i16), action: bool) {
+    /// Queue a frame for `seat` (stick, action button, second button), numbering it (the host
+    /// stamps the tick).
+    pub fn send(&mut self, seat: Seat, mv: (i16, i16), action: bool, dash: bool) {
         let seq = self.next_seq;
         self.next_seq = self.next_seq.wrapping_add(1);
-        self.frames.push((seat, InputFrame { seq, tick: 0, mv, action, ..InputFrame::default() }));
+        let frame = InputFrame { seq, tick: 0, mv, action, dash, ..InputFrame::default() };
+        self.frames.push((seat, frame));
     }
 }
 
@@ -66,6 +68,12 @@ pub fn frame_from_action(state: &ActionState<CookAction>) -> ((i16, i16), bool) 
     let v = if v.length() < 0.15 { Vec2::ZERO } else { v };
     let axis = |f: f32| (f * 1000.0).round().clamp(-1000.0, 1000.0) as i16;
     ((axis(v.x), axis(-v.y)), state.pressed(&CookAction::Act))
+}
+
+/// Whether the second button (dash / throw) is down: its level, like the action's — the sim
+/// takes the rising edge (docs/SIMULATION.md §5.8).
+pub fn dash_from_action(state: &ActionState<CookAction>) -> bool {
+    state.pressed(&CookAction::Dash)
 }
 
 /// The random autoplay: each seat holds a stick direction for a while and taps the button.
@@ -128,6 +136,10 @@ fn spawn_local_players(
 ) {
     fill_lineup(&mut lineup, options.0.players, &pads.iter().collect::<Vec<_>>());
     commands.remove_resource::<RandomPilot>();
+    // A scripted round (`--script`) plays the script's frames on every seat: no devices.
+    if options.0.script.is_some() {
+        return;
+    }
     match options.0.autoplay {
         Some(Autoplay::Random) => {
             commands.insert_resource(RandomPilot::new(options.0.seed, lineup.0.len()));
@@ -172,7 +184,7 @@ fn collect_frames(
     if let Some(mut pilot) = pilot {
         for seat in 0..lineup.0.len() {
             let (mv, action) = pilot.next(seat);
-            outbox.send(seat as Seat, mv, action);
+            outbox.send(seat as Seat, mv, action, false);
         }
         return;
     }
@@ -180,6 +192,6 @@ fn collect_frames(
     players.sort_by_key(|(p, _)| p.seat); // seq order follows seat order, not query order
     for (player, state) in players {
         let (mv, action) = frame_from_action(state);
-        outbox.send(player.seat, mv, action);
+        outbox.send(player.seat, mv, action, dash_from_action(state));
     }
 }

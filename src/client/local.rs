@@ -7,6 +7,7 @@
 use super::args::{Autoplay, Options};
 use super::assist_menu::RoundAssist;
 use super::input::{Lineup, Outbox};
+use super::scripted::{ScriptPilot, not_held, push_script_frames, scripted_room};
 use super::state::{AppState, Online};
 use crate::bot::planner::BotTeam;
 use crate::clock::TickClockPlugin;
@@ -114,14 +115,14 @@ impl Plugin for LocalHostPlugin {
         );
         // Connected to a server (the menu's Host or Join), no sim stage runs in this window.
         for stage in SimSystems::ALL {
-            app.configure_sets(FixedUpdate, stage.run_if(local_play));
+            app.configure_sets(FixedUpdate, stage.run_if(local_play).run_if(not_held));
         }
         app.insert_resource(RoundPhase::Live).init_resource::<HostError>();
         app.add_systems(OnEnter(AppState::Playing), start_local_round.run_if(local_play));
         app.add_systems(OnExit(AppState::Playing), end_local_round);
         app.add_systems(
             FixedUpdate,
-            (push_local_inputs, drive_local_bots)
+            (push_local_inputs, drive_local_bots, push_script_frames)
                 .chain()
                 .in_set(TickSystems::Host)
                 .run_if(local_play),
@@ -165,12 +166,7 @@ fn start_local_round(world: &mut World) {
     };
     let (mut level, book) = match loaded {
         Ok(x) => x,
-        Err(e) => {
-            error!("cannot start level `{level_id}`: {e}");
-            world.resource_mut::<HostError>().0 = Some(format!("cannot start `{level_id}`: {e}"));
-            world.resource_mut::<NextState<AppState>>().set(AppState::Menu);
-            return;
-        }
+        Err(e) => return refuse_start(world, &level_id, e.to_string()),
     };
     if let Some(s) = options.round_seconds {
         level.time_limit = s * TICK_HZ;
@@ -191,7 +187,23 @@ fn start_local_round(world: &mut World) {
     let seed = world.get_resource::<RoundSeed>().map_or(options.seed, |s| s.0);
     let assist = world.get_resource::<RoundAssist>().map_or_else(|| options.assist(), |r| r.0);
     let (level, book) = (Arc::new(level), Arc::new(book));
-    let room = Room::assisted(level.clone(), book, seed, &seats, assist);
+    let room = match scripted_room(world.resource::<Options>()) {
+        None => Room::assisted(level.clone(), book, seed, &seats, assist),
+        Some(Ok((room, pilot))) if room.level.id == level.id => {
+            world.insert_resource(pilot);
+            room
+        }
+        Some(Ok((room, _))) => {
+            let why = format!("--level is `{}`, the script's is `{}`", level.id, room.level.id);
+            return refuse_start(world, &level_id, why);
+        }
+        Some(Err(why)) => return refuse_start(world, &level_id, why),
+    };
+    // A scripted round has the replay's seats.
+    let seats = match world.get_resource::<ScriptPilot>() {
+        Some(pilot) => SeatSpec::numbered(pilot.0.seat_count()),
+        None => seats,
+    };
     // The room's own level and book: the assisted level is what the round plays.
     let (level, book) = (room.level.clone(), room.book.clone());
     let room = world.spawn(room).id();
@@ -201,6 +213,13 @@ fn start_local_round(world: &mut World) {
     let automated = options.autoplay.is_some() || options.screenshot.is_some() || options.designer;
     let phase = if automated { RoundPhase::Live } else { RoundPhase::Countdown(COUNTDOWN_SECS) };
     set_phase(world, phase);
+}
+
+/// A round that cannot start: the reason on the menu and in the log.
+fn refuse_start(world: &mut World, level_id: &str, why: String) {
+    error!("cannot start level `{level_id}`: {why}");
+    world.resource_mut::<HostError>().0 = Some(format!("cannot start `{level_id}`: {why}"));
+    world.resource_mut::<NextState<AppState>>().set(AppState::Menu);
 }
 
 /// One name a seat.
@@ -235,6 +254,7 @@ fn despawn_local_room(world: &mut World) {
 fn end_local_round(world: &mut World) {
     despawn_local_room(world);
     world.remove_resource::<LocalBots>();
+    world.remove_resource::<ScriptPilot>();
     set_phase(world, RoundPhase::Live);
 }
 

@@ -44,6 +44,7 @@ pub mod pops;
 pub mod presentation;
 pub mod rail;
 pub mod save;
+pub mod scripted;
 pub mod shot;
 pub mod state;
 pub mod theme;

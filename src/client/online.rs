@@ -15,7 +15,7 @@
 use super::args::PlayArgs;
 use super::config::Bindings;
 use super::input::Lineup;
-use super::input::{CookAction, LocalPlayer, Outbox, frame_from_action};
+use super::input::{CookAction, LocalPlayer, Outbox, dash_from_action, frame_from_action};
 use super::interp::{PredictedCook, PredictedCooks, UTILE};
 use super::local::RoundPhase;
 use super::state::AppState;
@@ -93,6 +93,9 @@ pub struct OnlinePlayer {
     controls: ((i16, i16), bool),
     /// The button went down since the last sent frame (a tap between two sends is kept).
     tapped: bool,
+    /// The second button (dash / throw): its level, and a tap since the last sent frame.
+    dash: bool,
+    dash_tapped: bool,
     /// Where the predicted cook was drawn last frame (tiles).
     drawn: Option<(f64, f64)>,
 }
@@ -105,6 +108,8 @@ impl OnlinePlayer {
             predictor: Predictor::new(seat),
             controls: ((0, 0), false),
             tapped: false,
+            dash: false,
+            dash_tapped: false,
             drawn: None,
         }
     }
@@ -251,12 +256,16 @@ fn send_frames(
         if let Some(p) = s.players.get_mut(slot as usize) {
             p.controls = (frame.mv, frame.action);
             p.tapped |= frame.action;
+            p.dash = frame.dash;
+            p.dash_tapped |= frame.dash;
         }
     }
     for (local, state) in &devices {
         if let Some(p) = s.players.get_mut(local.seat as usize) {
             p.controls = frame_from_action(state);
             p.tapped |= p.controls.1;
+            p.dash = dash_from_action(state);
+            p.dash_tapped |= p.dash;
         }
     }
     let acks: Vec<InputAck> = acks.read().copied().collect();
@@ -276,8 +285,8 @@ fn send_frames(
             continue;
         }
         let ((mv, held), tapped) = (p.controls, p.tapped);
-        // The second button has no binding yet (issue 18 item 6 adds it with Settings).
-        let controls = PackedInput { mv, action: held || tapped, face: None, dash: false };
+        let dash = p.dash || p.dash_tapped;
+        let controls = PackedInput { mv, action: held || tapped, face: None, dash };
         let changed = p.uplink.last_sent_controls().is_some_and(|c| c != controls);
         let batch = if changed {
             p.uplink.send_now(now, |_| controls)
@@ -286,6 +295,7 @@ fn send_frames(
         };
         if let Some(batch) = batch {
             p.tapped = false;
+            p.dash_tapped = false;
             p.predictor.catch_up(&p.uplink);
             out.write(batch);
             pace.due = true;

@@ -3,8 +3,9 @@
 //! systems' time per frame; `--exit-after-ticks` ends a timed run.
 
 use super::args::Options;
+use super::kitchen::FlightShadow;
 use super::state::{AppState, BackdropRoom};
-use crate::protocol::{RoomClock, RoomView};
+use crate::protocol::{ItemPlace, ItemView, RoomClock, RoomView};
 use crate::schedule::FrameSystems;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -90,6 +91,8 @@ fn request_screenshot(
     mut auto: ResMut<Automation>,
     started: Option<Res<StartedAt>>,
     settled: Res<PipelinesSettled>,
+    items: Query<(&ItemView, &Visibility)>,
+    shadows: Query<(), With<FlightShadow>>,
 ) {
     let o = &options.0;
     if o.measure && !auto.first_frame_requested {
@@ -128,6 +131,18 @@ fn request_screenshot(
     };
     if due && settled.0 >= SETTLED_FRAMES {
         auto.shot_requested = true;
+        // What the picture shows, from the game state (a test checks it, not only pixels).
+        let flying = items
+            .iter()
+            .filter(|(i, vis)| {
+                matches!(i.place, ItemPlace::Flying { .. }) && **vis != Visibility::Hidden
+            })
+            .count();
+        println!(
+            "screenshot: tick {}, items in flight drawn {flying}, flight shadows {}",
+            auto.ticks,
+            shadows.iter().count()
+        );
         commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path.clone())).observe(
             |_: On<ScreenshotCaptured>, mut auto: ResMut<Automation>| auto.shot_taken = true,
         );

@@ -276,3 +276,12 @@ pub fn screen<S: States>(state: S, gap: f32) -> impl Bundle {
         BackgroundColor(SCREEN),
     )
 }
+
+/// The shadow a flying item casts on the floor under its arc.
+pub const FLIGHT_SHADOW: Color = Color::srgba(0.05, 0.05, 0.08, 0.45);
+/// The streak and afterimages behind a dashing cook.
+pub const DASH_TRAIL: Color = Color::srgba(0.92, 0.96, 1.0, 0.45);
+/// The ring at a cook's feet while its dash cools down.
+pub const DASH_COOLDOWN: Color = Color::srgba(1.0, 0.78, 0.25, 0.7);
+/// The pop in a cook's hands when it catches a throw.
+pub const CATCH_POP: Color = Color::srgba(1.0, 1.0, 0.8, 0.6);

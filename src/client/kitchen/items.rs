@@ -150,7 +150,7 @@ pub(super) fn place_items(
             ItemPlace::Hand(seat) => hands
                 .get(&(room.0, seat))
                 .map(|h| h.translation + h.rotation * Vec3::new(0.0, 0.85, 0.42)),
-            // Where the sim puts it; the arc's shadow, the trail and the catch are item 6's.
+            // Where the sim puts it, on the floor (`throws` draws a flight's shadow).
             ItemPlace::Floor((x, y)) => Some(Vec3::new(x as f32 / UTILE, 0.05, y as f32 / UTILE)),
             ItemPlace::Flying { pos, height, .. } => Some(Vec3::new(
                 pos.0 as f32 / UTILE,

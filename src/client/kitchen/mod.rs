@@ -8,6 +8,7 @@
 mod art;
 mod camera;
 mod cooks;
+mod dash;
 mod food;
 mod grid;
 mod hazards;
@@ -15,8 +16,10 @@ mod items;
 mod outline;
 mod particles;
 mod stations;
+mod throws;
 
 pub use camera::{KitchenCamera, SafeArea, TILE_TOP, fit_camera};
+pub use throws::FlightShadow;
 
 use super::theme::VOID;
 use crate::schedule::FrameSystems;
@@ -55,6 +58,11 @@ impl Plugin for KitchenPlugin {
                 hazards::flash_shifts,
                 particles::emit_particles,
                 particles::drift_particles,
+                throws::shadow_flights,
+                throws::pop_catches,
+                throws::fade_pops,
+                dash::mark_dashes,
+                dash::fade_afterimages,
             )
                 .chain()
                 .in_set(FrameSystems::Draw),
