@@ -9,7 +9,7 @@ use crate::sim::ids::Seat;
 use crate::sim::kinds::{Dir4, Tile};
 use crate::sim::room::Room;
 use crate::sim::station::StationState;
-use crate::sim::units::Cell;
+use crate::sim::units::{Cell, RADIUS, TILE};
 use crate::sim::v2::V2;
 
 /// When a held (or awaited) action is finished.
@@ -232,8 +232,49 @@ impl Exec {
             return Ok(Intent { mv: settle(cook, here), ..Intent::default() });
         }
         let face = (here == stand).then_some(dir);
-        Ok(Intent { mv: steer(cook, &route), action: false, face, dash: false })
+        let dash = should_dash(room, cook, &route);
+        Ok(Intent { mv: steer(cook, &route), action: false, face, dash })
     }
+}
+
+/// Straight route cells a bot wants ahead before it dashes: the burst covers 2.275 tiles and
+/// the cook walks out of it, so five leave room to brake without overshooting a turn.
+const DASH_RUN_CELLS: usize = 5;
+
+/// Dash on a long straight run: an empty hand (a carried raw ingredient would be thrown, and
+/// anything else refuses the button), the dash ready, already moving along the run and facing
+/// it, centred in the corridor, and no other cook on the run ahead.
+fn should_dash(room: &Room, cook: &Cook, route: &[Cell]) -> bool {
+    if cook.held.is_some() || cook.stun > 0 || cook.dash_cooldown > 0 || cook.dash > 0 {
+        return false;
+    }
+    if route.len() < 2 {
+        return false;
+    }
+    let here = cook.pos.cell();
+    if route[0] != here {
+        return false;
+    }
+    let step = (route[1].0 - here.0, route[1].1 - here.1);
+    let run = route.windows(2).take_while(|w| (w[1].0 - w[0].0, w[1].1 - w[0].1) == step).count();
+    if run < DASH_RUN_CELLS || cook.facing.delta() != step {
+        return false;
+    }
+    let centre = V2::centre_of(here);
+    let (off, speed) = if step.0 != 0 {
+        (centre.y - cook.pos.y, cook.vel.x * step.0)
+    } else {
+        (centre.x - cook.pos.x, cook.vel.y * step.1)
+    };
+    // Nobody anywhere on the route, nor beside its straight run: a dash must not meet a
+    // teammate head-on in a corridor (dish_pit's way to the sink stalled a bot for 976 ticks
+    // when only the run itself was kept clear).
+    let near = |a: Cell, b: Cell| (a.0 - b.0).abs() + (a.1 - b.1).abs() <= 1;
+    let clear = room.cooks.iter().filter(|c| c.seat != cook.seat).all(|c| {
+        let at = c.pos.cell();
+        !route.contains(&at) && !route[..=run].iter().any(|&r| near(r, at))
+    });
+    off.abs() <= (TILE / 2 - RADIUS) / 4 && speed > 0 && clear
 }
 
 /// The stick that keeps a cook on its cell's centre (easing, never overshooting).

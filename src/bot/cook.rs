@@ -32,7 +32,8 @@ pub struct Bot {
     pub(super) idle: u32,
     /// Set when a walk jammed against a lower seat: step out of the way before re-planning.
     pub(super) give_way: bool,
-    /// The tick on which an action last completed (the no-stall tests read it).
+    /// The tick on which an action last completed, or the current job was taken (the no-stall
+    /// tests read it).
     pub last_progress: u32,
     /// The label of the current action ("" when idle).
     pub plan: String,

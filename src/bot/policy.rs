@@ -161,9 +161,12 @@ fn sync_job(bot: &mut Bot, v: &View, claims: &mut ClaimTable) {
             claims.claim(Claim::Order(id), seat);
         }
     }
-    // A ticket-less job that has not started is dropped; one with work in it is finished.
+    // A ticket-less job that has not started is dropped; one with work in it is finished. So
+    // is a ticket we cannot start for want of a clean plate (no heat part to begin, the rack
+    // empty): holding it only starved the bot while a faster teammate took every plate
+    // (dish_pit seed 1 with dashing bots: 976 ticks with a job and no progress).
     if let Some(job) = &bot.job
-        && job.order.is_none()
+        && (job.order.is_none() || !plate_startable(v, job.recipe))
         && job.plate.is_none()
         && v.held.is_none()
         && claims.stations_of(seat).iter().all(|&s| v.room.items_on(s).next().is_none())
@@ -173,6 +176,12 @@ fn sync_job(bot: &mut Bot, v: &View, claims: &mut ClaimTable) {
     }
     if bot.job.is_none() {
         bot.job = choose_order(v, claims);
+        // A job's headway is counted from when it was taken, not from the bot's last act
+        // before it: a bot that idled ticket-less for 960 ticks (dish_pit seed 1, a dashing
+        // teammate serving every ticket alone) otherwise "stalled" the moment it took one.
+        if bot.job.is_some() {
+            bot.last_progress = v.room.tick;
+        }
     }
 }
 
@@ -210,7 +219,9 @@ fn choose_order(v: &View, claims: &mut ClaimTable) -> Option<Job> {
             for p in in_hand.unwrap_or(&[]) {
                 remove_one(&mut left, *p);
             }
-            in_hand.is_none_or(|p| is_submultiset(p, parts)) && startable(v, claims, &left)
+            in_hand.is_none_or(|p| is_submultiset(p, parts))
+                && startable(v, claims, &left)
+                && (in_hand.is_some() || plate_startable(v, o.recipe as usize))
         })
         .collect();
     let roomy = open.iter().find(|o| o.deadline.saturating_sub(room.tick) >= 500);
@@ -221,6 +232,13 @@ fn choose_order(v: &View, claims: &mut ClaimTable) -> Option<Job> {
         claims.claim(Claim::Item(p), v.seat);
     }
     Some(Job { order: Some(order.id), recipe: order.recipe as usize, plate })
+}
+
+/// Can a job with no plate yet make headway on this recipe now: a clean plate on the rack, or
+/// a heat part to start (it cooks while the plates are washed)?
+fn plate_startable(v: &View, recipe: usize) -> bool {
+    v.room.plates_clean > 0
+        || v.room.book.recipes[recipe].parts.iter().any(|&p| process_kind(p).is_some_and(is_heat))
 }
 
 /// Can a new job start this recipe's slow parts now (a stove free for each heat ingredient)?
