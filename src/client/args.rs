@@ -64,7 +64,7 @@ pub struct PlayArgs {
     pub script: Option<PathBuf>,
     /// Stop the local sim once the room reaches this tick (the window keeps drawing it): with
     /// `--script` and `--screenshot`, a picture of exactly that tick.
-    #[arg(long)]
+    #[arg(long, requires = "script")]
     pub hold_at_tick: Option<u32>,
     /// Assist mode: order timers x1, x1.5 or x2 (the Level Select screen changes it too).
     #[arg(long, default_value = "x1", value_parser = parse_order_time)]

@@ -201,12 +201,15 @@ fn start_local_round(world: &mut World) {
     };
     // A scripted round has the replay's seats.
     let seats = match world.get_resource::<ScriptPilot>() {
-        Some(pilot) => SeatSpec::numbered(pilot.0.seat_count()),
+        Some(pilot) => SeatSpec::numbered(pilot.script.seat_count()),
         None => seats,
     };
     // The room's own level and book: the assisted level is what the round plays.
     let (level, book) = (room.level.clone(), room.book.clone());
     let room = world.spawn(room).id();
+    if let Some(mut pilot) = world.get_resource_mut::<ScriptPilot>() {
+        pilot.room = room;
+    }
     world.insert_resource(LocalGame { room, level, book, seats });
     world.insert_resource(LocalBots::new(bot_seats));
     world.resource_mut::<HostError>().0 = None;

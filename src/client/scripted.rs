@@ -13,7 +13,11 @@ use bevy::prelude::*;
 
 /// The script driving the local round's seats.
 #[derive(Resource, Clone, Debug)]
-pub struct ScriptPilot(pub InputScript);
+pub struct ScriptPilot {
+    pub script: InputScript,
+    /// The room it plays (set by the local host once spawned).
+    pub room: Entity,
+}
 
 /// The room of `--script`, and the pilot that plays its frames; the reason in words when the
 /// script cannot be read, is invalid, or names a level that cannot be loaded.
@@ -22,22 +26,23 @@ pub fn scripted_room(options: &Options) -> Option<Result<(Room, ScriptPilot), St
     let paths = ReplayPaths { levels: options.0.levels.clone(), goldens: "goldens".into() };
     Some(
         load(path, &paths)
-            .map(|l| (build_room(l.level, l.book, &l.script), ScriptPilot(l.script)))
+            .map(|l| {
+                (
+                    build_room(l.level, l.book, &l.script),
+                    ScriptPilot { script: l.script, room: Entity::PLACEHOLDER },
+                )
+            })
             .map_err(|e| e.to_string()),
     )
 }
 
 /// Each tick, before the sim resolves input: the script's frames for this tick into the queue
 /// (a refused frame is logged by its reason: a valid script is never refused).
-pub fn push_script_frames(
-    pilot: Option<Res<ScriptPilot>>,
-    game: Option<Res<super::local::LocalGame>>,
-    mut rooms: Query<&mut Room>,
-) {
-    let (Some(pilot), Some(game)) = (pilot, game) else { return };
-    let Ok(mut room) = rooms.get_mut(game.room) else { return };
+pub fn push_script_frames(pilot: Option<Res<ScriptPilot>>, mut rooms: Query<&mut Room>) {
+    let Some(pilot) = pilot else { return };
+    let Ok(mut room) = rooms.get_mut(pilot.room) else { return };
     let now = room.tick;
-    for (seat, frame) in pilot.0.frames_for(now) {
+    for (seat, frame) in pilot.script.frames_for(now) {
         if let Err(why) = room.inputs.admit(now, seat, frame, 0) {
             warn!("script frame for seat {seat} at tick {now} refused: {why:?}");
         }
@@ -47,10 +52,10 @@ pub fn push_script_frames(
 /// Whether the local sim may step: not once the room reaches `--hold-at-tick`.
 pub fn not_held(
     options: Res<Options>,
-    game: Option<Res<super::local::LocalGame>>,
+    pilot: Option<Res<ScriptPilot>>,
     rooms: Query<&Room>,
 ) -> bool {
     let Some(hold) = options.0.hold_at_tick else { return true };
-    let tick = game.and_then(|g| rooms.get(g.room).ok().map(|r| r.tick));
+    let tick = pilot.and_then(|p| rooms.get(p.room).ok().map(|r| r.tick));
     tick.is_none_or(|t| t < hold)
 }
