@@ -1,6 +1,7 @@
 //! The command line of `undercooked play`, and the resource that hands it to every plugin.
 
 use super::state::AppState;
+pub use super::tandem::setup::Partner;
 use crate::sim::assist::{Assist, OrderTime};
 use crate::sim::units::MAX_COOKS;
 use bevy::prelude::*;
@@ -84,6 +85,13 @@ pub struct PlayArgs {
     /// Folder of level files (and `index.ron`).
     #[arg(long, default_value = "levels")]
     pub levels: PathBuf,
+    /// Which game: the kitchen (default) or `tandem` (Moving Day, straight into a run with
+    /// `--partner` and `--seed`; `--autoplay bot` seats the porter at both handles).
+    #[arg(long, value_enum, conflicts_with_all = ["level", "screen"])]
+    pub mode: Option<PlayMode>,
+    /// Tandem: who holds the aft handle.
+    #[arg(long, value_enum, default_value = "porter")]
+    pub partner: Partner,
     /// The recipe book.
     #[arg(long, default_value = "assets/recipes.ron")]
     pub recipes: PathBuf,
@@ -113,6 +121,8 @@ impl Default for PlayArgs {
             check_framing: false,
             levels: PathBuf::from("levels"),
             recipes: PathBuf::from("assets/recipes.ron"),
+            mode: None,
+            partner: Partner::Porter,
         }
     }
 }
@@ -140,6 +150,13 @@ impl Screen {
             Screen::Join => AppState::Join,
         }
     }
+}
+
+/// The game modes `--mode` starts.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayMode {
+    Kitchen,
+    Tandem,
 }
 
 /// Input generators for automated runs.

@@ -42,6 +42,7 @@ pub mod rail;
 pub mod save;
 pub mod shot;
 pub mod state;
+pub mod tandem;
 pub mod theme;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
