@@ -56,7 +56,7 @@ impl Plugin for TandemRunPlugin {
     }
 }
 
-fn start_run(
+pub fn start_run(
     mut commands: Commands,
     setup: Res<TandemSetup>,
     options: Res<Options>,

@@ -3,7 +3,7 @@
 //! the goal pad, the couch from its hull discs' pose and the two cooks at their handles in
 //! their seat colours, under a camera that frames the whole course.
 
-use super::run::TandemRun;
+use super::run::{TandemRun, start_run};
 use crate::client::kitchen::KitchenCamera;
 use crate::client::kitchen::art::{Art, Shape};
 use crate::client::state::AppState;
@@ -53,7 +53,11 @@ pub struct TandemScenePlugin;
 
 impl Plugin for TandemScenePlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(OnEnter(AppState::Tandem), (spawn_scene, hide_kitchen_camera));
+        // After the run starts: the scene is built from its course (commands applied between).
+        app.add_systems(
+            OnEnter(AppState::Tandem),
+            (spawn_scene.after(start_run), hide_kitchen_camera),
+        );
         app.add_systems(OnExit(AppState::Tandem), show_kitchen_camera);
         app.add_systems(Update, pose_couch.run_if(in_state(AppState::Tandem)));
     }
