@@ -1,7 +1,6 @@
 //! The command line of `undercooked play`, and the resource that hands it to every plugin.
 
 use super::state::AppState;
-pub use super::tandem::setup::Partner;
 use crate::sim::assist::{Assist, OrderTime};
 use crate::sim::units::MAX_COOKS;
 use bevy::prelude::*;
@@ -150,6 +149,16 @@ impl Screen {
             Screen::Join => AppState::Join,
         }
     }
+}
+
+/// Who holds the aft handle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Partner {
+    /// Two local players: the two keyboard halves (or gamepads), one a seat.
+    Couch,
+    /// One player at the fore handle, the porter bot at the aft.
+    #[default]
+    Porter,
 }
 
 /// The game modes `--mode` starts.

@@ -2,7 +2,8 @@
 //! accumulator, one order per seat per tick from a local player's stick and hold button
 //! (`SeatOrder::from_stick`, integers only into the rules) or from the porter bot.
 
-use super::setup::{Partner, TandemSetup};
+use super::setup::TandemSetup;
+use crate::client::args::Partner;
 use crate::client::args::{Autoplay, Options};
 use crate::client::config::Bindings;
 use crate::client::device::{CookAction, Device};

@@ -1,23 +1,13 @@
 //! The Tandem setup screen: who carries the other end (a second local player or the porter
 //! bot) and the course seed (random, or typed digit by digit), then into the run.
 
-use crate::client::args::Options;
+use crate::client::args::{Options, Partner};
 use crate::client::state::AppState;
 use crate::client::theme::{DIM, GOLD, PLAIN, label, paragraph, screen, title};
 
 /// Pixels between the setup screen's lines (the main menu's gap).
 const GAP: f32 = 14.0;
 use bevy::prelude::*;
-
-/// Who holds the aft handle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Partner {
-    /// Two local players: the two keyboard halves (or gamepads), one a seat.
-    Couch,
-    /// One player at the fore handle, the porter bot at the aft.
-    #[default]
-    Porter,
-}
 
 impl Partner {
     fn label(self) -> &'static str {
