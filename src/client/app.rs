@@ -18,6 +18,10 @@ use super::online::WindowedOnlinePlugin;
 use super::presentation::PresentationPlugin;
 use super::shot::StartedAt;
 use super::state::AppState;
+use super::tandem::hud::TandemHudPlugin;
+use super::tandem::run::TandemRunPlugin;
+use super::tandem::scene::TandemScenePlugin;
+use super::tandem::setup::TandemSetupPlugin;
 use super::window::window_plugins;
 use bevy::prelude::*;
 use std::process::ExitCode;
@@ -35,6 +39,8 @@ impl Plugin for ClientPlugin {
         app.add_plugins((FramingCheckPlugin, AssistMenuPlugin, LevelSelectPlugin));
         // The live kitchen behind the title and menus, run by the same embedded host.
         app.add_plugins(BackdropPlugin);
+        // Moving Day (Tandem): its setup screen, run, scene and HUD.
+        app.add_plugins((TandemSetupPlugin, TandemRunPlugin, TandemScenePlugin, TandemHudPlugin));
         // Host and Join: the client networking, idle until the menu connects.
         #[cfg(not(target_arch = "wasm32"))]
         app.add_plugins((WindowedOnlinePlugin, NetMenuPlugin, LobbyAssistPlugin));

@@ -92,6 +92,13 @@ pub struct PlayArgs {
     /// Folder of level files (and `index.ron`).
     #[arg(long, default_value = "levels")]
     pub levels: PathBuf,
+    /// Which game: the kitchen (default) or `tandem` (Moving Day, straight into a run with
+    /// `--partner` and `--seed`; `--autoplay bot` seats the porter at both handles).
+    #[arg(long, value_enum, conflicts_with_all = ["level", "screen"])]
+    pub mode: Option<PlayMode>,
+    /// Tandem: who holds the aft handle.
+    #[arg(long, value_enum, default_value = "porter")]
+    pub partner: Partner,
     /// The recipe book.
     #[arg(long, default_value = "assets/recipes.ron")]
     pub recipes: PathBuf,
@@ -123,6 +130,8 @@ impl Default for PlayArgs {
             check_framing: false,
             levels: PathBuf::from("levels"),
             recipes: PathBuf::from("assets/recipes.ron"),
+            mode: None,
+            partner: Partner::Porter,
         }
     }
 }
@@ -150,6 +159,23 @@ impl Screen {
             Screen::Join => AppState::Join,
         }
     }
+}
+
+/// Who holds the aft handle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Partner {
+    /// Two local players: the two keyboard halves (or gamepads), one a seat.
+    Couch,
+    /// One player at the fore handle, the porter bot at the aft.
+    #[default]
+    Porter,
+}
+
+/// The game modes `--mode` starts.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayMode {
+    Kitchen,
+    Tandem,
 }
 
 /// Input generators for automated runs.

@@ -27,6 +27,8 @@ pub enum MenuAction {
     Play,
     /// Play with one planner bot seated after the local cooks.
     PlayWithBot,
+    /// Moving Day: the Tandem setup screen.
+    Tandem,
     LevelSelect,
     Settings,
     Quit,
@@ -297,6 +299,7 @@ fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Re
             vec![
                 (MenuAction::Play, "Play".into()),
                 (MenuAction::PlayWithBot, "Solo with a bot partner".into()),
+                (MenuAction::Tandem, "Moving Day (Tandem)".into()),
                 (MenuAction::LevelSelect, "Level select".into()),
                 #[cfg(not(target_arch = "wasm32"))]
                 (MenuAction::Host, "Host a LAN game".into()),
@@ -515,6 +518,7 @@ pub(super) fn steer_menu(
             commands.insert_resource(MenuBots(1));
             next.set(AppState::Playing);
         }
+        MenuAction::Tandem => next.set(AppState::TandemSetup),
         MenuAction::LevelSelect => next.set(AppState::LevelSelect),
         MenuAction::Settings => next.set(AppState::Settings),
         MenuAction::Quit => {

@@ -47,6 +47,7 @@ pub mod save;
 pub mod scripted;
 pub mod shot;
 pub mod state;
+pub mod tandem;
 pub mod theme;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -93,6 +93,7 @@ fn request_screenshot(
     settled: Res<PipelinesSettled>,
     items: Query<(&ItemView, &Visibility)>,
     shadows: Query<(), With<FlightShadow>>,
+    tandem: Option<Res<super::tandem::run::TandemRun>>,
 ) {
     let o = &options.0;
     if o.measure && !auto.first_frame_requested {
@@ -109,6 +110,9 @@ fn request_screenshot(
     if let Some(clock) = rooms.iter().next() {
         auto.ticks = clock.tick;
     }
+    if let Some(run) = &tandem {
+        auto.ticks = run.room.tick;
+    }
     let Some(path) = &o.screenshot else { return };
     if auto.shot_requested {
         return;
@@ -121,6 +125,8 @@ fn request_screenshot(
     let due = if o.at_round_end {
         *state.get() == AppState::Playing
             && auto.since_verdict.is_some_and(|s| s >= ROUND_END_SHOT_SECS)
+    } else if o.mode == Some(super::args::PlayMode::Tandem) {
+        *state.get() == AppState::Tandem && auto.ticks >= o.after_ticks
     } else if o.level.is_some() || hosted_round {
         *state.get() == AppState::Playing && auto.ticks >= o.after_ticks
     } else {

@@ -17,6 +17,10 @@ pub enum AppState {
     /// Joining a game (native): address and room code, or a join link.
     Join,
     Playing,
+    /// Tandem's setup: couch or porter partner, and the seed (`client::tandem::setup`).
+    TandemSetup,
+    /// A Tandem run (`client::tandem`).
+    Tandem,
 }
 
 /// The window is connected to a server (the menu's Host or Join): the local host stands down —

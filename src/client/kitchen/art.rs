@@ -95,7 +95,7 @@ impl Art {
     }
 
     /// One primitive: shape, colour, centre and size (its scale).
-    pub(super) fn piece(
+    pub(crate) fn piece(
         &mut self,
         mats: &mut Assets<StandardMaterial>,
         shape: Shape,

@@ -1,0 +1,170 @@
+//! The Tandem HUD: each seat's felt strain as a meter (and a gamepad rumble when it runs
+//! high), damage, progress, doorway beats and time left; the results with the integer score
+//! when the run ends, then back to the menu (Enter / South, or Esc at any time).
+
+use super::run::{Driver, TANDEM_HZ, TandemRun};
+use crate::client::device::Device;
+use crate::client::state::AppState;
+use crate::client::theme::{BAR_BACK, GOLD, PLAIN, label, seat_color};
+use crate::tandem::events::{Outcome, Phase};
+use crate::tandem::room::MAX_TICKS;
+use bevy::input::gamepad::{GamepadRumbleIntensity, GamepadRumbleRequest};
+use bevy::prelude::*;
+use std::time::Duration;
+
+/// A seat's strain meter fill.
+#[derive(Component)]
+struct StrainFill(usize);
+/// The status line (damage, progress, doorways, time).
+#[derive(Component)]
+struct StatusText;
+/// The results line (empty until the run ends).
+#[derive(Component)]
+struct ResultText;
+
+/// Strain meter permille above which a gamepad rumbles.
+const RUMBLE_FROM: i32 = 400;
+
+pub struct TandemHudPlugin;
+
+impl Plugin for TandemHudPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(OnEnter(AppState::Tandem), spawn_hud);
+        app.add_systems(
+            Update,
+            (paint_hud, rumble_strain, leave_run).run_if(in_state(AppState::Tandem)),
+        );
+    }
+}
+
+fn spawn_hud(mut commands: Commands) {
+    commands
+        .spawn((
+            DespawnOnExit(AppState::Tandem),
+            Node {
+                position_type: PositionType::Absolute,
+                top: px(10),
+                left: px(10),
+                flex_direction: FlexDirection::Column,
+                row_gap: px(6),
+                ..default()
+            },
+        ))
+        .with_children(|p| {
+            for seat in 0..2 {
+                p.spawn(Node { column_gap: px(8), align_items: AlignItems::Center, ..default() })
+                    .with_children(|row| {
+                        let name = if seat == 0 { "fore" } else { "aft" };
+                        row.spawn(label(format!("P{} {name} strain", seat + 1), 16.0, PLAIN));
+                        row.spawn((
+                            Node { width: px(180), height: px(14), ..default() },
+                            BackgroundColor(BAR_BACK),
+                        ))
+                        .with_child((
+                            StrainFill(seat),
+                            Node { width: percent(0), height: percent(100), ..default() },
+                            BackgroundColor(seat_color(seat as u8)),
+                        ));
+                    });
+            }
+            p.spawn((StatusText, label("", 18.0, PLAIN)));
+            p.spawn((ResultText, label("", 28.0, GOLD)));
+        });
+}
+
+fn paint_hud(
+    run: Option<Res<TandemRun>>,
+    mut fills: Query<(&StrainFill, &mut Node)>,
+    mut status: Query<&mut Text, (With<StatusText>, Without<ResultText>)>,
+    mut result: Query<&mut Text, (With<ResultText>, Without<StatusText>)>,
+) {
+    let Some(run) = run else { return };
+    let v = run.room.view();
+    for (fill, mut node) in &mut fills {
+        node.width = percent(v.seats[fill.0].strain_meter as f32 / 10.0);
+    }
+    let left_s = MAX_TICKS.saturating_sub(v.tick) / TANDEM_HZ;
+    let dropped = if v.phase == Phase::Regrip { "   DROPPED: regripping" } else { "" };
+    let line = format!(
+        "damage {}/1000   progress {}.{}%   doorways {}/{}   time left {}:{:02}{dropped}",
+        v.damage,
+        v.progress_permille / 10,
+        v.progress_permille % 10,
+        v.doorways_passed,
+        v.doorways,
+        left_s / 60,
+        left_s % 60
+    );
+    set_text(&mut status, line);
+    let verdict = match v.phase {
+        Phase::Ended(Outcome::Delivered) => "Delivered!",
+        Phase::Ended(Outcome::Wrecked) => "Wrecked",
+        Phase::Ended(Outcome::OutOfTime) => "Out of time",
+        Phase::Ended(Outcome::SimFault) => "Stopped (rules fault)",
+        _ => "",
+    };
+    let line = if verdict.is_empty() {
+        String::new()
+    } else {
+        let s = v.score;
+        format!(
+            "{verdict}   score {}   (speed {}, condition {}, progress {})\nEnter: back to the menu",
+            s.score, s.speed, s.condition, s.progress
+        )
+    };
+    set_text(&mut result, line);
+}
+
+fn set_text<F: bevy::ecs::query::QueryFilter>(q: &mut Query<&mut Text, F>, line: String) {
+    for mut t in q.iter_mut() {
+        if t.0 != line {
+            t.0 = line.clone();
+        }
+    }
+}
+
+/// A gamepad player feels the strain in the hands: a short rumble each tick it runs high,
+/// stronger the closer the grip is to slipping.
+fn rumble_strain(
+    run: Option<Res<TandemRun>>,
+    mut last_tick: Local<u32>,
+    mut rumble: MessageWriter<GamepadRumbleRequest>,
+) {
+    let Some(run) = run else { return };
+    let v = run.room.view();
+    if v.tick == *last_tick {
+        return;
+    }
+    *last_tick = v.tick;
+    for (seat, driver) in run.drivers.iter().enumerate() {
+        let Driver::Player(Device::Gamepad(pad)) = driver else { continue };
+        let meter = v.seats[seat].strain_meter;
+        if *pad == Entity::PLACEHOLDER || meter < RUMBLE_FROM {
+            continue;
+        }
+        let strength = (meter - RUMBLE_FROM) as f32 / (1000 - RUMBLE_FROM) as f32;
+        rumble.write(GamepadRumbleRequest::Add {
+            gamepad: *pad,
+            duration: Duration::from_millis(1000 / TANDEM_HZ as u64 + 10),
+            intensity: GamepadRumbleIntensity {
+                strong_motor: strength,
+                weak_motor: strength.max(0.3),
+            },
+        });
+    }
+}
+
+/// Esc leaves at any time; after the results, Enter (or a gamepad's South) too.
+fn leave_run(
+    run: Option<Res<TandemRun>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    pads: Query<&Gamepad>,
+    mut next: ResMut<NextState<AppState>>,
+) {
+    let ended = run.is_some_and(|r| r.room.outcome().is_some());
+    let confirm = keys.just_pressed(KeyCode::Enter)
+        || pads.iter().any(|g| g.just_pressed(GamepadButton::South));
+    if keys.just_pressed(KeyCode::Escape) || (ended && confirm) {
+        next.set(AppState::Menu);
+    }
+}

@@ -1,0 +1,9 @@
+//! Tandem (Moving Day) in the desktop client: the setup screen (couch or porter partner, the
+//! seed), the run stepped at the mode's 24 Hz from each seat's stick, the course and couch
+//! drawn in the kitchen's style, and the HUD with felt strain and the results. The rules are
+//! `crate::tandem` (read only). This file only declares the modules.
+
+pub mod hud;
+pub mod run;
+pub mod scene;
+pub mod setup;
