@@ -276,25 +276,6 @@ fn a_throw_in_flight_is_drawn_with_its_shadow_under_xvfb() {
         .arg("--screenshot")
         .arg(&png)
         .args(["--after-ticks", "48", "--size", &format!("{w}x{h}")])
-/// Moving Day in the real window: `play --mode tandem` with the porter at both handles
-/// (`--autoplay bot`) runs the couch on its 24 Hz clock, takes a screenshot, and the game's
-/// own exit line says the couch left its start (from the room's state, not pixels).
-#[test]
-fn tandem_runs_and_moves_the_couch_under_xvfb() {
-    let Some(xvfb) = xvfb_run() else {
-        eprintln!("SKIPPED: xvfb-run is not installed (apt-get install xvfb; .ci/run does)");
-        return;
-    };
-    let dir = std::env::temp_dir().join(format!("undercooked-tandem-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let png = dir.join("tandem.png");
-    let out = Command::new(xvfb)
-        .args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(env!("CARGO_BIN_EXE_undercooked"))
-        .args(["play", "--mode", "tandem", "--partner", "porter", "--autoplay", "bot"])
-        .args(["--seed", "3", "--after-ticks", "72", "--size", "1280x720"])
-        .arg("--screenshot")
-        .arg(&png)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("UNDERCOOKED_SAVE", dir.join("save.json"))
         .output()
@@ -323,6 +304,33 @@ fn tandem_runs_and_moves_the_couch_under_xvfb() {
     let first = &data[..px];
     let distinct = data.chunks(px).filter(|p| *p != first).count();
     assert!(distinct > (w * h / 10) as usize, "the screenshot is (nearly) one flat colour");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Moving Day in the real window: `play --mode tandem` with the porter at both handles
+/// (`--autoplay bot`) runs the couch on its 24 Hz clock, takes a screenshot, and the game's
+/// own exit line says the couch left its start (from the room's state, not pixels).
+#[test]
+fn tandem_runs_and_moves_the_couch_under_xvfb() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!("SKIPPED: xvfb-run is not installed (apt-get install xvfb; .ci/run does)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("undercooked-tandem-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let png = dir.join("tandem.png");
+    let out = Command::new(xvfb)
+        .args(["-a", "-s", "-screen 0 1024x768x24"])
+        .arg(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["play", "--mode", "tandem", "--partner", "porter", "--autoplay", "bot"])
+        .args(["--seed", "3", "--after-ticks", "72", "--size", "1280x720"])
+        .arg("--screenshot")
+        .arg(&png)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("UNDERCOOKED_SAVE", dir.join("save.json"))
+        .output()
+        .expect("run xvfb-run");
+    let log = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "the game exited with {:?}:\n{log}", out.status);
     assert!(png.is_file(), "no screenshot at {}\n{log}", png.display());
