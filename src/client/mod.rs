@@ -38,6 +38,7 @@ pub mod paste;
 pub mod perf;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod perf_panel;
+pub mod perf_readings;
 #[cfg(target_arch = "wasm32")]
 pub mod perf_text;
 pub mod pops;

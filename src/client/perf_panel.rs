@@ -3,7 +3,7 @@
 //! [`PERF_LINES`], reading [`PerfReadings`]. The crate's own `entries` feature is off: it
 //! registers some twenty predefined entry kinds whether a root shows them or not.
 
-use super::perf::{PERF_LINES, PerfOverlay, PerfReadings};
+use super::perf_readings::{PERF_LINES, PerfOverlay, PerfReadings};
 use bevy::ecs::system::SystemParam;
 use bevy::ecs::system::lifetimeless::SRes;
 use bevy::prelude::*;

@@ -2,7 +2,7 @@
 //! (`bevy_perf_ui` stays on the desktop: with it the browser build measured 15,078,713 bytes,
 //! over its 15 MB budget, docs/PERFORMANCE.md).
 
-use super::perf::{PERF_LINES, PerfOverlay, PerfReadings};
+use super::perf_readings::{PERF_LINES, PerfOverlay, PerfReadings};
 use bevy::prelude::*;
 
 /// Keeps the text panel in step with the readings.
