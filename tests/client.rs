@@ -9,7 +9,7 @@ use bevy::image::{CompressedImageFormats, Image, ImageSampler, ImageType, Textur
 use bevy::input::InputPlugin;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 use undercooked::client::hud::{Nudge, spawn_nudges};
@@ -206,6 +206,28 @@ fn xvfb_run() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// The screenshot at `png` is a real frame: a PNG of the window's `size`, not one flat colour
+/// (`log`: the game's output, shown when it is missing).
+fn assert_real_frame(png: &Path, (w, h): (u32, u32), log: &str) {
+    let bytes = std::fs::read(png)
+        .unwrap_or_else(|e| panic!("no screenshot at {}: {e}\n{log}", png.display()));
+    let img = Image::from_buffer(
+        &bytes,
+        ImageType::Extension("png"),
+        CompressedImageFormats::NONE,
+        true,
+        ImageSampler::Default,
+        RenderAssetUsages::default(),
+    )
+    .expect("a PNG");
+    assert_eq!((img.width(), img.height()), (w, h), "the screenshot is the window's size");
+    let data = img.data.as_ref().expect("pixels");
+    let px = img.texture_descriptor.format.pixel_size().expect("plain format");
+    let first = &data[..px];
+    let distinct = data.chunks(px).filter(|p| *p != first).count();
+    assert!(distinct > (w * h / 10) as usize, "the screenshot is (nearly) one flat colour");
+}
+
 #[test]
 fn the_game_renders_a_kitchen_under_xvfb() {
     let Some(xvfb) = xvfb_run() else {
@@ -233,23 +255,7 @@ fn the_game_renders_a_kitchen_under_xvfb() {
         .expect("run xvfb-run");
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "the game exited with {:?}:\n{log}", out.status);
-    let bytes = std::fs::read(&png)
-        .unwrap_or_else(|e| panic!("no screenshot at {}: {e}\n{log}", png.display()));
-    let img = Image::from_buffer(
-        &bytes,
-        ImageType::Extension("png"),
-        CompressedImageFormats::NONE,
-        true,
-        ImageSampler::Default,
-        RenderAssetUsages::default(),
-    )
-    .expect("a PNG");
-    assert_eq!((img.width(), img.height()), (w, h), "the screenshot is the window's size");
-    let data = img.data.as_ref().expect("pixels");
-    let px = img.texture_descriptor.format.pixel_size().expect("plain format");
-    let first = &data[..px];
-    let distinct = data.chunks(px).filter(|p| *p != first).count();
-    assert!(distinct > (w * h / 10) as usize, "the screenshot is (nearly) one flat colour");
+    assert_real_frame(&png, (w, h), &log);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -287,23 +293,7 @@ fn a_throw_in_flight_is_drawn_with_its_shadow_under_xvfb() {
         said.contains("screenshot: tick 48, items in flight drawn 1, flight shadows 1"),
         "at the shot the game had no throw drawn in flight:\n{said}"
     );
-    let bytes = std::fs::read(&png)
-        .unwrap_or_else(|e| panic!("no screenshot at {}: {e}\n{log}", png.display()));
-    let img = Image::from_buffer(
-        &bytes,
-        ImageType::Extension("png"),
-        CompressedImageFormats::NONE,
-        true,
-        ImageSampler::Default,
-        RenderAssetUsages::default(),
-    )
-    .expect("a PNG");
-    assert_eq!((img.width(), img.height()), (w, h), "the screenshot is the window's size");
-    let data = img.data.as_ref().expect("pixels");
-    let px = img.texture_descriptor.format.pixel_size().expect("plain format");
-    let first = &data[..px];
-    let distinct = data.chunks(px).filter(|p| *p != first).count();
-    assert!(distinct > (w * h / 10) as usize, "the screenshot is (nearly) one flat colour");
+    assert_real_frame(&png, (w, h), &log);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -58,8 +58,12 @@ shots=(
   "burn-warning|--level soup_kitchen --players 4 --autoplay bot --after-ticks 500"
   # Round end: four bots win the tutorial; shot once the verdict is in and its stars have lit.
   "round-end|--level tutorial --players 4 --autoplay bot --at-round-end"
-  # Settings: volume, keys (and the accessibility options once they exist).
+  # Settings: volume, every control's keys (the second button too), the accessibility options.
   "settings|--screen settings --after-frames 30"
+  # Assist mode on: chosen on Level Select before the round, then a round with its badge
+  # under the score (order timers x2, the round +50 %: a 4:30 clock on the corner diner).
+  "assist-select|--screen level-select --assist-orders x2 --assist-round --after-frames 30"
+  "assist|--level corner_diner --players 2 --autoplay bot --assist-orders x2 --assist-round --after-ticks 600"
   # The main menu over the live kitchen, and the Host screen (binds a LAN port).
   "menu|--screen menu --after-frames 90"
   "host|--screen host --after-frames 60"

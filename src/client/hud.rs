@@ -48,6 +48,11 @@ struct ClockText;
 #[derive(Component)]
 struct Banner;
 
+/// Under the score while the round is assisted: which assists are on (a player sees that the
+/// kitchen has more time, and the stars it earns are marked assisted).
+#[derive(Component)]
+struct AssistBadge;
+
 /// The level's name and one-line hint, shown under the countdown before the round.
 #[derive(Component)]
 struct HintText;
@@ -119,6 +124,11 @@ fn spawn_hud(mut commands: Commands) {
         .with_children(|p| {
             p.spawn((ClockText, label("3:00", 30.0, INK)));
             p.spawn((ScoreText, label("0 / 0", 20.0, GOLD)));
+            p.spawn((
+                AssistBadge,
+                label("", 16.0, HINT),
+                Node { display: Display::None, ..default() },
+            ));
         });
     commands.spawn((
         Banner,
@@ -291,15 +301,30 @@ pub fn clock_text(ticks: u32) -> String {
     format!("{}:{:02}", secs / 60, secs % 60)
 }
 
+#[allow(clippy::type_complexity)]
 fn update_scoreboard(
     rooms: Query<&RoomView, (Changed<RoomView>, Without<BackdropRoom>)>,
-    mut score: Query<&mut Text, (With<ScoreText>, Without<ClockText>)>,
+    mut score: Query<&mut Text, (With<ScoreText>, Without<ClockText>, Without<AssistBadge>)>,
+    mut badge: Query<(&mut Text, &mut Node), (With<AssistBadge>, Without<ScoreText>)>,
 ) {
     let Some(view) = rooms.iter().next() else { return };
     if let Ok(mut t) = score.single_mut() {
         let streak =
             if view.streak > 1 { format!("   streak x{}", view.streak) } else { String::new() };
         t.0 = format!("score {} / {}{streak}", view.score, view.target);
+    }
+    if let Ok((mut t, mut node)) = badge.single_mut() {
+        let (text, display) = if view.assist.is_on() {
+            (format!("ASSIST: {}", view.assist.summary()), Display::Flex)
+        } else {
+            (String::new(), Display::None)
+        };
+        if t.0 != text {
+            t.0 = text;
+        }
+        if node.display != display {
+            node.display = display;
+        }
     }
 }
 
@@ -400,6 +425,10 @@ fn show_round_end(
             20.0,
             GOLD,
         ),));
+        if view.assist.is_on() {
+            // The save marks these stars assisted too (`save.rs`); say so where they are earned.
+            p.spawn(label(format!("Assisted round: {}", view.assist.summary()), 16.0, HINT));
+        }
         for c in &cooks {
             p.spawn((label(
                 format!("{:<16} {:>4} pts  {:>2} dishes", c.name, c.score, c.dishes_served),

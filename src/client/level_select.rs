@@ -6,7 +6,7 @@
 use super::args::Options;
 use super::assist_menu::{AssistOption, RoundAssist, assist_label, skip_target};
 use super::loading::{GameAssets, campaign_from_assets};
-use super::menu::{Cursor, MENU_GAP, MenuAction, spawn_items, unlocked};
+use super::menu::{Cursor, MenuAction, spawn_item, unlocked};
 use super::save::SaveData;
 use super::state::AppState;
 use super::theme::{ERROR, label, screen, title};
@@ -45,51 +45,86 @@ fn spawn_level_select(
             .and_then(|b| load_campaign(&options.0.levels, &b))
             .map_err(|e| e.to_string()),
     };
-    commands.spawn(screen(AppState::LevelSelect, MENU_GAP)).with_children(|p| {
-        p.spawn(title("Level select", 44.0));
-        let mut items: Vec<(MenuAction, String)> = AssistOption::ALL
-            .into_iter()
-            .map(|o| (MenuAction::Assist(o), assist_label(&assist, o)))
-            .collect();
-        match levels {
-            Ok(levels) => {
-                let ids: Vec<String> = levels.iter().map(|l| l.id.clone()).collect();
-                let open = |k: usize| unlocked(k, &ids, &save.best_stars, &save.skipped);
-                for (k, l) in levels.iter().enumerate() {
-                    let stars = save.best_stars.get(&l.id).copied().unwrap_or(0);
-                    let mark = match (save.assisted.contains(&l.id), save.skipped.contains(&l.id)) {
-                        (true, _) => "  (assisted)",
-                        (false, true) if stars == 0 => "  (skipped)",
-                        _ => "",
-                    };
-                    if open(k) {
-                        items.push((
-                            MenuAction::PickLevel(l.id.clone()),
-                            format!("{}. {}  [{}]{mark}", k + 1, l.name, stars_text(stars)),
-                        ));
-                    } else {
-                        items.push((
-                            MenuAction::Locked,
-                            format!(
-                                "{}. {}  (locked: earn a star on {})",
-                                k + 1,
-                                l.name,
-                                levels[k - 1].name
-                            ),
-                        ));
-                    }
-                }
-                if let Some(k) = skip_target(&ids, &save.best_stars, &save.skipped, open) {
-                    let line =
-                        format!("Assist: skip {} (opens {})", levels[k].name, levels[k + 1].name);
-                    items.push((MenuAction::SkipLevel(ids[k].clone()), line));
+    // The assists first (chosen before the round), then the campaign in two columns (play
+    // order runs down the left, then the right: Up/Down walk it in order), then skip and Back.
+    // Compact rows, so all fourteen levels and the assists fit a 1280x720 window.
+    let assists: Vec<(MenuAction, String)> = AssistOption::ALL
+        .into_iter()
+        .map(|o| (MenuAction::Assist(o), assist_label(&assist, o)))
+        .collect();
+    let mut rows: Vec<(MenuAction, String)> = Vec::new();
+    let mut tail: Vec<(MenuAction, String)> = Vec::new();
+    let mut error = None;
+    match levels {
+        Ok(levels) => {
+            let ids: Vec<String> = levels.iter().map(|l| l.id.clone()).collect();
+            let open = |k: usize| unlocked(k, &ids, &save.best_stars, &save.skipped);
+            for (k, l) in levels.iter().enumerate() {
+                let stars = save.best_stars.get(&l.id).copied().unwrap_or(0);
+                let mark = match (save.assisted.contains(&l.id), save.skipped.contains(&l.id)) {
+                    (true, _) => "  (assisted)",
+                    (false, true) if stars == 0 => "  (skipped)",
+                    _ => "",
+                };
+                if open(k) {
+                    rows.push((
+                        MenuAction::PickLevel(l.id.clone()),
+                        format!("{}. {}  [{}]{mark}", k + 1, l.name, stars_text(stars)),
+                    ));
+                } else {
+                    let line = format!(
+                        "{}. {}  (locked: a star on {})",
+                        k + 1,
+                        l.name,
+                        levels[k - 1].name
+                    );
+                    rows.push((MenuAction::Locked, line));
                 }
             }
-            Err(e) => {
-                p.spawn(label(format!("cannot read the campaign: {e}"), 16.0, ERROR));
+            if let Some(k) = skip_target(&ids, &save.best_stars, &save.skipped, open) {
+                let line =
+                    format!("Assist: skip {} (opens {})", levels[k].name, levels[k + 1].name);
+                tail.push((MenuAction::SkipLevel(ids[k].clone()), line));
             }
         }
-        items.push((MenuAction::Back, "Back".into()));
-        spawn_items(p, items);
+        Err(e) => error = Some(format!("cannot read the campaign: {e}")),
+    }
+    tail.push((MenuAction::Back, "Back".into()));
+    commands.spawn(screen(AppState::LevelSelect, 8.0)).with_children(|p| {
+        p.spawn(title("Level select", 40.0));
+        let mut index = 0;
+        p.spawn(Node { column_gap: px(12), ..default() }).with_children(|row| {
+            for (action, line) in assists {
+                spawn_item(row, index, action, line, (px(400), 20.0));
+                index += 1;
+            }
+        });
+        if let Some(e) = error {
+            p.spawn(label(e, 16.0, ERROR));
+        }
+        let split = rows.len().div_ceil(2);
+        p.spawn(Node { column_gap: px(12), width: percent(94), max_width: px(1180), ..default() })
+            .with_children(|cols| {
+                let mut left = rows;
+                let right = left.split_off(split);
+                for column in [left, right] {
+                    cols.spawn(Node {
+                        flex_direction: FlexDirection::Column,
+                        row_gap: px(6),
+                        width: percent(50),
+                        ..default()
+                    })
+                    .with_children(|c| {
+                        for (action, line) in column {
+                            spawn_item(c, index, action, line, (percent(100), 17.0));
+                            index += 1;
+                        }
+                    });
+                }
+            });
+        for (action, line) in tail {
+            spawn_item(p, index, action, line, (px(600), 20.0));
+            index += 1;
+        }
     });
 }

@@ -417,11 +417,7 @@ pub fn lobby_lines(lobby: &LobbyView, seats: &[u8]) -> String {
     };
     let mut text = format!("Room {} | {} | level {}", lobby.code, phase, lobby.level_id);
     if lobby.assist.is_on() {
-        let round = if lobby.assist.longer_round { "+50%" } else { "+0%" };
-        text.push_str(&format!(
-            " | ASSIST: order timers {}, round time {round}",
-            lobby.assist.order_time.label()
-        ));
+        text.push_str(&format!(" | ASSIST: {}", lobby.assist.summary()));
     }
     if lobby.phase != LobbyPhase::Round && seats.contains(&0) {
         text.push_str(

@@ -78,6 +78,12 @@ impl Assist {
         order | (i64::from(self.longer_round) << 2)
     }
 
+    /// "order timers x2, round time +50%": the HUD's badge, the round end and the online lobby.
+    pub fn summary(&self) -> String {
+        let round = if self.longer_round { "+50%" } else { "+0%" };
+        format!("order timers {}, round time {round}", self.order_time.label())
+    }
+
     /// The level as this round plays it: order deadlines and the round's length scaled.
     /// Nothing else changes (the spawn interval, the target, the stars' thresholds as shares of
     /// the clock), so an assisted round is the same kitchen with more time.
@@ -114,6 +120,14 @@ mod tests {
         Assist::OFF.apply(&mut l);
         assert_eq!((l.orders.deadline, l.time_limit), (601, 3601));
         assert_eq!(scale_up(u32::MAX, (2, 1)), u32::MAX);
+    }
+
+    #[test]
+    fn the_summary_names_both_assists() {
+        let a = Assist { order_time: OrderTime::Double, longer_round: true };
+        assert_eq!(a.summary(), "order timers x2, round time +50%");
+        let a = Assist { order_time: OrderTime::Longer, longer_round: false };
+        assert_eq!(a.summary(), "order timers x1.5, round time +0%");
     }
 
     #[test]
