@@ -140,7 +140,10 @@ impl TandemBundle {
         }
         let computed = hex(self.course.digest_of());
         if computed != self.course_digest || hex(self.course.digest) != self.course_digest {
-            return Err(BundleError::CourseDigest { carried: self.course_digest.clone(), computed });
+            return Err(BundleError::CourseDigest {
+                carried: self.course_digest.clone(),
+                computed,
+            });
         }
         if self.course.seed != self.seed {
             return Err(BundleError::CourseSeed { course: self.course.seed, bundle: self.seed });
