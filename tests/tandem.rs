@@ -2,7 +2,7 @@
 //! through the library and the CLI (exit 0, 1 on a changed golden, 2 on a missing one); the
 //! goldens cover a delivery, a wreck, a drop and regrip and an out-of-time run; the seed's
 //! physics numbers (drop, regrip, damage formulas, end-check order); determinism; the porter
-//! pair delivering on most of seeds 1..20; and recorded runs' replay bundles (written,
+//! pair delivering on most of seeds 1..20 at live and at decision turns; and recorded runs' replay bundles (written,
 //! re-played, tampered with).
 
 use std::path::{Path, PathBuf};
@@ -318,13 +318,19 @@ fn a_bad_script_is_refused_by_name() {
 }
 
 #[test]
-fn a_porter_pair_delivers_on_most_seeds() {
-    let delivered = (1..=20u64)
-        .filter(|&s| {
-            play_pair(TandemRoom::new(s, TurnTicks::Live)).outcome() == Some(Outcome::Delivered)
-        })
-        .count();
-    assert!(delivered > 10, "delivered on {delivered} of seeds 1..20");
+fn a_porter_pair_delivers_on_most_seeds_at_both_turn_lengths() {
+    for turn in [TurnTicks::Live, TurnTicks::Decision] {
+        let delivered = (1..=20u64)
+            .filter(|&s| {
+                play_pair(TandemRoom::new(s, turn)).outcome() == Some(Outcome::Delivered)
+            })
+            .count();
+        assert!(delivered > 10, "delivered on {delivered} of seeds 1..20 at {turn:?} turns");
+    }
+    // Seed 8's turn cell with a pillar beside its exit door (docs/TANDEM.md, "The porter").
+    let seed8 = play_pair(TandemRoom::new(8, TurnTicks::Live));
+    assert_eq!(seed8.outcome(), Some(Outcome::Delivered), "seed 8 at live turns");
+    assert_eq!(seed8.stats.drops, 0);
 }
 
 /// The text of a source file without its comments and its inline test module.
