@@ -2,8 +2,8 @@
 //! through the library and the CLI (exit 0, 1 on a changed golden, 2 on a missing one); the
 //! goldens cover a delivery, a wreck, a drop and regrip and an out-of-time run; the seed's
 //! physics numbers (drop, regrip, damage formulas, end-check order); determinism; the porter
-//! pair delivering on most of seeds 1..20 at live and at decision turns; and recorded runs' replay bundles (written,
-//! re-played, tampered with).
+//! pair delivering on most of seeds 1..20 at live and at decision turns; and recorded runs'
+//! replay bundles (written, re-played, tampered with).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
