@@ -56,6 +56,9 @@ pub const ALIGNED: i32 = TURN / 36;
 pub const CREEP: i64 = 300_000;
 /// Ticks the tracking takes to settle at the start of a turn (not counted as travel).
 pub const TURN_LAG: u32 = 3;
+/// At decision turns a waypoint the centre is past (toward the next one) counts as reached
+/// within this, µm.
+pub const TURN_PASSED: i64 = 1_500_000;
 /// Turns without reaching a waypoint before a backing-off turn, and how far it backs, µm.
 pub const STALL_TURNS: u32 = 4;
 pub const BACK_OFF: i64 = 500_000;
@@ -170,15 +173,21 @@ impl Porter {
     }
 
     /// Advance past reached waypoints (and ones already behind on the way to the next).
+    /// A waypoint the centre has passed (toward the next one) counts within `2·REACH` at live
+    /// turns, within `TURN_PASSED` at decision turns (a 2 s move overshoots further).
     fn advance(&mut self, room: &TandemRoom) {
         let c = Pt::new(room.motion.x, room.motion.y);
+        let passed = match room.turn_ticks {
+            TurnTicks::Live => 2 * REACH,
+            TurnTicks::Decision => TURN_PASSED,
+        };
         while self.next + 1 < self.path.len() {
             let (w, n) = (self.path[self.next].at, self.path[self.next + 1].at);
             let behind = (c.x - w.x) as i64 * (n.x - w.x) as i64
                 + (c.y - w.y) as i64 * (n.y - w.y) as i64
                 > 0;
             let near = dist2(c, w) < REACH * REACH;
-            if near || (behind && dist2(c, w) < 4 * REACH * REACH) {
+            if near || (behind && dist2(c, w) < passed * passed) {
                 self.next += 1;
                 self.advanced_at = room.tick;
             } else {
