@@ -321,9 +321,7 @@ fn a_bad_script_is_refused_by_name() {
 fn a_porter_pair_delivers_on_most_seeds_at_both_turn_lengths() {
     for turn in [TurnTicks::Live, TurnTicks::Decision] {
         let delivered = (1..=20u64)
-            .filter(|&s| {
-                play_pair(TandemRoom::new(s, turn)).outcome() == Some(Outcome::Delivered)
-            })
+            .filter(|&s| play_pair(TandemRoom::new(s, turn)).outcome() == Some(Outcome::Delivered))
             .count();
         assert!(delivered > 10, "delivered on {delivered} of seeds 1..20 at {turn:?} turns");
     }
