@@ -157,8 +157,9 @@ enum ReplayAction {
         #[arg(required = true)]
         scripts: Vec<PathBuf>,
     },
-    /// Run scripts and compare with their goldens, or re-run hosted rounds' bundles
-    /// (DATA_DIR/bundles/*.ron). Exit 0 all match, 1 a mismatch, 2 missing or invalid.
+    /// Run scripts and compare with their goldens, or re-run played rounds' bundles
+    /// (DATA_DIR/bundles/*.ron; Tandem's *.tandem-bundle.ron). Exit 0 all match, 1 a mismatch,
+    /// 2 missing or invalid.
     Check {
         /// Input scripts or replay bundles (RON).
         #[arg(required = true)]
@@ -339,10 +340,12 @@ fn run_replay(action: ReplayAction, paths: &ReplayPaths) -> u8 {
         ReplayAction::Check { scripts } => scripts
             .iter()
             .map(|s| {
-                // A hosted round's bundle carries its own level and golden.
-                let bundle = std::fs::read_to_string(s)
-                    .is_ok_and(|t| undercooked::replay::bundle::looks_like_bundle(&t));
-                if bundle {
+                // A played round's bundle carries its own level (or course) and golden.
+                let text = std::fs::read_to_string(s).unwrap_or_default();
+                if undercooked::tandem::bundle::looks_like_tandem_bundle(s, &text) {
+                    return undercooked::tandem::cli::check_bundle_file(s);
+                }
+                if undercooked::replay::bundle::looks_like_bundle(&text) {
                     return undercooked::replay::bundle::check_bundle_file(s);
                 }
                 if undercooked::tandem::cli::is_tandem_script(s) {

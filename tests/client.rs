@@ -299,7 +299,8 @@ fn a_throw_in_flight_is_drawn_with_its_shadow_under_xvfb() {
 
 /// Moving Day in the real window: `play --mode tandem` with the porter at both handles
 /// (`--autoplay bot`) runs the couch on its 24 Hz clock, takes a screenshot, and the game's
-/// own exit line says the couch left its start (from the room's state, not pixels).
+/// own exit line says the couch left its start (from the room's state, not pixels); the run's
+/// replay bundle is written on quitting and `replay check` reproduces it.
 #[test]
 fn tandem_runs_and_moves_the_couch_under_xvfb() {
     let Some(xvfb) = xvfb_run() else {
@@ -337,6 +338,18 @@ fn tandem_runs_and_moves_the_couch_under_xvfb() {
     let (start, now) = (field("start_mm"), field("centre_mm"));
     let moved = (now[0] - start[0]).abs() + (now[1] - start[1]).abs();
     assert!(moved > 300, "the couch moved more than 0.3 m in three seconds: {line}");
+    // Quitting mid-run wrote the run's replay bundle beside a window-hosted game's (the save
+    // file's folder, `host/bundles`), and it replays to its chain.
+    let bundle = dir.join("host/bundles/local-1.tandem-bundle.ron");
+    assert!(bundle.is_file(), "no bundle at {}\n{log}", bundle.display());
+    let check = Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["replay", "check"])
+        .arg(&bundle)
+        .output()
+        .expect("run replay check");
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "replay check of the window's bundle: {said}");
+    assert!(said.contains("(quit), seed 3"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,16 +1,19 @@
 //! Tandem (docs/TANDEM.md) end to end: every committed Tandem golden replays to its hash chain
 //! through the library and the CLI (exit 0, 1 on a changed golden, 2 on a missing one); the
 //! goldens cover a delivery, a wreck, a drop and regrip and an out-of-time run; the seed's
-//! physics numbers (drop, regrip, damage formulas, end-check order); determinism; and the
-//! porter pair delivering on most of seeds 1..20.
+//! physics numbers (drop, regrip, damage formulas, end-check order); determinism; the porter
+//! pair delivering on most of seeds 1..20 at live and at decision turns; and recorded runs'
+//! replay bundles (written, re-played, tampered with).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use undercooked::tandem::bundle::{BundleError, TANDEM_BUNDLE_EVERY, TandemBundle, check_bundle};
 use undercooked::tandem::cli::{golden_path, load_golden, load_script};
 use undercooked::tandem::control::{Seat, SeatOrder};
 use undercooked::tandem::course::generate;
 use undercooked::tandem::events::{Outcome, Phase, TandemEvent};
-use undercooked::tandem::porter::play_pair;
+use undercooked::tandem::porter::{Porter, play_pair};
+use undercooked::tandem::recorder::TandemRecorder;
 use undercooked::tandem::room::{OrderRecord, TandemRoom, TurnTicks};
 use undercooked::tandem::route::Step;
 use undercooked::tandem::script::{TandemCheck, TandemScript, check, play};
@@ -315,13 +318,17 @@ fn a_bad_script_is_refused_by_name() {
 }
 
 #[test]
-fn a_porter_pair_delivers_on_most_seeds() {
-    let delivered = (1..=20u64)
-        .filter(|&s| {
-            play_pair(TandemRoom::new(s, TurnTicks::Live)).outcome() == Some(Outcome::Delivered)
-        })
-        .count();
-    assert!(delivered > 10, "delivered on {delivered} of seeds 1..20");
+fn a_porter_pair_delivers_on_most_seeds_at_both_turn_lengths() {
+    for turn in [TurnTicks::Live, TurnTicks::Decision] {
+        let delivered = (1..=20u64)
+            .filter(|&s| play_pair(TandemRoom::new(s, turn)).outcome() == Some(Outcome::Delivered))
+            .count();
+        assert!(delivered > 10, "delivered on {delivered} of seeds 1..20 at {turn:?} turns");
+    }
+    // Seed 8's turn cell with a pillar beside its exit door (docs/TANDEM.md, "The porter").
+    let seed8 = play_pair(TandemRoom::new(8, TurnTicks::Live));
+    assert_eq!(seed8.outcome(), Some(Outcome::Delivered), "seed 8 at live turns");
+    assert_eq!(seed8.stats.drops, 0);
 }
 
 /// The text of a source file without its comments and its inline test module.
@@ -364,4 +371,105 @@ fn the_rules_are_apart_from_the_kitchen_and_free_of_floats() {
             assert!(!code_without_tests(&path).contains("crate::tandem"), "{}", path.display());
         }
     }
+}
+
+/// A porter pair's run recorded the way the window records one (`TandemRecorder::step` each
+/// tick, `finish` at the end), written as a bundle file.
+fn recorded_bundle(seed: u64, turn: TurnTicks, dir: &Path) -> (TandemBundle, PathBuf) {
+    let mut room = TandemRoom::new(seed, turn);
+    let seats = vec![(0, "porter".to_string()), (1, "porter".to_string())];
+    let mut rec = TandemRecorder::start(&room, "test", 1, seats);
+    let mut bots = Seat::BOTH.map(|s| Porter::new(s, &room.course, room.turn_ticks));
+    while room.outcome().is_none() {
+        let orders = [bots[0].order(&room), bots[1].order(&room)];
+        rec.step(&mut room, orders).expect("the run has not ended");
+    }
+    let bundle = rec.finish(&room, "ended");
+    let path = bundle.write_to(dir).expect("the bundle is written");
+    (bundle, path)
+}
+
+#[test]
+fn a_recorded_run_writes_a_bundle_that_replays_and_tampering_is_named() {
+    let dir = std::env::temp_dir().join(format!("uc-tandem-bundle-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (bundle, path) = recorded_bundle(2, TurnTicks::Live, &dir);
+    assert!(path.ends_with("test-1.tandem-bundle.ron"), "{}", path.display());
+    assert_eq!(bundle.outcome, Some(Outcome::Delivered));
+    assert_eq!(bundle.reason, "delivered");
+    assert_eq!(bundle.hashes.first().map(|h| h.0), Some(0));
+    assert_eq!(bundle.hashes.last().map(|h| h.0), Some(bundle.ticks));
+    assert!(bundle.hashes.len() as u32 >= bundle.ticks / TANDEM_BUNDLE_EVERY, "on the cadence");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let back = TandemBundle::parse(&text).expect("it parses back");
+    assert_eq!(back, bundle);
+    assert!(check_bundle(&back).expect("valid").matches());
+    let (code, out) = cli(&["replay", "check", &path.to_string_lossy()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("outcome and score reproduced"), "{out}");
+    // A second run gets the next free number; decision turns record and replay too.
+    let (b48, p48) = recorded_bundle(2, TurnTicks::Decision, &dir);
+    assert!(p48.ends_with("test-2.tandem-bundle.ron"), "{}", p48.display());
+    assert!(check_bundle(&b48).expect("valid").matches());
+
+    // One byte of one order changed (its yield 0 → 1): the first recorded tick after it.
+    let mid = bundle.orders[bundle.orders.len() / 2];
+    let (t, s, x, y, yld) = mid;
+    assert_eq!(yld, 0, "the porter never yields");
+    let was = format!("({t},{s},{x},{y},0)");
+    assert_eq!(text.matches(&was).count(), 1, "{was} once");
+    let tampered = text.replace(&was, &format!("({t},{s},{x},{y},1)"));
+    assert_eq!(tampered.len(), text.len());
+    let bad = dir.join("tampered.tandem-bundle.ron");
+    std::fs::write(&bad, &tampered).unwrap();
+    let first = (t + 1).div_ceil(TANDEM_BUNDLE_EVERY) * TANDEM_BUNDLE_EVERY;
+    let first = first.min(bundle.ticks);
+    match check_bundle(&TandemBundle::parse(&tampered).unwrap()).unwrap().chain {
+        TandemCheck::Mismatch { tick, fields, .. } => {
+            assert_eq!(tick, first, "the first recorded tick after the order at {t}");
+            assert!(!fields.is_empty(), "the fields that differ are named");
+        }
+        other => panic!("a tampered order replayed as {other:?}"),
+    }
+    let (code, out) = cli(&["replay", "check", &bad.to_string_lossy()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(&format!("MISMATCH at tick {first}")), "{out}");
+
+    // Truncated: a named parse error, exit 2.
+    let cut = text[..text.len() / 2].trim_end_matches(')');
+    assert!(matches!(TandemBundle::parse(cut), Err(BundleError::Truncated { .. })));
+    std::fs::write(&bad, cut).unwrap();
+    let (code, out) = cli(&["replay", "check", &bad.to_string_lossy()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("ends early"), "{out}");
+
+    // Other tampering is named before anything is re-played.
+    let digest = bundle.course_digest.clone();
+    let cases: Vec<(TandemBundle, fn(&BundleError) -> bool)> = vec![
+        (TandemBundle { tandem_bundle_version: 9, ..bundle.clone() }, |e| {
+            matches!(e, BundleError::Version { found: 9 })
+        }),
+        (TandemBundle { course_digest: "0".repeat(16), ..bundle.clone() }, |e| {
+            matches!(e, BundleError::CourseDigest { .. })
+        }),
+        (TandemBundle { seed: bundle.seed + 1, ..bundle.clone() }, |e| {
+            matches!(e, BundleError::CourseSeed { .. })
+        }),
+        (TandemBundle { ticks: 9_000, ..bundle.clone() }, |e| matches!(e, BundleError::Ticks(_))),
+        (TandemBundle { final_hash: digest, ..bundle.clone() }, |e| {
+            matches!(e, BundleError::Chain(_))
+        }),
+        (TandemBundle { orders: vec![(0, 7, 0, 0, 0)], ..bundle.clone() }, |e| {
+            matches!(e, BundleError::Seat { index: 0, seat: 7 })
+        }),
+        (TandemBundle { orders: vec![(0, 0, 1000, 1000, 0)], ..bundle.clone() }, |e| {
+            matches!(e, BundleError::Orders(_))
+        }),
+    ];
+    for (b, named) in cases {
+        let e = check_bundle(&b).expect_err("refused");
+        assert!(named(&e), "{e}");
+    }
+    assert!(matches!(TandemBundle::parse("(nonsense)"), Err(BundleError::Parse(_))));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -38,6 +38,10 @@ pub struct ProveArgs {
     /// Which game: `tandem` has a porter pair carry the couch on each seed (docs/TANDEM.md).
     #[arg(long, value_enum, default_value_t)]
     pub mode: crate::tandem::cli::Mode,
+    /// Tandem only: the turn length the porters play, 1 (live, the default) or 48 (the
+    /// seed's decision turns: orders install every 2 s).
+    #[arg(long, default_value_t = 1)]
+    pub turn: u32,
     /// Bots in the team (seats 0..N).
     #[arg(long, default_value_t = 2)]
     pub bots: u8,
@@ -114,7 +118,11 @@ fn book() -> Result<RecipeBook, String> {
 pub fn run(command: BotCommand) -> u8 {
     let BotCommand::Prove(args) = command;
     if args.mode == crate::tandem::cli::Mode::Tandem {
-        return crate::tandem::prove::run(args.seeds.unwrap_or(20));
+        let Some(turn) = crate::tandem::room::TurnTicks::of_ticks(args.turn) else {
+            eprintln!("error: --turn {} (a Tandem turn is 1 or 48 ticks)", args.turn);
+            return 2;
+        };
+        return crate::tandem::prove::run(args.seeds.unwrap_or(20), turn);
     }
     let seeds = args.seeds.unwrap_or(5);
     let book = match book() {

@@ -44,6 +44,9 @@ impl Plugin for ClientPlugin {
         // Host and Join: the client networking, idle until the menu connects.
         #[cfg(not(target_arch = "wasm32"))]
         app.add_plugins((WindowedOnlinePlugin, NetMenuPlugin, LobbyAssistPlugin));
+        // Tandem runs' replay bundles (a folder to write them to: not in the browser).
+        #[cfg(not(target_arch = "wasm32"))]
+        app.add_plugins(super::tandem::record::TandemRecordPlugin);
     }
 }
 

@@ -1,6 +1,6 @@
 //! The loaders target: mutations of the shipped files (levels/, goldens/levels/, the recipe
-//! book, goldens/scripts/, a replay bundle written by the real encoder, and in client builds
-//! the key-bindings config.ron) fed to the parser each kind of file goes through. Each must
+//! book, goldens/scripts/, a replay bundle and a Tandem one written by the real encoders, and
+//! in client builds the key-bindings config.ron) fed to the parser each kind of file goes through. Each must
 //! answer with a typed error; the kind counted is the error's code.
 
 use super::mutate::mutate;
@@ -16,6 +16,7 @@ use crate::sim::open::SeatSpec;
 use crate::sim::recipe_book::RecipeBook;
 use crate::sim::rng::SplitMix64;
 use crate::sim::room::Room;
+use crate::tandem::bundle::{TandemBundle, check_bundle as check_tandem_bundle};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -26,9 +27,21 @@ pub enum FileKind {
     Recipes,
     Script,
     Bundle,
+    TandemBundle,
     #[cfg(feature = "client")]
     Config,
 }
+
+/// Every kind, in `FileKind::from_byte` order.
+const KINDS: &[FileKind] = &[
+    FileKind::Level,
+    FileKind::Recipes,
+    FileKind::Script,
+    FileKind::Bundle,
+    FileKind::TandemBundle,
+    #[cfg(feature = "client")]
+    FileKind::Config,
+];
 
 impl FileKind {
     fn name(self) -> &'static str {
@@ -37,21 +50,14 @@ impl FileKind {
             FileKind::Recipes => "recipes",
             FileKind::Script => "script",
             FileKind::Bundle => "bundle",
+            FileKind::TandemBundle => "tandem bundle",
             #[cfg(feature = "client")]
             FileKind::Config => "config",
         }
     }
 
     fn from_byte(b: u8) -> FileKind {
-        const ALL: &[FileKind] = &[
-            FileKind::Level,
-            FileKind::Recipes,
-            FileKind::Script,
-            FileKind::Bundle,
-            #[cfg(feature = "client")]
-            FileKind::Config,
-        ];
-        ALL[b as usize % ALL.len()]
+        KINDS[b as usize % KINDS.len()]
     }
 }
 
@@ -139,13 +145,14 @@ impl LoadersTarget {
         if let Some(b) = sample_bundle(&book_source, &book) {
             corpus.push((FileKind::Bundle, b));
         }
+        corpus.push((FileKind::TandemBundle, sample_tandem_bundle()));
         #[cfg(feature = "client")]
         corpus.push((
             FileKind::Config,
             crate::client::config::bindings_text(&Default::default()).into_bytes(),
         ));
         let kinds = corpus.iter().map(|(k, _)| *k).collect::<Vec<_>>();
-        let missing = (0..=4u8).map(FileKind::from_byte).find(|k| !kinds.contains(k));
+        let missing = KINDS.iter().find(|k| !kinds.contains(k));
         if let Some(k) = missing {
             return Err(format!(
                 "no {} file to start from (run from the repository root)",
@@ -159,7 +166,7 @@ impl LoadersTarget {
 
 impl Target for LoadersTarget {
     fn input(&mut self, rng: &mut SplitMix64) -> Vec<u8> {
-        let kind = FileKind::from_byte(rng.index(5) as u8);
+        let kind = FileKind::from_byte(rng.index(KINDS.len()) as u8);
         let of_kind: Vec<&Vec<u8>> =
             self.corpus.iter().filter(|(k, _)| *k == kind).map(|(_, b)| b).collect();
         let base = of_kind[rng.index(of_kind.len())];
@@ -198,6 +205,15 @@ impl Target for LoadersTarget {
                 Ok(_) => "parsed (too long to re-run)".to_string(),
                 Err(_) => "syntax".to_string(),
             },
+            FileKind::TandemBundle => match TandemBundle::parse(&text) {
+                Ok(b) if b.ticks <= BUNDLE_RUN_MAX => match check_tandem_bundle(&b) {
+                    Ok(c) if c.matches() => "re-run matches".to_string(),
+                    Ok(_) => "re-run differs".to_string(),
+                    Err(e) => tandem_bundle_kind(&e).to_string(),
+                },
+                Ok(_) => "parsed (too long to re-run)".to_string(),
+                Err(e) => tandem_bundle_kind(&e).to_string(),
+            },
             #[cfg(feature = "client")]
             FileKind::Config => match crate::client::config::parse_bindings(&text, "config.ron") {
                 Ok(_) => "ok".to_string(),
@@ -216,6 +232,46 @@ impl Target for LoadersTarget {
             },
         };
         format!("{}: {what}", kind.name())
+    }
+}
+
+/// A real Tandem bundle: 200 ticks of a porter pair on seed 1, through the recorder the
+/// window uses and `TandemBundle::to_ron`.
+fn sample_tandem_bundle() -> Vec<u8> {
+    use crate::tandem::control::Seat;
+    use crate::tandem::porter::Porter;
+    use crate::tandem::recorder::TandemRecorder;
+    use crate::tandem::room::{TandemRoom, TurnTicks};
+    let mut room = TandemRoom::new(1, TurnTicks::Live);
+    let seats = vec![(0, "porter".to_string()), (1, "porter".to_string())];
+    let mut rec = TandemRecorder::start(&room, "fuzz", 1, seats);
+    let mut bots = Seat::BOTH.map(|s| Porter::new(s, &room.course, room.turn_ticks));
+    for _ in 0..200 {
+        let orders = [bots[0].order(&room), bots[1].order(&room)];
+        if rec.step(&mut room, orders).is_err() {
+            break;
+        }
+    }
+    rec.finish(&room, "left").to_ron().into_bytes()
+}
+
+/// A Tandem bundle error's variant.
+fn tandem_bundle_kind(e: &crate::tandem::bundle::BundleError) -> &'static str {
+    use crate::tandem::bundle::BundleError as E;
+    match e {
+        E::Truncated { .. } => "truncated",
+        E::Parse(_) => "syntax",
+        E::Version { .. } => "version",
+        E::CourseDigest { .. } => "course digest",
+        E::CourseSeed { .. } => "course seed",
+        E::Ticks(_) => "ticks",
+        E::Cadence(_) => "cadence",
+        E::Chain(_) => "chain",
+        E::Seat { .. } => "seat",
+        E::OrderAfterEnd { .. } => "order after end",
+        E::Orders(_) => "orders",
+        E::Seats(_) => "seats",
+        E::Unplayable(_) => "unplayable",
     }
 }
 

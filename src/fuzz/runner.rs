@@ -20,7 +20,8 @@ pub enum TargetId {
     Relay,
     /// The web port's HTTP API, request by request over raw TCP.
     Http,
-    /// Level, recipe, replay-script, bundle (and, in client builds, config.ron) loaders.
+    /// Level, recipe, replay-script, bundle, Tandem bundle (and, in client builds, config.ron)
+    /// loaders.
     Loaders,
     /// Every target in turn.
     All,

@@ -10,7 +10,7 @@
 use super::RoomKey;
 use super::bots::{BotsFill, BotsFillPolicy, RoundBots, bot_name, fill_seats};
 use super::limiter::TokenBucket;
-use super::records::{BundleJob, BundleWriter, ResultsLog, Source};
+use super::records::{BundleWriter, ResultsLog, Source};
 use super::seats::{
     MAX_SEATS, RESERVATION, SEAT_HOLD, SEAT_TOKENS, SeatRefusal, SeatSlot, local_player_name,
 };
@@ -315,15 +315,13 @@ pub fn end_round(
         ticks: room.tick,
         record_every: BUNDLE_EVERY,
         final_hash: crate::replay::golden::hex(room.hash),
-        hashes: chain.hashes.iter().map(|(t, h)| (*t, crate::replay::golden::hex(*h))).collect(),
+        hashes: chain.hex_hashes(),
         fields: chain.fields,
         frames: pack_frames(room.inputs.log()),
         result: hosted.last_result.clone(),
         assist: room.assist,
     };
-    if bundles.jobs.send(BundleJob::Write(Box::new(bundle))).is_err() {
-        error!(room = %hosted.code, "bundle writer gone: bundle lost");
-    }
+    bundles.thread.write(Box::new(bundle));
     if let Some(round) = hosted.round.take() {
         for (e, in_room) in views {
             if in_room.0 == round {

@@ -3,7 +3,9 @@
 //! cadence and the result payload — i.e. an input script and its golden together. The server
 //! writes one per finished or aborted round; `undercooked replay check BUNDLE` reproduces it.
 
+pub use super::chain::ChainRecorder;
 use super::golden::{CheckOutcome, FieldDelta, Golden, hex};
+use super::writer::{BundleFile, write_numbered};
 use super::{ReplayRun, compare};
 use crate::level::compile::parse_level;
 use crate::level::recipes::parse_recipes;
@@ -73,15 +75,8 @@ pub fn content_hash(text: &str) -> String {
     hex(h.finish())
 }
 
-/// Records a live round's hash chain and field log at the bundle cadence, incrementally (the
-/// server keeps one per live round: deltas only, not full snapshots).
-#[derive(Clone, Debug, Default)]
-pub struct ChainRecorder {
-    pub hashes: Vec<(u32, u64)>,
-    pub fields: Vec<FieldDelta>,
-    last: BTreeMap<String, i64>,
-}
-
+/// The kitchen's side of the shared chain recorder (`chain.rs`): the server keeps one per
+/// live round.
 impl ChainRecorder {
     /// Is `tick` one the cadence records (besides the last one)?
     pub fn due(tick: u32) -> bool {
@@ -93,16 +88,7 @@ impl ChainRecorder {
         if self.hashes.last().is_some_and(|(t, _)| *t == room.tick) {
             return;
         }
-        self.hashes.push((room.tick, room.hash));
-        let now: BTreeMap<String, i64> = named_fields(room).into_iter().collect();
-        let set = now
-            .iter()
-            .filter(|(k, v)| self.last.get(*k) != Some(*v))
-            .map(|(k, v)| (k.clone(), *v))
-            .collect();
-        let removed = self.last.keys().filter(|k| !now.contains_key(*k)).cloned().collect();
-        self.fields.push(FieldDelta { tick: room.tick, set, removed });
-        self.last = now;
+        self.record_fields(room.tick, room.hash, named_fields(room));
     }
 }
 
@@ -129,22 +115,19 @@ impl Bundle {
     /// Write `DATA_DIR/bundles/<room>-<n>.ron` with the first free `n` ≥ `round` (room codes
     /// are unique among live rooms only), fsynced; returns the path.
     pub fn write_to(&self, dir: &Path) -> std::io::Result<PathBuf> {
-        use std::io::Write;
-        std::fs::create_dir_all(dir)?;
-        let text = self.to_ron();
-        let mut n = self.round;
-        loop {
-            let path = dir.join(format!("{}-{n}.ron", self.room));
-            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(mut f) => {
-                    f.write_all(text.as_bytes())?;
-                    f.sync_all()?;
-                    return Ok(path);
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
-                Err(e) => return Err(e),
-            }
-        }
+        write_numbered(dir, &self.room, self.round, "ron", &self.to_ron())
+    }
+}
+
+impl BundleFile for Bundle {
+    fn write_into(&self, dir: &Path) -> std::io::Result<PathBuf> {
+        self.write_to(dir)
+    }
+    fn room(&self) -> &str {
+        &self.room
+    }
+    fn inputs(&self) -> usize {
+        self.frames.len()
     }
 }
 

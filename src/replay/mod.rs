@@ -3,9 +3,11 @@
 
 pub mod author;
 pub mod bundle;
+pub mod chain;
 pub mod cli;
 pub mod golden;
 pub mod script;
+pub mod writer;
 
 use crate::clock::headless_app;
 use crate::sim::events::SimEvent;

@@ -90,12 +90,12 @@ pub fn time_porters(seed: u64, ticks: u32) -> (Duration, Duration) {
     let (mut plan, mut sim) = (Duration::ZERO, Duration::ZERO);
     let mut s = seed;
     let mut room = TandemRoom::new(s, TurnTicks::Live);
-    let mut bots = [Porter::new(Seat::Fore, &room.course), Porter::new(Seat::Aft, &room.course)];
+    let mut bots = Seat::BOTH.map(|s| Porter::new(s, &room.course, room.turn_ticks));
     for _ in 0..ticks {
         if room.outcome().is_some() {
             s += 1;
             room = TandemRoom::new(s, TurnTicks::Live);
-            bots = [Porter::new(Seat::Fore, &room.course), Porter::new(Seat::Aft, &room.course)];
+            bots = Seat::BOTH.map(|s| Porter::new(s, &room.course, room.turn_ticks));
         }
         let t = Instant::now();
         let orders = [bots[0].order(&room), bots[1].order(&room)];

@@ -1,8 +1,10 @@
 //! Tandem's side of the CLI: the mode switch the shared subcommands take (`--mode`), and
 //! `replay record|check|run` for Tandem scripts (`*.tandem.ron`; goldens in
-//! `GOLDENS/tandem/NAME.golden.json`). Exit codes as the kitchen's: 0 match, 1 mismatch,
+//! `GOLDENS/tandem/NAME.golden.json`), and `replay check` of Tandem bundles
+//! (`*.tandem-bundle.ron`). Exit codes as the kitchen's: 0 match, 1 mismatch,
 //! 2 missing or invalid.
 
+use super::bundle::{TandemBundle, check_bundle};
 use super::script::{
     SCRIPT_SUFFIX, TandemCheck, TandemGolden, TandemScript, check, make_golden, play,
 };
@@ -76,7 +78,12 @@ pub fn check_file(path: &Path, goldens: &Path) -> u8 {
             return 2;
         }
     };
-    match check(&script, &golden) {
+    report_check(path, &check(&script, &golden))
+}
+
+/// Prints a chain check; returns the exit code (0 match, 1 mismatch).
+pub fn report_check(path: &Path, outcome: &TandemCheck) -> u8 {
+    match outcome {
         TandemCheck::Match { ticks, final_hash } => {
             println!("{}: ok, {ticks} ticks, final hash {final_hash}", path.display());
             0
@@ -88,12 +95,52 @@ pub fn check_file(path: &Path, goldens: &Path) -> u8 {
             );
             let show = |v: &Option<i64>| v.map_or("absent".to_string(), |v| v.to_string());
             println!("  fields differing at tick {fields_tick}:");
-            for (name, g, r) in &fields {
+            for (name, g, r) in fields {
                 println!("  {name}: golden {}, replayed {}", show(g), show(r));
             }
             1
         }
     }
+}
+
+/// `replay check` of a Tandem bundle (`*.tandem-bundle.ron`): parse, re-play, print; the exit
+/// code (0 match, 1 mismatch, 2 unreadable or invalid).
+pub fn check_bundle_file(path: &Path) -> u8 {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {}: cannot read the bundle: {e}", path.display());
+            return 2;
+        }
+    };
+    let outcome = TandemBundle::parse(&text).and_then(|b| check_bundle(&b).map(|c| (b, c)));
+    let (bundle, check) = match outcome {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {}: not a valid Tandem bundle: {e}", path.display());
+            return 2;
+        }
+    };
+    let code = report_check(path, &check.chain);
+    for (k, want, got) in &check.result_diffs {
+        println!("  {k}: bundle {want}, replayed {got}");
+    }
+    if code == 0 && !check.result_diffs.is_empty() {
+        println!("{}: MISMATCH in the outcome or score", path.display());
+        return 1;
+    }
+    if code == 0 {
+        println!(
+            "{}: tandem {} run {} ({}), seed {}, {} orders, outcome and score reproduced",
+            path.display(),
+            bundle.room,
+            bundle.round,
+            bundle.reason,
+            bundle.seed,
+            bundle.orders.len()
+        );
+    }
+    code
 }
 
 /// `replay run` of a Tandem script: the end state and the score as JSON.

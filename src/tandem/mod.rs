@@ -2,10 +2,12 @@
 //! warehouse course. Integer rules of its own, beside the kitchen's `sim/` and importing none
 //! of it: `course` (route, doorways, blocks, pillars, par, digest), `body` (the assembly),
 //! `control` (orders and the control law), `physics` (a substep), `step` (the ten steps of a
-//! tick), `hash`, `score`; the porter bot, scripts and goldens, the bench. docs/TANDEM.md.
+//! tick), `hash`, `score`; the porter bot, scripts and goldens, replay bundles (`bundle`) and
+//! their `recorder`, the bench. docs/TANDEM.md.
 
 pub mod bench;
 pub mod body;
+pub mod bundle;
 pub mod cli;
 pub mod control;
 pub mod course;
@@ -16,6 +18,7 @@ pub mod physics;
 pub mod porter;
 pub mod progress;
 pub mod prove;
+pub mod recorder;
 pub mod rng;
 pub mod room;
 pub mod route;

@@ -11,15 +11,24 @@
 
 use super::body::{DISCS, cog_disc};
 use super::control::{CARRY_TOP, Seat, SeatOrder};
-use super::course::{Course, cell_centre, step_angle};
-use super::geom::{Pt, dist2};
-use super::room::TandemRoom;
+use super::course::{Course, Doorway, cell_centre, cell_rect, step_angle};
+use super::geom::{Pt, Rect, dist2};
+use super::room::{TandemRoom, TurnTicks};
 use super::route::Step;
 use super::trig::{ONE, TURN, angle_delta, brads_of_vector, cos_q12, isqrt, rotate, sin_q12};
 
 /// Waypoints this far before and after a doorway's plane, µm: far enough that the whole
 /// assembly (1.70 m from centre to a cog's back) is clear of the door before it turns.
 pub const DOOR_LEAD: i32 = 2_000_000;
+/// A turn cell's pivot moves this far from its centre on each axis away from a pillar in it
+/// (the turning assembly reaches 1.70 m from its centre; a pillar's corner is 1.41 m from
+/// the cell's), µm.
+pub const PIVOT_SHIFT: i32 = 450_000;
+/// The assembly's back behind its centre (a cog's offset and radius, and 0.10 m to spare) and
+/// its half width with a margin, µm; a lead before a door is at least `MIN_LEAD`.
+pub const TAIL: i32 = 1_800_000;
+pub const SIDE: i32 = 550_000;
+pub const MIN_LEAD: i32 = 1_200_000;
 /// Within this of a doorway's centre the porter slows to `DOOR_SPEED`, µm.
 pub const DOOR_NEAR: i64 = 1_300_000;
 /// A waypoint is reached this close, µm.
@@ -34,6 +43,25 @@ pub const STALL_TICKS: u32 = 96;
 /// either axis): steadier hands, and a replay script of a few hundred records, not thousands.
 pub const STEADY: i32 = 60;
 pub const BACK_TICKS: u32 = 24;
+/// Decision turns (`turn_order`): speeds asked for in the open and with a door in the
+/// stretch, µm/tick; within this of a door's centre is "a door in the stretch", µm.
+pub const TURN_CRUISE: i64 = 60_000;
+pub const TURN_DOOR_SPEED: i64 = 40_000;
+pub const TURN_DOOR_NEAR: i64 = 2_500_000;
+/// The most the couch is turned in one decision turn (60°), and the heading error within
+/// which it counts as lined up (10°).
+pub const TURN_STEP: i32 = TURN / 6;
+pub const ALIGNED: i32 = TURN / 36;
+/// While turning in place the centre still creeps this far toward the waypoint, µm.
+pub const CREEP: i64 = 300_000;
+/// Ticks the tracking takes to settle at the start of a turn (not counted as travel).
+pub const TURN_LAG: u32 = 3;
+/// At decision turns a waypoint the centre is past (toward the next one) counts as reached
+/// within this, µm.
+pub const TURN_PASSED: i64 = 1_500_000;
+/// Turns without reaching a waypoint before a backing-off turn, and how far it backs, µm.
+pub const STALL_TURNS: u32 = 4;
+pub const BACK_OFF: i64 = 500_000;
 
 /// One waypoint: where the centre should pass, the heading there, whether it is door work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,17 +80,46 @@ fn along(p: Pt, s: Step, d: i32) -> Pt {
     }
 }
 
-/// The porter's path over a course.
-pub fn plan(course: &Course) -> Vec<Waypoint> {
+/// How far before doorway `d` the centre may line up with it so that the assembly (its
+/// back reaches `TAIL` behind the centre, `SIDE` to each side) stays clear of pillar `p`.
+fn lead_clear_of(d: &Doorway, p: &Rect) -> i32 {
+    let (behind, lateral, lo, hi) = match d.step {
+        Step::East => (d.centre.x - p.x1, d.centre.y, p.y0, p.y1),
+        Step::North => (p.y0 - d.centre.y, d.centre.x, p.x0, p.x1),
+        Step::South => (d.centre.y - p.y1, d.centre.x, p.x0, p.x1),
+    };
+    if behind <= 0 || lateral <= lo - SIDE || lateral >= hi + SIDE {
+        return DOOR_LEAD;
+    }
+    (behind - TAIL).clamp(MIN_LEAD, DOOR_LEAD)
+}
+
+/// The porter's path over a course, for turns of `turn`.
+pub fn plan(course: &Course, turn: TurnTicks) -> Vec<Waypoint> {
     let mut path = Vec::new();
     for (i, d) in course.doorways.iter().enumerate() {
         let h = step_angle(d.step);
-        // A turn cell: pass its centre first, heading for the next door.
+        // A turn cell: pass its centre first, heading for the next door. On live turns the
+        // centre is shifted away from a pillar in the cell (so the turning assembly sweeps
+        // clear of it) and the couch lines up for the door no further back than the pillar
+        // allows (seed 8's wedge, docs/TANDEM.md). On decision turns the plain centre and
+        // lead do better: the 2 s open-loop moves onto the shortened approach graze the pillar.
+        let mut lead = DOOR_LEAD;
         if i > 0 && course.doorways[i - 1].step != d.step {
-            let c = cell_centre(d.from);
+            let mut c = cell_centre(d.from);
+            if turn == TurnTicks::Live {
+                let cell = cell_rect(d.from);
+                let inside =
+                    |p: &&Rect| cell.contains(Pt::new((p.x0 + p.x1) / 2, (p.y0 + p.y1) / 2));
+                for p in course.pillars.iter().filter(inside) {
+                    c.x += if (p.x0 + p.x1) / 2 < c.x { PIVOT_SHIFT } else { -PIVOT_SHIFT };
+                    c.y += if (p.y0 + p.y1) / 2 < c.y { PIVOT_SHIFT } else { -PIVOT_SHIFT };
+                    lead = lead.min(lead_clear_of(d, p));
+                }
+            }
             path.push(Waypoint { at: c, heading: h, door: false });
         }
-        path.push(Waypoint { at: along(d.centre, d.step, -DOOR_LEAD), heading: h, door: false });
+        path.push(Waypoint { at: along(d.centre, d.step, -lead), heading: h, door: false });
         path.push(Waypoint { at: d.centre, heading: h, door: true });
         path.push(Waypoint { at: along(d.centre, d.step, DOOR_LEAD), heading: h, door: false });
     }
@@ -89,10 +146,11 @@ pub struct Porter {
 }
 
 impl Porter {
-    pub fn new(seat: Seat, course: &Course) -> Self {
+    /// A porter for `seat` on a course played at turns of `turn`.
+    pub fn new(seat: Seat, course: &Course, turn: TurnTicks) -> Self {
         Porter {
             seat,
-            path: plan(course),
+            path: plan(course, turn),
             next: 0,
             advanced_at: 0,
             back_until: 0,
@@ -107,22 +165,41 @@ impl Porter {
 
     /// This seat's order for the room's next tick.
     pub fn order(&mut self, room: &TandemRoom) -> SeatOrder {
-        let m = room.motion;
-        let c = Pt::new(m.x, m.y);
-        // Advance past reached waypoints (and ones already behind on the way to the next).
+        self.advance(room);
+        match room.turn_ticks {
+            TurnTicks::Live => self.live_order(room),
+            TurnTicks::Decision => self.turn_order(room),
+        }
+    }
+
+    /// Advance past reached waypoints (and ones already behind on the way to the next).
+    /// A waypoint the centre has passed (toward the next one) counts within `2·REACH` at live
+    /// turns, within `TURN_PASSED` at decision turns (a 2 s move overshoots further).
+    fn advance(&mut self, room: &TandemRoom) {
+        let c = Pt::new(room.motion.x, room.motion.y);
+        let passed = match room.turn_ticks {
+            TurnTicks::Live => 2 * REACH,
+            TurnTicks::Decision => TURN_PASSED,
+        };
         while self.next + 1 < self.path.len() {
             let (w, n) = (self.path[self.next].at, self.path[self.next + 1].at);
             let behind = (c.x - w.x) as i64 * (n.x - w.x) as i64
                 + (c.y - w.y) as i64 * (n.y - w.y) as i64
                 > 0;
             let near = dist2(c, w) < REACH * REACH;
-            if near || (behind && dist2(c, w) < 4 * REACH * REACH) {
+            if near || (behind && dist2(c, w) < passed * passed) {
                 self.next += 1;
                 self.advanced_at = room.tick;
             } else {
                 break;
             }
         }
+    }
+
+    /// Live turns: steer every tick toward the current waypoint.
+    fn live_order(&mut self, room: &TandemRoom) -> SeatOrder {
+        let m = room.motion;
+        let c = Pt::new(m.x, m.y);
         if room.tick >= self.advanced_at + STALL_TICKS && room.tick >= self.back_until {
             self.back_until = room.tick + BACK_TICKS;
             self.advanced_at = room.tick + BACK_TICKS;
@@ -182,9 +259,88 @@ impl Porter {
     }
 }
 
+impl Porter {
+    /// Decision turns: the order is installed for the whole turn (2 s), so on each boundary
+    /// the porter plans the pose the couch should reach by the next one and asks its handle
+    /// for the constant velocity that carries it there (the control law's tracking settles
+    /// in a few ticks). The pose: along the path by a turn's worth of travel, stopping at a
+    /// waypoint where the heading changes (the couch turns there, in place, at most
+    /// `TURN_STEP` a turn), slower when a door is in the stretch.
+    fn turn_order(&mut self, room: &TandemRoom) -> SeatOrder {
+        let turn = room.turn_ticks.ticks();
+        if !room.tick.is_multiple_of(turn) {
+            return self.held;
+        }
+        let m = room.motion;
+        let c = Pt::new(m.x, m.y);
+        let backing = room.tick >= self.advanced_at + STALL_TURNS * turn;
+        if backing {
+            self.advanced_at = room.tick;
+        }
+        let (goal, heading) = if backing {
+            // Back off half a metre toward the previous waypoint, heading kept.
+            let prev = self.path.get(self.next.saturating_sub(1)).map_or(c, |w| w.at);
+            (toward(c, prev, BACK_OFF), m.angle)
+        } else {
+            self.carrot(c, m.angle, turn as i64)
+        };
+        let step = angle_delta(m.angle, heading).clamp(-TURN_STEP, TURN_STEP);
+        let then = m.angle.wrapping_add(step);
+        let d = &DISCS[cog_disc(self.seat.index())];
+        let (now, later) = (rotate((d.x, d.y), m.angle), rotate((d.x, d.y), then));
+        let ticks = (turn - TURN_LAG) as i64;
+        let hx = ((goal.x + later.0) as i64 - (c.x + now.0) as i64) / ticks;
+        let hy = ((goal.y + later.1) as i64 - (c.y + now.1) as i64) / ticks;
+        self.held =
+            SeatOrder::new((hx * 1000 / CARRY_TOP) as i32, (-hy * 1000 / CARRY_TOP) as i32, 0);
+        self.held
+    }
+
+    /// Where the centre should be a turn from now, and the heading it should have.
+    fn carrot(&self, c: Pt, angle: i32, turn: i64) -> (Pt, i32) {
+        let Some(first) = self.path.get(self.next) else { return (c, angle) };
+        // Not lined up with the next waypoint's heading: turn (almost) in place first.
+        if angle_delta(angle, first.heading).abs() > ALIGNED {
+            return (toward(c, first.at, CREEP), first.heading);
+        }
+        let near_door = |p: Pt| {
+            self.path[self.next.saturating_sub(1)..]
+                .iter()
+                .take(4)
+                .any(|w| w.door && dist2(p, w.at) < TURN_DOOR_NEAR * TURN_DOOR_NEAR)
+        };
+        let speed = if near_door(c) { TURN_DOOR_SPEED } else { TURN_CRUISE };
+        let mut budget = speed * turn;
+        let mut at = c;
+        for w in &self.path[self.next..] {
+            let d = isqrt(dist2(at, w.at) as u64) as i64;
+            if d >= budget {
+                return (toward(at, w.at, budget), w.heading);
+            }
+            budget -= d;
+            at = w.at;
+            if angle_delta(w.heading, first.heading) != 0 {
+                // Arrived early at a turn: start turning there.
+                return (at, w.heading);
+            }
+        }
+        (at, first.heading)
+    }
+}
+
+/// The point `d` µm from `a` toward `b` (or `b` when nearer).
+fn toward(a: Pt, b: Pt, d: i64) -> Pt {
+    let (dx, dy) = ((b.x - a.x) as i64, (b.y - a.y) as i64);
+    let len = isqrt((dx * dx + dy * dy) as u64) as i64;
+    if len <= d || len == 0 {
+        return b;
+    }
+    Pt::new(a.x + (dx * d / len) as i32, a.y + (dy * d / len) as i32)
+}
+
 /// Two porters playing a whole run; returns the room at its end.
 pub fn play_pair(mut room: TandemRoom) -> TandemRoom {
-    let mut bots = [Porter::new(Seat::Fore, &room.course), Porter::new(Seat::Aft, &room.course)];
+    let mut bots = Seat::BOTH.map(|s| Porter::new(s, &room.course, room.turn_ticks));
     while room.outcome().is_none() {
         let orders = [bots[0].order(&room), bots[1].order(&room)];
         if room.step(orders).is_err() {

@@ -1,18 +1,23 @@
-//! `undercooked bot prove --mode tandem`: a porter pair carries the couch on seeds 1..=N and
-//! the command says how many deliver. Wall-clock time is read here only to report it.
+//! `undercooked bot prove --mode tandem [--turn 1|48]`: a porter pair carries the couch on
+//! seeds 1..=N and the command says how many deliver. Wall-clock time is read here only to
+//! report it.
 
 use super::porter::play_pair;
 use super::room::{TandemRoom, TurnTicks};
 use std::time::Instant;
 
-/// Plays seeds `1..=seeds` with live turns; exit 0 when most (more than half) deliver.
-pub fn run(seeds: u64) -> u8 {
+/// Plays seeds `1..=seeds` at turns of `turn`; exit 0 when most (more than half) deliver.
+pub fn run(seeds: u64, turn: TurnTicks) -> u8 {
     let started = Instant::now();
     let mut delivered = 0;
-    println!("tandem — two porters, seeds 1..={seeds}, live turns");
+    let turns = match turn {
+        TurnTicks::Live => "live turns",
+        TurnTicks::Decision => "decision turns (48 ticks)",
+    };
+    println!("tandem — two porters, seeds 1..={seeds}, {turns}");
     for seed in 1..=seeds {
         let t = Instant::now();
-        let room = play_pair(TandemRoom::new(seed, TurnTicks::Live));
+        let room = play_pair(TandemRoom::new(seed, turn));
         let s = room.score();
         delivered += s.delivered as u64;
         println!(

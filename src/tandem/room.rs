@@ -34,6 +34,15 @@ impl TurnTicks {
             TurnTicks::Decision => TURN_TICKS_DECISION,
         }
     }
+
+    /// The turn of this many ticks, if it is one a course may be played at.
+    pub fn of_ticks(ticks: u32) -> Option<TurnTicks> {
+        match ticks {
+            TURN_TICKS_LIVE => Some(TurnTicks::Live),
+            TURN_TICKS_DECISION => Some(TurnTicks::Decision),
+            _ => None,
+        }
+    }
 }
 
 /// One installed order: the replay record, and the one path an order takes into a run.

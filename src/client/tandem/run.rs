@@ -11,12 +11,15 @@ use crate::client::input::{Lineup, fill_lineup, frame_from_action};
 use crate::client::state::AppState;
 use crate::tandem::control::{Seat, SeatOrder};
 use crate::tandem::porter::Porter;
+use crate::tandem::recorder::TandemRecorder;
 use crate::tandem::room::{TandemRoom, TurnTicks};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
 /// The mode's tick rate (seed 003: 24 ticks a second).
 pub const TANDEM_HZ: u32 = 24;
+/// What a replay bundle calls the window's runs (`local-<n>.tandem-bundle.ron`).
+pub const LOCAL_ROOM: &str = "local";
 /// Ticks one frame may catch up at most (a stalled window does not fast-forward the couch).
 const MAX_CATCH_UP: u32 = 4;
 
@@ -34,6 +37,8 @@ pub struct TandemRun {
     pub drivers: [Driver; 2],
     /// Where the couch started, view mm (for the report and the screenshot test).
     pub start_mm: (i32, i32),
+    /// The run's replay-bundle recording (`record.rs` writes it; taken then).
+    pub recorder: Option<TandemRecorder>,
     /// Real time not yet stepped, seconds (presentation only: it decides when, never what).
     carry: f32,
 }
@@ -49,9 +54,7 @@ pub struct TandemRunPlugin;
 impl Plugin for TandemRunPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(OnEnter(AppState::Tandem), start_run);
-        app.add_systems(OnExit(AppState::Tandem), |mut c: Commands| {
-            c.remove_resource::<TandemRun>()
-        });
+        app.add_systems(OnExit(AppState::Tandem), end_run);
         app.add_systems(Update, step_run.run_if(in_state(AppState::Tandem)));
         app.add_systems(Last, report_run_on_exit);
     }
@@ -77,7 +80,7 @@ pub fn start_run(
     let mut devices = lineup.clone();
     devices.0.truncate(players);
     fill_lineup(&mut devices, players as u8, &pads.iter().collect::<Vec<_>>());
-    let bot = |seat| Driver::Porter(Box::new(Porter::new(seat, &room.course)));
+    let bot = |seat| Driver::Porter(Box::new(Porter::new(seat, &room.course, room.turn_ticks)));
     let all_bots = options.0.autoplay == Some(Autoplay::Bot);
     let drivers: [Driver; 2] = std::array::from_fn(|s| match devices.0.get(s) {
         Some(d) if !all_bots => Driver::Player(*d),
@@ -94,7 +97,22 @@ pub fn start_run(
     }
     let start_mm = room.view().centre_mm;
     info!("tandem: seed {} ({} route cells)", room.course.seed, room.course.route.len());
-    commands.insert_resource(TandemRun { room, drivers, start_mm, carry: 0.0 });
+    let recorder = Some(TandemRecorder::start(&room, LOCAL_ROOM, 1, seats_of(&drivers)));
+    commands.insert_resource(TandemRun { room, drivers, start_mm, recorder, carry: 0.0 });
+}
+
+/// Who drives each seat, as a replay bundle names it.
+pub fn seats_of(drivers: &[Driver; 2]) -> Vec<(u8, String)> {
+    let who = |d: &Driver| match d {
+        Driver::Player(_) => "player",
+        Driver::Porter(_) => "porter",
+    };
+    drivers.iter().enumerate().map(|(s, d)| (s as u8, who(d).to_string())).collect()
+}
+
+/// Leaving the run's screen drops the run (after `record::write_when_left`).
+pub fn end_run(mut commands: Commands) {
+    commands.remove_resource::<TandemRun>();
 }
 
 /// A player's order from an action state: the stick in the view frame (y up) and the action
@@ -104,7 +122,7 @@ pub fn order_from_action(state: &ActionState<CookAction>) -> SeatOrder {
     SeatOrder::from_stick(x as i32, -(y_down as i32), act)
 }
 
-fn step_run(
+pub fn step_run(
     time: Res<Time<Real>>,
     run: Option<ResMut<TandemRun>>,
     hands: Query<(&TandemHand, &ActionState<CookAction>)>,
@@ -123,8 +141,13 @@ fn step_run(
             Driver::Player(_) => player_orders[s],
             Driver::Porter(p) => p.order(&run.room),
         });
-        // A refusal only says the run has ended, which the loop condition already checks.
-        if let Err(refusal) = run.room.step(orders) {
+        // Stepped through the recorder (its bundle) when one is recording. A refusal only
+        // says the run has ended, which the loop condition already checks.
+        let stepped = match &mut run.recorder {
+            Some(recorder) => recorder.step(&mut run.room, orders),
+            None => run.room.step(orders).map(|_| ()),
+        };
+        if let Err(refusal) = stepped {
             info!("tandem: {refusal}");
             break;
         }
