@@ -8,7 +8,7 @@
 use super::act::{Act, Mode};
 use super::claims::{Claim, ClaimTable};
 use super::nav::{FAR, distances, walkable};
-use super::throwing::{THROW_MARGIN, in_flight, throw_or_press, throwable};
+use super::throwing::{THROW_MARGIN, in_flight, range_cells, throw_or_press, throwable};
 use super::view::View;
 use crate::sim::flights::flight_step;
 use crate::sim::ids::Seat;
@@ -16,7 +16,7 @@ use crate::sim::item::{Item, ItemKind};
 use crate::sim::kinds::Dir4;
 use crate::sim::recipe_book::Part;
 use crate::sim::room::Room;
-use crate::sim::units::{Cell, THROW_SPEED, THROW_TICKS, TILE};
+use crate::sim::units::{Cell, TILE};
 use crate::sim::v2::V2;
 
 /// Ticks a catcher waits on its cell for the throw, and a thrower for its catcher, before the
@@ -155,7 +155,7 @@ pub(super) fn pass(v: &View, claims: &mut ClaimTable, food: Part, s: usize) -> O
     let mine = distances(&room.level, &[v.cell], &|_| false);
     let theirs = distances(&room.level, &[mate_cell], &|_| false);
     let at = |d: &[u32], c: Cell| d[c.1 as usize * w + c.0 as usize];
-    let range = (THROW_TICKS as i64 * THROW_SPEED as i64 / TILE as i64) as i32;
+    let range = range_cells();
     let mut best: Option<(u32, Cell, Cell, Dir4)> = None;
     for y in 0..room.level.height {
         for x in 0..room.level.width {

@@ -22,7 +22,7 @@ use crate::sim::v2::V2;
 pub const THROW_MARGIN: u32 = 3;
 
 /// How far a throw carries, in whole cells along its line (`THROW_TICKS × THROW_SPEED`).
-fn range_cells() -> i32 {
+pub(super) fn range_cells() -> i32 {
     (THROW_TICKS as i64 * THROW_SPEED as i64).div_euclid(TILE as i64) as i32
 }
 
