@@ -378,3 +378,14 @@ fn bots_throw_over_the_river_and_win() {
     assert_eq!(w.thrown, 0, "{w:?}");
     assert!(o.ticks < w.ticks, "throwing {} ticks, walking {} ticks", o.ticks, w.ticks);
 }
+
+#[test]
+fn bots_pass_over_the_counter_row_and_a_teammate_catches() {
+    // Catch Yard: onions on one side of a counter row, pots on the other. An idle bot stands
+    // on the line facing its teammate, and every pass ends in its hands (the sim's `Caught`).
+    let (level, book) = level("catch_yard");
+    let o = play_round(level, book, 1, 2, false, |_, _| {});
+    assert_eq!(o.verdict, Some(Verdict::Won), "{o:?}");
+    assert!(o.caught > 0, "no catch: {o:?}");
+    assert_eq!(o.caught + o.landed, o.thrown, "a throw fell short: {o:?}");
+}
