@@ -40,9 +40,10 @@ pub(super) fn plan(
         throws: tuning.throws,
     };
     drop_stale(&v, claims);
-    // A catch a teammate asked of us comes before taking a ticket (we were idle when asked).
+    // A catch a teammate asked of us comes before taking a ticket (we were idle when asked);
+    // only a fire outranks it.
     if let Some(catch) = catch_duty(&v, claims) {
-        return Some(catch);
+        return fight_fire(&v, claims).or(Some(catch));
     }
     sync_job(bot, &v, claims);
     release_idle_claims(&v, claims);
