@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use undercooked::bot::claims::Claim;
 use undercooked::bot::planner::BotTeam;
-use undercooked::bot::prove::play_round;
+use undercooked::bot::prove::{play_round, play_round_tuned};
+use undercooked::bot::tuning::BotTuning;
 use undercooked::level::{builtin_recipes, load_campaign};
 use undercooked::sim::events::{DeniedReason, SimEvent};
 use undercooked::sim::ids::Seat;
@@ -359,4 +360,32 @@ fn views_that_do_not_fit_the_level_are_named_errors() {
     let mut bad = seen(&room);
     bad.view.orders[0].recipe = "ambrosia".into();
     assert_eq!(plan(&bad), Err(RemoteBotError::UnknownRecipe("ambrosia".into())));
+}
+
+#[test]
+fn bots_throw_over_the_river_and_win() {
+    // River Crossing: the boards are on the shelves' bank and the plate waits on the pass
+    // across the water. The bots throw the chopped food onto the plate (the sim's own events
+    // say so: a throw that came down on a fixture, or was caught), and win faster than a team
+    // told never to throw.
+    let (level, book) = level("river_crossing");
+    let o = play_round(level.clone(), book.clone(), 1, 2, false, |_, _| {});
+    assert_eq!(o.verdict, Some(Verdict::Won), "{o:?}");
+    assert!(o.thrown > 0, "no throw: {o:?}");
+    assert!(o.landed + o.caught > 0, "no throw came down on a fixture or a hand: {o:?}");
+    let walking = BotTuning { throws: false };
+    let w = play_round_tuned(level, book, 1, 2, walking, false, |_, _| {});
+    assert_eq!(w.thrown, 0, "{w:?}");
+    assert!(o.ticks < w.ticks, "throwing {} ticks, walking {} ticks", o.ticks, w.ticks);
+}
+
+#[test]
+fn bots_pass_over_the_counter_row_and_a_teammate_catches() {
+    // Catch Yard: onions on one side of a counter row, pots on the other. An idle bot stands
+    // on the line facing its teammate, and every pass ends in its hands (the sim's `Caught`).
+    let (level, book) = level("catch_yard");
+    let o = play_round(level, book, 1, 2, false, |_, _| {});
+    assert_eq!(o.verdict, Some(Verdict::Won), "{o:?}");
+    assert!(o.caught > 0, "no catch: {o:?}");
+    assert_eq!(o.caught + o.landed, o.thrown, "a throw fell short: {o:?}");
 }

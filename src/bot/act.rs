@@ -5,7 +5,10 @@ use super::errand::Intent;
 use super::nav::{FAR, distances, path_avoiding, steer, walkable};
 use crate::sim::cook::Cook;
 use crate::sim::events::{DeniedReason, DeniedWhy, SimEvent};
+use crate::sim::flight::Flight;
+use crate::sim::flights::{FlightEnd, predict};
 use crate::sim::ids::Seat;
+use crate::sim::item::ItemKind;
 use crate::sim::kinds::{Dir4, Tile};
 use crate::sim::room::Room;
 use crate::sim::station::StationState;
@@ -51,6 +54,16 @@ pub enum Mode {
     AwaitThenPress { until: Until, max: u32 },
     /// Walk to this cell and stop (stepping out of a teammate's way); `station` is unused.
     GoTo(Cell),
+    /// Walk to `from`, face `dir` and press the second button: the held food flies onto the
+    /// fixture (`bot::throwing` chose the cell; the press waits until the sim's own flight
+    /// from where the cook stands comes down there).
+    Throw { from: Cell, dir: Dir4 },
+    /// Walk to `from`, face `dir` and wait (up to `max` ticks) until the held food, thrown,
+    /// would end in teammate `to`'s hand (the sim's own flight, run ahead); then throw it.
+    Pass { from: Cell, dir: Dir4, to: Seat, max: u32 },
+    /// Walk to `at`, face `dir` and stand (up to `max` ticks) until something is in hand (a
+    /// teammate's pass was caught).
+    Catch { at: Cell, dir: Dir4, max: u32 },
 }
 
 /// A whole action: a fixture, what to do there, and a label for the trace.
@@ -126,6 +139,10 @@ impl Exec {
                 return Err(Outcome::Done);
             }
             self.stand = Some((cell, cook.facing));
+        } else if let Mode::Throw { from, dir } | Mode::Pass { from, dir, .. } = self.act.mode {
+            self.stand = Some((from, dir));
+        } else if let Mode::Catch { at, dir, .. } = self.act.mode {
+            self.stand = Some((at, dir));
         } else if self.stand.is_none() {
             self.stand = stand_spot(room, seat, station);
         }
@@ -140,14 +157,6 @@ impl Exec {
                     return Err(Outcome::Denied(reason, why));
                 }
                 match self.act.mode {
-                    // The press is not in the room read yet: release and keep still until it is.
-                    Mode::Press | Mode::AwaitThenPress { .. } | Mode::GoTo(_)
-                        if n < self.latency =>
-                    {
-                        self.phase = Phase::Acting(n + 1);
-                        Ok(hold_still)
-                    }
-                    Mode::Press | Mode::AwaitThenPress { .. } | Mode::GoTo(_) => Err(Outcome::Done),
                     Mode::Hold { until, max } => {
                         if until.met(room, seat, station) || n >= max {
                             Err(Outcome::Done)
@@ -156,36 +165,80 @@ impl Exec {
                             Ok(Intent { action: true, ..hold_still })
                         }
                     }
+                    // The press is not in the room read yet: release and keep still until it is.
+                    _ if n < self.latency => {
+                        self.phase = Phase::Acting(n + 1);
+                        Ok(hold_still)
+                    }
+                    _ => Err(Outcome::Done),
                 }
             }
-            Phase::Waiting(n) => {
-                let Mode::AwaitThenPress { until, max } = self.act.mode else {
-                    return Err(Outcome::Stuck);
-                };
-                // A dish that burnt (or vanished) while we waited: re-plan.
-                let gone = room.stations[station].state == StationState::Dirty
-                    || room.items_on(station).next().is_none();
-                if gone {
-                    return Err(Outcome::Stuck);
+            Phase::Waiting(n) => match self.act.mode {
+                Mode::AwaitThenPress { until, max } => {
+                    // A dish that burnt (or vanished) while we waited: re-plan.
+                    let gone = room.stations[station].state == StationState::Dirty
+                        || room.items_on(station).next().is_none();
+                    if gone {
+                        return Err(Outcome::Stuck);
+                    }
+                    if until.met(room, seat, station) && !pressed_last {
+                        self.phase = Phase::Acting(1);
+                        Ok(Intent { action: true, ..hold_still })
+                    } else if n >= max {
+                        Err(Outcome::Stuck)
+                    } else {
+                        self.phase = Phase::Waiting(n + 1);
+                        Ok(hold_still)
+                    }
                 }
-                if until.met(room, seat, station) && !pressed_last {
-                    self.phase = Phase::Acting(1);
-                    Ok(Intent { action: true, ..hold_still })
-                } else if n >= max {
-                    Err(Outcome::Stuck)
-                } else {
-                    self.phase = Phase::Waiting(n + 1);
-                    Ok(hold_still)
+                // The thrower waits on its cell until the flight would end in the catcher's
+                // hand (it walks there, turns to face us, has a free hand).
+                Mode::Pass { to, max, .. } => {
+                    if cook.held.is_none() {
+                        Err(Outcome::Stuck)
+                    } else if throw_ends(room, cook) == Some(FlightEnd::Caught(to)) {
+                        self.phase = Phase::Acting(1);
+                        Ok(Intent { dash: true, ..hold_still })
+                    } else if n >= max {
+                        Err(Outcome::Stuck)
+                    } else {
+                        self.phase = Phase::Waiting(n + 1);
+                        Ok(hold_still)
+                    }
                 }
-            }
+                Mode::Catch { max, .. } => {
+                    if cook.held.is_some() {
+                        Err(Outcome::Done)
+                    } else if n >= max {
+                        Err(Outcome::Stuck)
+                    } else {
+                        self.phase = Phase::Waiting(n + 1);
+                        Ok(hold_still)
+                    }
+                }
+                _ => Err(Outcome::Stuck),
+            },
             Phase::Approach => {
                 if cook.pos.cell() == stand && cook.facing == dir {
                     if pressed_last {
                         return Ok(hold_still);
                     }
-                    if let Mode::AwaitThenPress { .. } = self.act.mode {
-                        self.phase = Phase::Waiting(0);
-                        return self.step(room, seat, pressed_last);
+                    match self.act.mode {
+                        Mode::AwaitThenPress { .. } | Mode::Pass { .. } | Mode::Catch { .. } => {
+                            self.phase = Phase::Waiting(0);
+                            return self.step(room, seat, pressed_last);
+                        }
+                        Mode::Throw { .. } => {
+                            // Only a certain landing: the kitchen may have changed since the
+                            // plan (a teammate stepped into the line facing us, the fixture
+                            // filled).
+                            if throw_ends(room, cook) != Some(FlightEnd::Station(station)) {
+                                return Err(Outcome::Stuck);
+                            }
+                            self.phase = Phase::Acting(1);
+                            return Ok(Intent { dash: true, ..hold_still });
+                        }
+                        _ => {}
                     }
                     self.phase = Phase::Acting(1);
                     return Ok(Intent { action: true, ..hold_still });
@@ -275,6 +328,16 @@ fn should_dash(room: &Room, cook: &Cook, route: &[Cell]) -> bool {
         !route.contains(&at) && !route[..=run].iter().any(|&r| near(r, at))
     });
     off.abs() <= (TILE / 2 - RADIUS) / 4 && speed > 0 && clear
+}
+
+/// How the food `cook` holds would end, thrown from where it stands along its facing (the
+/// sim's own flight, run ahead on the room as it is); None when it holds no food.
+fn throw_ends(room: &Room, cook: &Cook) -> Option<FlightEnd> {
+    let Some(ItemKind::Food(g, f)) = cook.held.and_then(|id| room.item(id)).map(|i| &i.kind) else {
+        return None;
+    };
+    let flight = Flight::thrown(&room.level, cook.seat, cook.pos, cook.facing);
+    Some(predict(room, (*g, *f), flight))
 }
 
 /// The stick that keeps a cook on its cell's centre (easing, never overshooting).

@@ -14,6 +14,11 @@ pub enum Claim {
     Station(usize),
     /// A plate (or other item) a bot owns.
     Item(ItemId),
+    /// A catch a thrower asked of the claim's owner (`bot::pass`): stand on `at` facing the
+    /// thrower's cell `from`, catch its food and take it to fixture `station`.
+    Catch { thrower: Seat, station: usize, at: (i32, i32), from: (i32, i32) },
+    /// Caught food the owner is taking to `thrower`'s fixture `station`.
+    Carry { thrower: Seat, station: usize },
 }
 
 /// One owner per claim. A BTreeMap, so iteration (and therefore every decision that walks the

@@ -6,6 +6,8 @@ use super::act::{Act, Mode, Until};
 use super::claims::{Claim, ClaimTable};
 use super::cook::{Bot, Job};
 use super::nav::FAR;
+use super::pass::{carried_for, deliver, pass_station};
+use super::throwing::{in_flight, landed_form, throw_reach, throwable};
 use super::view::{
     View, act, is_heat, plate_parts, press, process_kind, remove_one, sorted, trash_held, wash,
     wash_plates,
@@ -121,6 +123,9 @@ fn wait_for_stove(v: &View, claims: &ClaimTable, d: &Dish) -> Option<Act> {
 fn park_plate(v: &View, claims: &mut ClaimTable, d: &Dish) -> Option<Act> {
     let room = v.room;
     let anchor = anchor_of(v, claims, &d.unstarted);
+    // A throwing team counts a counter a throw away from the next part's fixture as near it
+    // (the part can fly onto the plate): a river between them then costs nothing.
+    let thrown = d.unstarted.iter().copied().find(|p| throwable(*p)).filter(|_| v.throws);
     let spot = room
         .stations
         .iter()
@@ -133,7 +138,10 @@ fn park_plate(v: &View, claims: &mut ClaimTable, d: &Dish) -> Option<Act> {
         })
         .map(|(s, _)| s)
         .min_by_key(|&s| {
-            let extra = anchor.map_or(0, |a| v.dist.between(&room.level, s, a));
+            let extra = anchor.map_or(0, |a| {
+                let walk = v.dist.between(&room.level, s, a);
+                thrown.map_or(walk, |food| walk.min(throw_reach(v, food, a, s)))
+            });
             (v.cost(s).saturating_add(extra), s)
         })?;
     claims.claim(Claim::Station(spot), v.seat);
@@ -154,7 +162,13 @@ fn ingredient_in_hand(v: &View, claims: &mut ClaimTable, d: &Dish, item: &Item) 
     {
         claims.claim(Claim::Station(s), v.seat);
         let (what, tag) = (ing.name(), &d.tag);
-        return press(s, format!("put {what} in {} #{s} for {tag}", kind.label()));
+        let label = format!("put {what} in {} #{s} for {tag}", kind.label());
+        // A board wants our hands next (the chop), so a throw there only moves the walk; a
+        // stove works alone, so its food may fly.
+        if is_heat(kind) {
+            return deliver(v, claims, (ing, form), s, label);
+        }
+        return press(s, label);
     }
     let parked = d.plate.and_then(|p| match p.place {
         Place::Station(s) => Some(s as usize),
@@ -163,7 +177,8 @@ fn ingredient_in_hand(v: &View, claims: &mut ClaimTable, d: &Dish, item: &Item) 
     if d.unstarted.contains(&(ing, form))
         && let Some(spot) = parked
     {
-        return press(spot, format!("add {} to plate on #{spot} for {}", ing.name(), d.tag));
+        let label = format!("add {} to plate on #{spot} for {}", ing.name(), d.tag);
+        return deliver(v, claims, (ing, form), spot, label);
     }
     trash_held(v, ing.name())
 }
@@ -275,6 +290,15 @@ fn needs_of(v: &View, claims: &ClaimTable, job: &Job) -> (Vec<Part>, Vec<Part>) 
             let target = transition(kind, g, f).map_or(f, |t| t.0);
             remove_one(&mut unstarted, (g, target));
         }
+    }
+    // Food we threw is started: it is on its way to a fixture or the plate, or to a
+    // teammate's hand that takes it on (a pass), or in that hand.
+    let passed = pass_station(claims, v.seat);
+    for (food, end) in in_flight(v.room, v.seat) {
+        remove_one(&mut unstarted, landed_form(v.room, food, end.or(passed)));
+    }
+    for (food, s) in carried_for(v.room, claims, v.seat) {
+        remove_one(&mut unstarted, landed_form(v.room, food, Some(s)));
     }
     (needs, unstarted)
 }

@@ -16,6 +16,7 @@ use super::cook::Bot;
 use super::errand::Intent;
 use super::nav::Distances;
 use super::policy::{give_way, is_helper, plan};
+pub use super::tuning::BotTuning;
 use crate::sim::events::{DeniedReason, DeniedWhy};
 use crate::sim::ids::Seat;
 use crate::sim::input::InputFrame;
@@ -34,6 +35,8 @@ pub struct BotTeam {
     /// Ticks from a frame to its outcome in the room the team reads: 1 when it reads the room
     /// it feeds; a remote bot reads replicated views that trail its frames (`bot::remote`).
     pub latency: u32,
+    /// The planner's switches (throwing on or off).
+    pub tuning: BotTuning,
 }
 
 impl BotTeam {
@@ -50,6 +53,7 @@ impl BotTeam {
             tracing: false,
             trace: Vec::new(),
             latency: 1,
+            tuning: BotTuning::default(),
         }
     }
 
@@ -100,11 +104,13 @@ impl BotTeam {
                     self.bots[i].pressed_last = false;
                     return Intent::default();
                 }
-                let act = if std::mem::take(&mut self.bots[i].give_way) {
+                let tuning = self.tuning;
+                let bot = &mut self.bots[i];
+                let act = if std::mem::take(&mut bot.give_way) {
                     give_way(room, seat, &self.dist)
-                        .or_else(|| plan(&mut self.bots[i], room, &mut self.claims, &self.dist))
+                        .or_else(|| plan(bot, room, &mut self.claims, &self.dist, tuning))
                 } else {
-                    plan(&mut self.bots[i], room, &mut self.claims, &self.dist)
+                    plan(bot, room, &mut self.claims, &self.dist, tuning)
                 };
                 let label = act.as_ref().map_or_else(|| "idle".to_string(), |a| a.label.clone());
                 if label != self.bots[i].plan {

@@ -7,6 +7,9 @@ use super::claims::{Claim, ClaimTable};
 use super::cook::{Bot, Job};
 use super::dish::plan_job;
 use super::nav::{Distances, FAR, distances, walkable};
+use super::pass::{carried_for, catch_duty, drop_stale, pass_station};
+use super::throwing::in_flight;
+use super::tuning::BotTuning;
 use super::view::{
     View, act, is_heat, plate_parts, press, process_kind, remove_one, trash_held, wash, wash_plates,
 };
@@ -24,6 +27,7 @@ pub(super) fn plan(
     room: &Room,
     claims: &mut ClaimTable,
     dist: &Distances,
+    tuning: BotTuning,
 ) -> Option<Act> {
     let seat = bot.seat;
     let cook = &room.cooks[room.cook_index(seat)?];
@@ -33,7 +37,14 @@ pub(super) fn plan(
         cell: cook.pos.cell(),
         held: cook.held.and_then(|id| room.item(id)),
         dist,
+        throws: tuning.throws,
     };
+    drop_stale(&v, claims);
+    // A catch a teammate asked of us comes before taking a ticket (we were idle when asked);
+    // only a fire outranks it.
+    if let Some(catch) = catch_duty(&v, claims) {
+        return fight_fire(&v, claims).or(Some(catch));
+    }
     sync_job(bot, &v, claims);
     release_idle_claims(&v, claims);
     // A fire outranks every ticket: a kitchen that burns down loses the round.
@@ -169,6 +180,8 @@ fn sync_job(bot: &mut Bot, v: &View, claims: &mut ClaimTable) {
         && (job.order.is_none() || !plate_startable(v, job.recipe))
         && job.plate.is_none()
         && v.held.is_none()
+        && in_flight(v.room, seat).is_empty()
+        && carried_for(v.room, claims, seat).is_empty()
         && claims.stations_of(seat).iter().all(|&s| v.room.items_on(s).next().is_none())
     {
         bot.job = None;
@@ -263,13 +276,18 @@ fn startable(v: &View, claims: &ClaimTable, parts: &[Part]) -> bool {
 }
 
 /// Let go of fixtures that hold nothing of ours any more (emptied boards, served stoves,
-/// counters a plate was lifted from): a teammate may need them.
+/// counters a plate was lifted from): a teammate may need them. A fixture our thrown food is
+/// flying to is kept.
 fn release_idle_claims(v: &View, claims: &mut ClaimTable) {
+    let mut landing: Vec<usize> =
+        in_flight(v.room, v.seat).into_iter().filter_map(|(_, s)| s).collect();
+    landing.extend(pass_station(claims, v.seat));
+    landing.extend(carried_for(v.room, claims, v.seat).into_iter().map(|(_, s)| s));
     for s in claims.stations_of(v.seat) {
         let st = &v.room.stations[s];
         let empty = v.room.items_on(s).next().is_none();
         let working = st.worker == Some(v.seat);
-        if empty && !working {
+        if empty && !working && !landing.contains(&s) {
             claims.release(Claim::Station(s), v.seat);
         }
     }

@@ -5,9 +5,11 @@
 //! function of level, seed and the bots' frames only.
 
 use super::planner::BotTeam;
+use super::tuning::BotTuning;
 use crate::level::cli::{DEFAULT_LEVELS_DIR, RECIPES_PATH};
 use crate::level::recipes::builtin_recipes;
 use crate::level::{find_level, load_campaign, load_recipes_file};
+use crate::sim::events::SimEvent;
 use crate::sim::kitchen::Level;
 use crate::sim::open::SeatSpec;
 use crate::sim::recipe_book::RecipeBook;
@@ -51,6 +53,10 @@ pub struct ProveArgs {
     /// Folder of level files.
     #[arg(long, default_value = DEFAULT_LEVELS_DIR)]
     pub levels_dir: PathBuf,
+    /// Bots never throw (every ingredient is walked to its fixture): to measure what throwing
+    /// buys on the same rounds.
+    #[arg(long)]
+    pub no_throws: bool,
 }
 
 /// How one round went.
@@ -66,6 +72,11 @@ pub struct RoundOutcome {
     pub missed: u32,
     /// The hash chain head at the end.
     pub hash: u64,
+    /// Items the bots threw, caught, and that came down on a fixture (the room's `Thrown`,
+    /// `Caught` and `Landed { station: Some(_) }` events).
+    pub thrown: u32,
+    pub caught: u32,
+    pub landed: u32,
 }
 
 /// Play one round with `bots` bots from tick 0 to the verdict (or `time_limit + settle`),
@@ -76,16 +87,39 @@ pub fn play_round(
     seed: u64,
     bots: u8,
     trace: bool,
+    each_tick: impl FnMut(&Room, &mut BotTeam),
+) -> RoundOutcome {
+    play_round_tuned(level, book, seed, bots, BotTuning::default(), trace, each_tick)
+}
+
+/// [`play_round`] with the team's planner switches set to `tuning`.
+pub fn play_round_tuned(
+    level: Arc<Level>,
+    book: Arc<RecipeBook>,
+    seed: u64,
+    bots: u8,
+    tuning: BotTuning,
+    trace: bool,
     mut each_tick: impl FnMut(&Room, &mut BotTeam),
 ) -> RoundOutcome {
     let mut room = Room::new(level, book, seed, &SeatSpec::numbered(bots));
     let seats: Vec<u8> = (0..bots).collect();
     let mut team = BotTeam::new(&room, &seats);
     team.tracing = trace;
+    team.tuning = tuning;
     let cap = room.level.time_limit + SETTLE_TICKS + 1;
+    let (mut thrown, mut caught, mut landed) = (0, 0, 0);
     while room.result.is_none() && room.tick < cap {
         team.drive(&mut room);
         step_room(&mut room);
+        for e in &room.events {
+            match e {
+                SimEvent::Thrown { .. } => thrown += 1,
+                SimEvent::Caught { .. } => caught += 1,
+                SimEvent::Landed { station: Some(_), .. } => landed += 1,
+                _ => {}
+            }
+        }
         for line in team.trace.drain(..) {
             println!("  {line}");
         }
@@ -100,6 +134,9 @@ pub fn play_round(
         served: room.counters.served,
         missed: room.counters.missed,
         hash: room.hash,
+        thrown,
+        caught,
+        landed,
     }
 }
 
@@ -161,18 +198,31 @@ pub fn run(command: BotCommand) -> u8 {
         let mut wins = 0;
         for seed in 1..=seeds {
             let t = Instant::now();
-            let o = play_round(level.clone(), book.clone(), seed, args.bots, args.trace, |_, _| {});
+            let tuning = BotTuning { throws: !args.no_throws };
+            let o = play_round_tuned(
+                level.clone(),
+                book.clone(),
+                seed,
+                args.bots,
+                tuning,
+                args.trace,
+                |_, _| {},
+            );
             if o.verdict == Some(Verdict::Won) {
                 wins += 1;
             }
             println!(
-                "  seed {seed}: {:<4} score {:>4} stars {} ticks {:>5} served {:>2} missed {:>2} ({} ms)",
+                "  seed {seed}: {:<4} score {:>4} stars {} ticks {:>5} served {:>2} missed {:>2} \
+                 thrown {:>2} caught {:>2} landed {:>2} ({} ms)",
                 o.verdict.map_or("none", |v| v.as_str()),
                 o.score,
                 o.stars,
                 o.ticks,
                 o.served,
                 o.missed,
+                o.thrown,
+                o.caught,
+                o.landed,
                 t.elapsed().as_millis()
             );
         }

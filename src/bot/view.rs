@@ -20,6 +20,8 @@ pub(super) struct View<'a> {
     pub(super) cell: (i32, i32),
     pub(super) held: Option<&'a Item>,
     pub(super) dist: &'a Distances,
+    /// The team throws (`BotTuning::throws`): deliveries may fly (`bot::throwing`).
+    pub(super) throws: bool,
 }
 
 impl<'a> View<'a> {

@@ -1,7 +1,8 @@
 //! One thrown item's flight: where it is, which way it goes, how long it has flown.
 
 use super::ids::Seat;
-use super::kinds::Dir4;
+use super::kinds::{Dir4, Tile};
+use super::kitchen::Level;
 use super::units::{THROW_PEAK, THROW_TICKS};
 use super::v2::V2;
 
@@ -22,6 +23,13 @@ pub struct Flight {
 }
 
 impl Flight {
+    /// The flight the second button starts: `thrower`'s item leaves the hand at its centre
+    /// `pos` along its facing `dir` (`last_floor` is that point when the cook stands on floor).
+    pub fn thrown(level: &Level, thrower: Seat, pos: V2, dir: Dir4) -> Flight {
+        let last_floor = (level.tile(pos.cell()) == Tile::Floor).then_some(pos);
+        Flight { thrower, dir, pos, age: 0, last_floor }
+    }
+
     /// The arc's height above the hands at `age` (µtiles, display only): a parabola that is 0
     /// at the throw and at full range and `THROW_PEAK` half way.
     pub fn height(&self) -> i32 {

@@ -99,25 +99,67 @@ fn catcher(room: &Room, f: &Flight, from: V2, to: V2) -> Option<usize> {
         .map(|(_, _, i)| i)
 }
 
+/// One tick of a flight's path before the catch test: the point moves `THROW_SPEED` along its
+/// direction (a wall stops it), `age` counts up, and `last_floor` follows the floor it is over.
+/// Returns the flight a tick later and whether a wall stopped it.
+pub fn advance(level: &Level, f: &Flight) -> (Flight, bool) {
+    let dir = f.dir.delta();
+    let (dist, walled) = flight_step(level, f.pos, dir, THROW_SPEED);
+    let to = V2::new(f.pos.x + dir.0 * dist, f.pos.y + dir.1 * dist);
+    let mut next = Flight { pos: to, age: f.age + 1, ..*f };
+    if level.tile(to.cell()) == Tile::Floor {
+        next.last_floor = Some(to);
+    }
+    (next, walled)
+}
+
 fn step_flight(room: &mut Room, id: ItemId, f: Flight) {
     let Some(i) = room.item_index(id) else { return };
-    let dir = f.dir.delta();
-    let (dist, walled) = flight_step(&room.level, f.pos, dir, THROW_SPEED);
-    let to = V2::new(f.pos.x + dir.0 * dist, f.pos.y + dir.1 * dist);
-    if let Some(c) = catcher(room, &f, f.pos, to) {
+    let (next, walled) = advance(&room.level, &f);
+    if let Some(c) = catcher(room, &f, f.pos, next.pos) {
         let seat = room.cooks[c].seat;
         room.items[i].place = Place::Hand(seat);
         room.cooks[c].held = Some(id);
         room.events.push(SimEvent::Caught { seat, item: id, from: f.thrower });
         return;
     }
-    let mut next = Flight { pos: to, age: f.age + 1, ..f };
-    if room.level.tile(to.cell()) == Tile::Floor {
-        next.last_floor = Some(to);
-    }
     room.items[i].place = Place::Air(next);
     if walled || next.age >= THROW_TICKS {
         land(room, id, next);
+    }
+}
+
+/// How a flight ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlightEnd {
+    /// A cook catches it.
+    Caught(Seat),
+    /// A fixture takes it (level index): onto it, onto the plate lying there, or into the bin.
+    Station(usize),
+    /// It drops on the floor at this point.
+    Floor(V2),
+    /// It falls into a hole.
+    Fell,
+}
+
+/// How a flight of `food` would end if the kitchen stood still from now on: the stage's own
+/// steps ([`advance`], the catch test against the cooks where they stand and face now, the
+/// landing's choice) run ahead without changing anything. Bots read it to throw only where
+/// the landing is certain (`bot::throwing`).
+pub fn predict(room: &Room, food: (Ingredient, Form), mut f: Flight) -> FlightEnd {
+    loop {
+        let (next, walled) = advance(&room.level, &f);
+        if let Some(c) = catcher(room, &f, f.pos, next.pos) {
+            return FlightEnd::Caught(room.cooks[c].seat);
+        }
+        if walled || next.age >= THROW_TICKS {
+            return match touchdown(room, Some(food), &next) {
+                Down::Take(s, _) => FlightEnd::Station(s),
+                Down::Floor(at) => FlightEnd::Floor(at),
+                Down::Fall => FlightEnd::Fell,
+            };
+        }
+        f = next;
     }
 }
 
@@ -177,31 +219,45 @@ fn take_of(room: &Room, s: usize, ingredient: Ingredient, form: Form) -> Option<
     }
 }
 
-/// The flight is over: the fixture under the point takes the item, or it drops on the floor
-/// (at the point, or — when a fixture refused it — at the last floor it flew over), or it
-/// falls into a hole.
-fn land(room: &mut Room, id: ItemId, f: Flight) {
+/// Where a landing flight comes down: a fixture that takes it, the floor, or a hole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Down {
+    Take(usize, Take),
+    Floor(V2),
+    Fall,
+}
+
+/// The fixture under the point takes the item, or it drops on the floor (at the point, or —
+/// when a fixture refused it — at the last floor it flew over), or it falls into a hole.
+fn touchdown(room: &Room, food: Option<(Ingredient, Form)>, f: &Flight) -> Down {
     let cell = f.pos.cell();
-    let food = match room.item(id).map(|i| &i.kind) {
-        Some(ItemKind::Food(ingredient, form)) => Some((*ingredient, *form)),
-        _ => None,
-    };
     match room.level.tile(cell) {
-        Tile::Floor => drop_on_floor(room, id, f.pos),
-        Tile::Void => fall(room, id),
+        Tile::Floor => Down::Floor(f.pos),
+        Tile::Void => Down::Fall,
         Tile::Station(_) | Tile::Wall => {
             let taken = room
                 .level
                 .station_at(cell)
                 .and_then(|s| food.and_then(|(i, fm)| take_of(room, s, i, fm)).map(|t| (s, t)));
-            match taken {
-                Some((s, take)) => take_on(room, id, s, take, f.thrower),
-                None => match f.last_floor {
-                    Some(at) => drop_on_floor(room, id, at),
-                    None => fall(room, id),
-                },
+            match (taken, f.last_floor) {
+                (Some((s, take)), _) => Down::Take(s, take),
+                (None, Some(at)) => Down::Floor(at),
+                (None, None) => Down::Fall,
             }
         }
+    }
+}
+
+/// The flight is over: it comes down where [`touchdown`] says.
+fn land(room: &mut Room, id: ItemId, f: Flight) {
+    let food = match room.item(id).map(|i| &i.kind) {
+        Some(ItemKind::Food(ingredient, form)) => Some((*ingredient, *form)),
+        _ => None,
+    };
+    match touchdown(room, food, &f) {
+        Down::Floor(at) => drop_on_floor(room, id, at),
+        Down::Fall => fall(room, id),
+        Down::Take(s, take) => take_on(room, id, s, take, f.thrower),
     }
 }
 

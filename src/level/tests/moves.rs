@@ -3,6 +3,8 @@
 
 use super::{place, room};
 use crate::sim::events::{DeniedReason, DeniedWhy, SimEvent};
+use crate::sim::flight::Flight;
+use crate::sim::flights::{FlightEnd, predict};
 use crate::sim::ids::ItemId;
 use crate::sim::input::InputFrame;
 use crate::sim::item::{ItemKind, Place};
@@ -300,4 +302,47 @@ fn a_room_that_never_pressed_the_second_button_hashes_as_before() {
     tick(&mut a, 0, false, false);
     assert!(b.moves_seen);
     assert_ne!(a.hash, b.hash);
+}
+
+#[test]
+fn predict_ends_a_flight_where_the_stage_does() {
+    // The bots' look-ahead (`flights::predict`) against the stage itself: the floor at full
+    // range, a counter, short of a wall, a hole, and a teammate's hands.
+    let cases: [(&str, Option<(i32, Dir4)>); 5] = [
+        ("#1.........#", None),
+        ("#1...-.....#", None),
+        ("#1..#", None),
+        ("#1...__....#", None),
+        ("#1..2......#", Some((4, Dir4::Left))),
+    ];
+    for (row, mate) in cases {
+        let mut r = corridor(row, if mate.is_some() { 2 } else { 1 });
+        if let Some((x, facing)) = mate {
+            place(&mut r, 1, cell_centre(x), cell_centre(1), facing);
+        }
+        let onion = give(&mut r, 0, ItemKind::Food(Ingredient::Onion, Form::Raw));
+        let flight = Flight::thrown(&r.level, 0, r.cooks[0].pos, r.cooks[0].facing);
+        let end = predict(&r, (Ingredient::Onion, Form::Raw), flight);
+        let events = throw_and_wait(&mut r, THROW_TICKS + 2);
+        let seen = events
+            .iter()
+            .find_map(|e| match *e {
+                SimEvent::Caught { seat, item, .. } if item == onion => {
+                    Some(FlightEnd::Caught(seat))
+                }
+                SimEvent::Fell { item } if item == onion => Some(FlightEnd::Fell),
+                SimEvent::Landed { item, station: Some(s) } if item == onion => {
+                    Some(FlightEnd::Station(s as usize))
+                }
+                SimEvent::Landed { item, station: None } if item == onion => {
+                    match r.item(onion).map(|i| i.place) {
+                        Some(Place::Floor(at)) => Some(FlightEnd::Floor(at)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{row}: no end in {events:?}"));
+        assert_eq!(end, seen, "{row}");
+    }
 }

@@ -9,7 +9,7 @@ use crate::sim::cook::CookState;
 use crate::sim::events::{DeniedReason, DeniedWhy, SimEvent};
 use crate::sim::flight::Flight;
 use crate::sim::item::{ItemKind, Place};
-use crate::sim::kinds::{Form, Tile};
+use crate::sim::kinds::Form;
 use crate::sim::room::Room;
 use crate::sim::units::{DASH_COOLDOWN_TICKS, DASH_TICKS};
 
@@ -75,10 +75,10 @@ fn throw_held(room: &mut Room, c: usize) {
     let cook = &mut room.cooks[c];
     let Some(id) = cook.held.take() else { return };
     let (seat, dir, pos) = (cook.seat, cook.facing, cook.pos);
-    let last_floor = (room.level.tile(pos.cell()) == Tile::Floor).then_some(pos);
+    let flight = Flight::thrown(&room.level, seat, pos, dir);
     if let Some(i) = room.item_index(id) {
         let item = &mut room.items[i];
-        item.place = Place::Air(Flight { thrower: seat, dir, pos, age: 0, last_floor });
+        item.place = Place::Air(flight);
         item.mark = None;
     }
     room.events.push(SimEvent::Thrown { seat, item: id });
