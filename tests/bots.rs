@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use undercooked::bot::claims::Claim;
 use undercooked::bot::planner::BotTeam;
-use undercooked::bot::prove::play_round;
+use undercooked::bot::prove::{play_round, play_round_dashing};
 use undercooked::level::{builtin_recipes, load_campaign};
 use undercooked::sim::events::{DeniedReason, SimEvent};
 use undercooked::sim::ids::Seat;
@@ -359,4 +359,21 @@ fn views_that_do_not_fit_the_level_are_named_errors() {
     let mut bad = seen(&room);
     bad.view.orders[0].recipe = "ambrosia".into();
     assert_eq!(plan(&bad), Err(RemoteBotError::UnknownRecipe("ambrosia".into())));
+}
+
+#[test]
+fn the_dash_is_dash_diners_third_star() {
+    // dash_diner's aisle is walked empty-handed back from the window on every dish: the same
+    // planner wins with three stars when it dashes and with two when it only walks (a walking
+    // team lets a ticket lapse and loses its streak; docs/BOTS.md, "Dashing"). The sim is
+    // deterministic, so fixed seeds pin the claim; seed 4 is the dashing team's slowest of 10.
+    let (level, book) = level("dash_diner");
+    for seed in [1, 4] {
+        let round =
+            |dash| play_round_dashing(level.clone(), book.clone(), seed, 2, dash, false, |_, _| {});
+        let (dashing, walking) = (round(true), round(false));
+        assert_eq!((dashing.verdict, dashing.stars), (Some(Verdict::Won), 3), "{dashing:?}");
+        assert_eq!((walking.verdict, walking.stars), (Some(Verdict::Won), 2), "{walking:?}");
+        assert_eq!(dashing.missed, 0, "seed {seed}: {dashing:?}");
+    }
 }

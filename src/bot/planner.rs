@@ -34,6 +34,9 @@ pub struct BotTeam {
     /// Ticks from a frame to its outcome in the room the team reads: 1 when it reads the room
     /// it feeds; a remote bot reads replicated views that trail its frames (`bot::remote`).
     pub latency: u32,
+    /// Whether the bots dash on long straight runs (true); false makes a walking-only team,
+    /// the baseline `bot prove --no-dash` measures a kitchen's dash against.
+    pub dash: bool,
 }
 
 impl BotTeam {
@@ -50,6 +53,7 @@ impl BotTeam {
             tracing: false,
             trace: Vec::new(),
             latency: 1,
+            dash: true,
         }
     }
 
@@ -112,7 +116,10 @@ impl BotTeam {
                     self.bots[i].plan = label;
                 }
                 match act {
-                    Some(a) => self.bots[i].exec = Some(Exec::with_latency(a, self.latency)),
+                    Some(a) => {
+                        self.bots[i].exec =
+                            Some(Exec::with_latency(a, self.latency).dashing(self.dash));
+                    }
                     None => {
                         self.bots[i].idle = 8;
                         continue;

@@ -44,6 +44,9 @@ pub struct ProveArgs {
     /// Print every bot's plan changes, tick by tick.
     #[arg(long)]
     pub trace: bool,
+    /// Bots walk only, never dash: the baseline a kitchen's dash is measured against.
+    #[arg(long)]
+    pub no_dash: bool,
     /// Folder of level files.
     #[arg(long, default_value = DEFAULT_LEVELS_DIR)]
     pub levels_dir: PathBuf,
@@ -72,12 +75,26 @@ pub fn play_round(
     seed: u64,
     bots: u8,
     trace: bool,
+    each_tick: impl FnMut(&Room, &mut BotTeam),
+) -> RoundOutcome {
+    play_round_dashing(level, book, seed, bots, true, trace, each_tick)
+}
+
+/// [`play_round`] with the team's dash on or off (`dash: false` is `bot prove --no-dash`).
+pub fn play_round_dashing(
+    level: Arc<Level>,
+    book: Arc<RecipeBook>,
+    seed: u64,
+    bots: u8,
+    dash: bool,
+    trace: bool,
     mut each_tick: impl FnMut(&Room, &mut BotTeam),
 ) -> RoundOutcome {
     let mut room = Room::new(level, book, seed, &SeatSpec::numbered(bots));
     let seats: Vec<u8> = (0..bots).collect();
     let mut team = BotTeam::new(&room, &seats);
     team.tracing = trace;
+    team.dash = dash;
     let cap = room.level.time_limit + SETTLE_TICKS + 1;
     while room.result.is_none() && room.tick < cap {
         team.drive(&mut room);
@@ -144,16 +161,26 @@ pub fn run(command: BotCommand) -> u8 {
     for level in levels {
         let level = Arc::new(level);
         println!(
-            "{} — {} bots, target {}, {} s",
+            "{} — {} bots{}, target {}, {} s",
             level.id,
             args.bots,
+            if args.no_dash { " (no dash)" } else { "" },
             level.target_score,
             level.time_limit / 20
         );
         let mut wins = 0;
         for seed in 1..=seeds {
             let t = Instant::now();
-            let o = play_round(level.clone(), book.clone(), seed, args.bots, args.trace, |_, _| {});
+            let (bots, dash) = (args.bots, !args.no_dash);
+            let o = play_round_dashing(
+                level.clone(),
+                book.clone(),
+                seed,
+                bots,
+                dash,
+                args.trace,
+                |_, _| {},
+            );
             if o.verdict == Some(Verdict::Won) {
                 wins += 1;
             }
