@@ -109,6 +109,8 @@ pub struct Exec {
     /// whose view trails the tick its frames are stamped for (`bot::remote`, named, not
     /// linked: remote drives the planner, which steps this).
     latency: u32,
+    /// Whether the walk may dash on a long straight run (`BotTeam::dash`).
+    dash: bool,
 }
 
 impl Exec {
@@ -125,7 +127,15 @@ impl Exec {
             stalled: 0,
             best: (FAR, i64::MAX),
             latency: latency.max(1),
+            dash: true,
         }
+    }
+
+    /// The same action, walked without dashing when `dash` is false (a walking-only team, to
+    /// measure what the dash buys).
+    pub fn dashing(mut self, dash: bool) -> Exec {
+        self.dash = dash;
+        self
     }
 
     /// This tick's intent, or the outcome once the action is over. `pressed_last` says whether
@@ -285,7 +295,7 @@ impl Exec {
             return Ok(Intent { mv: settle(cook, here), ..Intent::default() });
         }
         let face = (here == stand).then_some(dir);
-        let dash = should_dash(room, cook, &route);
+        let dash = self.dash && should_dash(room, cook, &route);
         Ok(Intent { mv: steer(cook, &route), action: false, face, dash })
     }
 }
@@ -294,9 +304,14 @@ impl Exec {
 /// the cook walks out of it, so five leave room to brake without overshooting a turn.
 const DASH_RUN_CELLS: usize = 5;
 
+/// Route cells ahead a teammate blocks a dash in. Further down a long aisle (dash_diner's, back
+/// from the window) a teammate walking out on the same route is no obstacle: checking the whole
+/// route there kept the bots from dashing at all (docs/BOTS.md, "Dashing").
+const DASH_CLEAR_CELLS: usize = 12;
+
 /// Dash on a long straight run: an empty hand (a carried raw ingredient would be thrown, and
 /// anything else refuses the button), the dash ready, already moving along the run and facing
-/// it, centred in the corridor, and no other cook on the run ahead.
+/// it, centred in the corridor, and no other cook on the route's next cells.
 fn should_dash(room: &Room, cook: &Cook, route: &[Cell]) -> bool {
     if cook.held.is_some() || cook.stun > 0 || cook.dash_cooldown > 0 || cook.dash > 0 {
         return false;
@@ -319,13 +334,15 @@ fn should_dash(room: &Room, cook: &Cook, route: &[Cell]) -> bool {
     } else {
         (centre.x - cook.pos.x, cook.vel.y * step.1)
     };
-    // Nobody anywhere on the route, nor beside its straight run: a dash must not meet a
-    // teammate head-on in a corridor (dish_pit's way to the sink stalled a bot for 976 ticks
-    // when only the run itself was kept clear).
+    // Nobody on the near part of the route, nor beside its straight run: a dash must not meet
+    // a teammate head-on in a corridor (dish_pit's way to the sink). A teammate further down
+    // the route will have moved on by the time we get there.
     let near = |a: Cell, b: Cell| (a.0 - b.0).abs() + (a.1 - b.1).abs() <= 1;
+    let on_route = &route[..route.len().min(DASH_CLEAR_CELLS + 1)];
+    let beside = &route[..=run.min(DASH_CLEAR_CELLS)];
     let clear = room.cooks.iter().filter(|c| c.seat != cook.seat).all(|c| {
         let at = c.pos.cell();
-        !route.contains(&at) && !route[..=run].iter().any(|&r| near(r, at))
+        !on_route.contains(&at) && !beside.iter().any(|&r| near(r, at))
     });
     off.abs() <= (TILE / 2 - RADIUS) / 4 && speed > 0 && clear
 }

@@ -118,7 +118,10 @@ impl BotTeam {
                     self.bots[i].plan = label;
                 }
                 match act {
-                    Some(a) => self.bots[i].exec = Some(Exec::with_latency(a, self.latency)),
+                    Some(a) => {
+                        self.bots[i].exec =
+                            Some(Exec::with_latency(a, self.latency).dashing(self.tuning.dash));
+                    }
                     None => {
                         self.bots[i].idle = 8;
                         continue;

@@ -50,6 +50,9 @@ pub struct ProveArgs {
     /// Print every bot's plan changes, tick by tick.
     #[arg(long)]
     pub trace: bool,
+    /// Bots walk only, never dash: the baseline a kitchen's dash is measured against.
+    #[arg(long)]
+    pub no_dash: bool,
     /// Folder of level files.
     #[arg(long, default_value = DEFAULT_LEVELS_DIR)]
     pub levels_dir: PathBuf,
@@ -189,16 +192,17 @@ pub fn run(command: BotCommand) -> u8 {
     for level in levels {
         let level = Arc::new(level);
         println!(
-            "{} — {} bots, target {}, {} s",
+            "{} — {} bots{}, target {}, {} s",
             level.id,
             args.bots,
+            if args.no_dash { " (no dash)" } else { "" },
             level.target_score,
             level.time_limit / 20
         );
         let mut wins = 0;
         for seed in 1..=seeds {
             let t = Instant::now();
-            let tuning = BotTuning { throws: !args.no_throws };
+            let tuning = BotTuning { throws: !args.no_throws, dash: !args.no_dash };
             let o = play_round_tuned(
                 level.clone(),
                 book.clone(),
