@@ -22,6 +22,7 @@ use super::assist_menu::{AssistOption, RoundAssist, assist_label, step_assist};
 use super::hud::font;
 use super::online::{InviteLink, LobbyPanelPlugin, OnlinePlugin, OnlineSession};
 use super::presentation::PresentationPlugin;
+use super::tandem::online::TandemOnlinePlugin;
 use super::state::AppState;
 use super::window::GamePlugins;
 use crate::net::browser;
@@ -97,6 +98,8 @@ pub fn run() {
     app.add_plugins(ClientNetPlugin);
     app.add_plugins((WsClientPlugin, OnlinePlugin, LobbyPanelPlugin));
     app.add_plugins(super::lobby_assist::LobbyAssistPlugin);
+    // The host's mode choice (F8) and an online Tandem round, as in the window.
+    app.add_plugins((super::lobby_mode::LobbyModePlugin, TandemOnlinePlugin));
     let mut joining = Joining::default();
     match browser::page_query() {
         Ok(query) => {

@@ -30,6 +30,8 @@ pub mod headless;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod host;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod hosted;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod http;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod impair;
@@ -37,6 +39,8 @@ pub mod impair;
 pub mod inputs;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod limiter;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod lobby;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod loadgen;
 #[cfg(not(target_arch = "wasm32"))]
@@ -59,6 +63,8 @@ pub mod seen;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod server;
 pub mod session;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod tandem_round;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod ticktime;
 pub mod tokens;

@@ -1,9 +1,13 @@
-//! Tandem (Moving Day) in the desktop client: the setup screen (couch or porter partner, the
-//! seed), the run stepped at the mode's 24 Hz from each seat's stick, the course and couch
-//! drawn in the kitchen's style, and the HUD with felt strain and the results. The rules are
+//! Tandem (Moving Day) in the client: the setup screen (couch or porter partner, the seed),
+//! the local run stepped at the mode's 24 Hz from each seat's stick, an online room's round
+//! followed from the server's replication with this window's seat sent each tick, the course
+//! and couch drawn in the kitchen's style, and the HUD with felt strain and the results; the
+//! scene and HUD read the [`screen::TandemScreen`] either way fills. The rules are
 //! `crate::tandem` (read only). This file only declares the modules.
 
 pub mod hud;
+pub mod online;
 pub mod run;
 pub mod scene;
+pub mod screen;
 pub mod setup;

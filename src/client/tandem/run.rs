@@ -1,7 +1,9 @@
 //! The Tandem run in the window: one `TandemRoom`, stepped at the mode's 24 Hz on its own
 //! accumulator, one order per seat per tick from a local player's stick and hold button
-//! (`SeatOrder::from_stick`, integers only into the rules) or from the porter bot.
+//! (`SeatOrder::from_stick`, integers only into the rules) or from the porter bot; each tick's
+//! view goes to the [`TandemScreen`] the scene and HUD draw.
 
+use super::screen::TandemScreen;
 use super::setup::TandemSetup;
 use crate::client::args::Partner;
 use crate::client::args::{Autoplay, Options};
@@ -50,7 +52,8 @@ impl Plugin for TandemRunPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(OnEnter(AppState::Tandem), start_run);
         app.add_systems(OnExit(AppState::Tandem), |mut c: Commands| {
-            c.remove_resource::<TandemRun>()
+            c.remove_resource::<TandemRun>();
+            c.remove_resource::<TandemScreen>();
         });
         app.add_systems(Update, step_run.run_if(in_state(AppState::Tandem)));
         app.add_systems(Last, report_run_on_exit);
@@ -94,6 +97,17 @@ pub fn start_run(
     }
     let start_mm = room.view().centre_mm;
     info!("tandem: seed {} ({} route cells)", room.course.seed, room.course.route.len());
+    let pad = |d: &Driver| match d {
+        Driver::Player(Device::Gamepad(pad)) if *pad != Entity::PLACEHOLDER => Some(*pad),
+        _ => None,
+    };
+    commands.insert_resource(TandemScreen {
+        course: room.course.clone(),
+        view: room.view(),
+        pads: [pad(&drivers[0]), pad(&drivers[1])],
+        mine: drivers.each_ref().map(|d| matches!(d, Driver::Player(_))),
+        online: false,
+    });
     commands.insert_resource(TandemRun { room, drivers, start_mm, carry: 0.0 });
 }
 
@@ -107,9 +121,10 @@ pub fn order_from_action(state: &ActionState<CookAction>) -> SeatOrder {
 fn step_run(
     time: Res<Time<Real>>,
     run: Option<ResMut<TandemRun>>,
+    screen: Option<ResMut<TandemScreen>>,
     hands: Query<(&TandemHand, &ActionState<CookAction>)>,
 ) {
-    let Some(mut run) = run else { return };
+    let (Some(mut run), Some(mut screen)) = (run, screen) else { return };
     let mut player_orders = [SeatOrder::HOLD; 2];
     for (hand, state) in &hands {
         player_orders[hand.seat] = order_from_action(state);
@@ -128,6 +143,9 @@ fn step_run(
             info!("tandem: {refusal}");
             break;
         }
+    }
+    if screen.view.tick != run.room.tick {
+        TandemScreen::show(&mut screen, &run.room.view());
     }
 }
 
