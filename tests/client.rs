@@ -1352,6 +1352,7 @@ fn the_online_client_draws_a_rooms_tandem_round_and_sends_its_seats_order() {
     app.add_plugins((MinimalPlugins, StatesPlugin));
     connect(&mut app, &reply).expect("client starts");
     app.add_plugins(TandemOnlinePlugin);
+    app.init_resource::<undercooked::client::config::Bindings>();
     // Player 1's stick full right (no input plugin runs here: the state stays as set).
     let mut state = ActionState::<CookAction>::default();
     state.set_axis_pair(&CookAction::Move, Vec2::X);
