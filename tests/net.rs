@@ -12,9 +12,9 @@ use undercooked::net::inputs::seat_frame_counts;
 use undercooked::net::loadgen::{JoinArgs, connect_seats, open_seats};
 use undercooked::net::lobby::LobbyRefusals;
 use undercooked::net::rooms::{HostedRoom, RoomPolicy, replay_live};
-use undercooked::net::tandem_round::TandemRound;
 use undercooked::net::server::{HostConfig, ServerHandle, spawn_server};
 use undercooked::net::session::JoinReply;
+use undercooked::net::tandem_round::TandemRound;
 use undercooked::net::web::WebConfig;
 use undercooked::protocol::tandem::{Carrier, GameMode, TandemOrder};
 use undercooked::protocol::{InputBatch, LobbyCommand, LobbyPhase, PackedInput};
@@ -1026,21 +1026,28 @@ fn tandem_snapshot(h: &ServerHandle, code: &str) -> Option<(u64, u32, Vec<[SeatO
 }
 
 /// The host picks Tandem in the lobby; the round runs on the server with the host's seat sent
-/// over the wire and the porter in the seat nobody took; the run is the function of the orders
-/// it stepped; it ends (here at a shortened wall-clock limit) with its score in the results log
-/// the kitchen's rounds use, and the lobby comes back.
+/// over the wire (through the impairment proxy: 150 ms round trip, 5 % loss each way) and the
+/// porter in the seat nobody took; the run is the function of the orders it stepped; it ends
+/// (here at a shortened wall-clock limit) with its score in the results log the kitchen's
+/// rounds use, and the lobby comes back.
 #[test]
 fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score() {
-    let (h, dir) = server("tandem");
+    use undercooked::net::impair::Conditions;
+    use undercooked::net::netbench::ImpairedHost;
+    let host = ImpairedHost::start("tandem", Conditions::around_rtt(150, 15, 5.0), 7, false)
+        .expect("server and proxy start");
+    let (h, dir) = (&host.server, host.dir.clone());
     h.with_world(|w| w.resource_mut::<RoomPolicy>().tandem_wall_limit = Duration::from_secs(8));
-    let web = h.addrs.web.to_string();
-    let a = api_create(&web, "Ann", None).unwrap();
-    let mut ann = connect(&a, InputMode::Manual);
-    assert!(pump(&mut [&mut ann], |c| c[0].lobbies().first().is_some()), "the lobby arrives");
+    let a = api_create(&host.web(), "Ann", None).unwrap();
+    let mut ann = HeadlessClient::connect_via(&a, InputMode::Manual, &host.transport())
+        .expect("client starts");
+    assert!(pump(&mut [&mut ann], |c| !c[0].lobbies().is_empty()), "the lobby arrives");
     ann.command(LobbyCommand::Mode(GameMode::Tandem));
     assert!(
-        pump(&mut [&mut ann], |c| c[0].lobbies().first().is_some_and(|l| l.mode
-            == GameMode::Tandem)),
+        pump(&mut [&mut ann], |c| c[0]
+            .lobbies()
+            .first()
+            .is_some_and(|l| l.mode == GameMode::Tandem)),
         "the lobby shows the host's choice"
     );
     ann.command(LobbyCommand::Ready(true));
@@ -1057,7 +1064,7 @@ fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score
         c[0].tandem().is_some_and(|(_, v)| v.seats[0].order == mine && v.tick > 48)
     });
     assert!(steered, "the view shows Ann's order in force");
-    let (seed, tick, orders, hash) = tandem_snapshot(&h, &a.code).expect("a live Tandem round");
+    let (seed, tick, orders, hash) = tandem_snapshot(h, &a.code).expect("a live Tandem round");
     assert_eq!(orders.len() as u32, tick, "both seats' orders logged every tick");
     assert!(orders.iter().any(|o| o[0] == mine), "the player's seat carries the wire's order");
     assert!(orders.iter().any(|o| o[1] != SeatOrder::HOLD), "the porter drives the aft seat");
@@ -1076,7 +1083,7 @@ fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score
     let payload: serde_json::Value = serde_json::from_str(&lobby.last_result).unwrap();
     assert_eq!(payload["mode"], "tandem");
     assert!(payload["score"]["score"].as_i64().is_some(), "{payload}");
-    h.stop();
+    host.stop();
     let line = results(&dir).into_iter().find(|l| l["room"] == a.code.as_str()).expect("a line");
     assert_eq!(line["mode"], "tandem", "{line}");
     assert_eq!(line["reason"], "time limit", "{line}");

@@ -4,11 +4,11 @@
 
 use super::host::Shutdown;
 use super::inputs::{InputGatePlugin, InputLinks, admit_inputs};
-use super::tandem_round::admit_orders;
-use super::peer::{Peer, Refused};
 use super::lobby::{LobbyRefusals, lobby_commands};
+use super::peer::{Peer, Refused};
 use super::rooms::{HostedRoom, RoundOf, abort_all};
 use super::seats::local_player_name;
+use super::tandem_round::admit_orders;
 use super::tokens::{Admission, hex};
 use crate::project::RoomTick;
 use crate::protocol::{TickEvents, Welcome};

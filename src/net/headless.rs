@@ -13,14 +13,14 @@ use super::session::{
 use super::tokens::read_token;
 use super::uplink::Uplink;
 use crate::bot::remote::{RemoteBot, SharedClaims};
+use crate::protocol::tandem::{TandemLive, TandemOrder, TandemRoundInfo};
 use crate::protocol::{
     CookMotion, CookView, GridView, InputAck, InputBatch, LobbyCommand, LobbyView, PackedInput,
     RoomClock, RoomView, TickEvents, Welcome,
 };
-use crate::protocol::tandem::{TandemLive, TandemOrder, TandemRoundInfo};
 use crate::sim::events::SimEvent;
-use crate::tandem::view::TandemView;
 use crate::sim::input::InputFrame;
+use crate::tandem::view::TandemView;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy_replicon_renet::RenetClient;

@@ -8,7 +8,9 @@ use super::RoomKey;
 use super::bots::bot_name;
 use super::limiter::TokenBucket;
 use super::records::Source;
-use super::seats::{MAX_SEATS, RESERVATION, SEAT_HOLD, SEAT_TOKENS, SeatRefusal, SeatSlot, local_player_name};
+use super::seats::{
+    MAX_SEATS, RESERVATION, SEAT_HOLD, SEAT_TOKENS, SeatRefusal, SeatSlot, local_player_name,
+};
 use super::tokens::Secret;
 use crate::protocol::tandem::GameMode;
 use crate::protocol::{LobbyPhase, LobbyView, SeatView};

@@ -4,8 +4,8 @@
 //! and every tick each client gets an `InputAck` saying what arrived, how early, and what was
 //! applied (docs/NETWORK.md, "Input over a real link").
 
-use super::peer::Peer;
 use super::hosted::{HostedRoom, RoundOf};
+use super::peer::Peer;
 use crate::clock::TICK;
 use crate::protocol::{InputAck, InputBatch, LobbyPhase, MAX_BATCH};
 use crate::sim::input::{GateRefusal, InputFrame};

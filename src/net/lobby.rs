@@ -2,8 +2,8 @@
 //! What is not applied is refused by name ([`LobbyRefusal`]): logged and counted in
 //! [`LobbyRefusals`] (metrics and tests read it), never a panic and never half applied.
 
-use super::peer::Peer;
 use super::hosted::{HostLevels, HostedRoom};
+use super::peer::Peer;
 use crate::protocol::tandem::LobbyRefusal;
 use crate::protocol::{LobbyCommand, LobbyPhase};
 use bevy::prelude::*;

@@ -40,9 +40,9 @@ pub mod inputs;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod limiter;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod lobby;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod loadgen;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod lobby;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod logs;
 #[cfg(not(target_arch = "wasm32"))]

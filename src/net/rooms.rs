@@ -8,12 +8,12 @@
 //! `TandemRound` entity instead, stepped and ended by `tandem_round.rs`. Both carry the room's
 //! [`RoomKey`], the visibility filter that shows a client only its own room.
 
+use super::RoomKey;
+use super::bots::{BotsFill, BotsFillPolicy, RoundBots, bot_name, fill_seats};
 pub use super::hosted::{
     HostLevels, HostedRoom, RESULTS_TICKS, RoomPolicy, RoundFaults, RoundOf, TANDEM_WALL_LIMIT,
     to_results, unix_ms,
 };
-use super::RoomKey;
-use super::bots::{BotsFill, BotsFillPolicy, RoundBots, bot_name, fill_seats};
 use super::records::{BundleJob, BundleWriter, ResultsLog, Source};
 use super::seats::{MAX_SEATS, SEAT_HOLD, SeatSlot};
 use super::tandem_round::{TandemRound, end_tandem_round, start_tandem_round};
@@ -157,7 +157,6 @@ pub fn end_round(
     }
     to_results(commands, hosted);
 }
-
 
 /// What is wrong with a room that the rules never allow, if anything: every law of
 /// `sim::invariants` (items in exactly one place, the plate and pot stock, the tallies).

@@ -11,9 +11,7 @@ use super::inputs::{FrameTally, InputLinks, finish_batch};
 use super::peer::Peer;
 use super::records::ResultsLog;
 use crate::protocol::LobbyPhase;
-use crate::protocol::tandem::{
-    Carrier, TANDEM_SEATS, TandemLive, TandemOrder, TandemRoundInfo,
-};
+use crate::protocol::tandem::{Carrier, TANDEM_SEATS, TandemLive, TandemOrder, TandemRoundInfo};
 use crate::tandem::control::{Seat, SeatOrder};
 use crate::tandem::porter::Porter;
 use crate::tandem::room::{TICK_HZ, TandemRoom, TurnTicks};
@@ -194,7 +192,9 @@ pub fn end_tandem_round(
         "payload": payload,
     });
     match log.append(&line) {
-        Ok(()) => info!(room = %hosted.code, reason, outcome = ?round.room.outcome(), "tandem round recorded"),
+        Ok(()) => {
+            info!(room = %hosted.code, reason, outcome = ?round.room.outcome(), "tandem round recorded")
+        }
         Err(e) => error!(room = %hosted.code, error = %e, "results.jsonl write failed"),
     }
     hosted.last_result = payload.to_string();

@@ -122,7 +122,8 @@ mod tests {
         };
         let good = SeatOrder::from_stick(707, -707, true);
         assert_eq!(order(good.push_x, good.push_y, good.yield_permille).checked(), Ok(good));
-        for (x, y, yld) in [(1001, 0, 0), (0, -1001, 0), (900, 900, 0), (0, 0, 1001), (i16::MIN, 0, 0)]
+        for (x, y, yld) in
+            [(1001, 0, 0), (0, -1001, 0), (900, 900, 0), (0, 0, 1001), (i16::MIN, 0, 0)]
         {
             let o = order(x, y, yld);
             assert_eq!(o.checked(), Err(OrderRefusal::OutOfRange(o.order)), "{x} {y} {yld}");

@@ -65,11 +65,11 @@ fn spawn_hud(commands: &mut Commands, mine: [bool; 2]) {
             },
         ))
         .with_children(|p| {
-            for seat in 0..2 {
+            for (seat, mine) in mine.into_iter().enumerate() {
                 p.spawn(Node { column_gap: px(8), align_items: AlignItems::Center, ..default() })
                     .with_children(|row| {
                         let name = if seat == 0 { "fore" } else { "aft" };
-                        let you = if mine[seat] { " (you)" } else { "" };
+                        let you = if mine { " (you)" } else { "" };
                         let line = format!("P{} {name}{you} strain", seat + 1);
                         row.spawn(label(line, 16.0, PLAIN));
                         row.spawn((

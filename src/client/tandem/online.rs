@@ -87,9 +87,10 @@ fn follow_round(
             let seats = session.seats();
             // Local slot k plays seats[k]; a seat carries unless the porter has it.
             let carrying = |s: usize| {
-                seats.iter().position(|&seat| seat as usize == s).filter(|_| {
-                    matches!(info.carriers[s], Carrier::Player(_))
-                })
+                seats
+                    .iter()
+                    .position(|&seat| seat as usize == s)
+                    .filter(|_| matches!(info.carriers[s], Carrier::Player(_)))
             };
             let pad = |s: usize| {
                 let device = lineup.as_ref()?.0.get(carrying(s)?)?;
@@ -109,27 +110,29 @@ fn follow_round(
     }
 }
 
-/// Each local player holding a seat sends its order every Tandem tick, and at once when it
-/// changes (the server keeps the newest; a seat that does not carry is refused there, by name).
+/// Each local player whose seat carries sends its order every Tandem tick, and at once when it
+/// changes (the server keeps the newest). A watching seat sends nothing (the server would
+/// refuse it as `no_round`).
 fn send_orders(
     time: Res<Time<Real>>,
-    rounds: Query<&TandemLive>,
+    rounds: Query<&TandemRoundInfo>,
     devices: Query<(&LocalPlayer, &ActionState<CookAction>)>,
     session: Res<OnlineSession>,
     mut clock: ResMut<OrderClock>,
     mut pace: ResMut<SendPace>,
     mut out: MessageWriter<TandemOrder>,
 ) {
-    if rounds.is_empty() {
+    let Some(info) = rounds.iter().next() else {
         clock.since = 0.0;
         return;
-    }
-    let held = session.seats().len();
+    };
+    let seats = session.seats();
     clock.since += time.delta_secs();
     let due = clock.since >= 1.0 / TANDEM_HZ as f32;
     for (player, state) in &devices {
         let slot = player.seat as usize;
-        if slot >= held {
+        let carries = seats.get(slot).and_then(|&seat| info.carriers.get(seat as usize));
+        if !matches!(carries, Some(Carrier::Player(_))) {
             continue;
         }
         let order = order_from_action(state);

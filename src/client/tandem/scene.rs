@@ -156,13 +156,8 @@ fn spawn_scene(
         commands.spawn((cushion, HullPiece(i), scope()));
     }
     for seat in 0..2 {
-        let body = art.piece(
-            mats,
-            Shape::Capsule,
-            seat_color(seat as u8),
-            Vec3::ZERO,
-            Vec3::splat(1.0),
-        );
+        let body =
+            art.piece(mats, Shape::Capsule, seat_color(seat as u8), Vec3::ZERO, Vec3::splat(1.0));
         commands.spawn((body, HandleCook(seat), scope())).with_children(|c| {
             c.spawn(art.piece(
                 mats,
