@@ -1,6 +1,6 @@
-//! Hosted rooms: lobby (seats, ready flags, level and mode choice) → countdown → round → results →
-//! lobby, empty-room reclaim, invariant checks, the results log that nothing skips, and one
-//! replay bundle per ended round (both written through `records.rs`).
+//! Hosted rooms: lobby (seats, ready flags, level and mode choice) → countdown → round →
+//! results → lobby, empty-room reclaim, invariant checks, the results log that nothing skips,
+//! and one replay bundle per ended round (both written through `records.rs`).
 //!
 //! A hosted room is a lobby entity ([`HostedRoom`] + the replicated [`LobbyView`]); a live
 //! round is a second entity holding the sim's `Room`, spawned at the countdown's end and
