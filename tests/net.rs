@@ -1083,8 +1083,9 @@ fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score
     let payload: serde_json::Value = serde_json::from_str(&lobby.last_result).unwrap();
     assert_eq!(payload["mode"], "tandem");
     assert!(payload["score"]["score"].as_i64().is_some(), "{payload}");
-    host.stop();
+    // Read before the host stops (it removes its data dir); the line was fsynced at the end.
     let line = results(&dir).into_iter().find(|l| l["room"] == a.code.as_str()).expect("a line");
+    host.stop();
     assert_eq!(line["mode"], "tandem", "{line}");
     assert_eq!(line["reason"], "time limit", "{line}");
     assert_eq!(line["payload"]["seed"], seed, "{line}");
