@@ -5,6 +5,8 @@
 //! the headless server, or the embedded server of a local game. Everything here is plain data
 //! in the sim's integer units, so the client interpolates and formats, and nothing drifts.
 
+pub mod tandem;
+
 use crate::sim::assist::Assist;
 use crate::sim::cook::CookState;
 use crate::sim::events::SimEvent;
@@ -16,6 +18,7 @@ use crate::sim::verdict::Verdict;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 use serde::{Deserialize, Serialize};
+use tandem::{GameMode, TandemLive, TandemOrder, TandemRoundInfo};
 
 /// Registers every replicated component and every message with replicon, in one fixed order:
 /// replicon hashes the order into its protocol check, so a client built from other sources is
@@ -53,7 +56,12 @@ impl Plugin for ProtocolPlugin {
             .add_server_message::<InputAck>(Channel::Unreliable)
             // It names no entity, so it need not wait for the world state of its tick: a
             // queued ack arrives late, which is what an ack must not do.
-            .make_message_independent::<InputAck>();
+            .make_message_independent::<InputAck>()
+            // Tandem (docs/TANDEM.md, "Online"): the live round's course and view, and each
+            // seat's order, newest wins (a lost one is replaced a Tandem tick later).
+            .replicate::<TandemRoundInfo>()
+            .replicate::<TandemLive>()
+            .add_client_message::<TandemOrder>(Channel::Unreliable);
     }
 }
 
@@ -255,6 +263,8 @@ pub struct LobbyView {
     pub last_result: String,
     /// The next round's assists (chosen by the host: the player in the room's first seat).
     pub assist: Assist,
+    /// What the next round plays (chosen by the host): the kitchen or Tandem.
+    pub mode: GameMode,
 }
 
 /// Client → server: lobby actions of the sender's seat.
@@ -265,6 +275,8 @@ pub enum LobbyCommand {
     Level(String),
     /// Choose the next round's assists (only the host's: the connection holding seat 0).
     Assist(Assist),
+    /// Choose what the next round plays (only the host's), refused by name otherwise.
+    Mode(GameMode),
 }
 
 /// Server → client: sent once per connection, telling the client its seats and how to come

@@ -1325,3 +1325,79 @@ fn online_a_lone_player_takes_every_device_and_a_couch_keeps_its_own() {
         assert_eq!(*map == bindings.map(Device::KeyboardLeft), !solo, "lineup {lineup:?}");
     }
 }
+
+/// Tandem online in the window's client code: the host's window asks its room for Tandem; the
+/// round the server runs is drawn from the replication (the screen the local run also fills:
+/// the course generated from the seed, the newest view), and the seat's stick goes out as its
+/// order every Tandem tick and reaches the server's run.
+#[test]
+fn the_online_client_draws_a_rooms_tandem_round_and_sends_its_seats_order() {
+    use bevy::state::app::StatesPlugin;
+    use undercooked::client::input::LocalPlayer;
+    use undercooked::client::online::connect;
+    use undercooked::client::tandem::online::{OrderClock, TandemOnlinePlugin};
+    use undercooked::client::tandem::screen::TandemScreen;
+    use undercooked::net::api::request_seat;
+    use undercooked::net::rooms::HostedRoom;
+    use undercooked::net::server::{HostConfig, spawn_server};
+    use undercooked::net::tandem_round::TandemRound;
+    use undercooked::protocol::LobbyCommand;
+    use undercooked::protocol::LobbyView;
+    use undercooked::protocol::tandem::{GameMode, TandemRoundInfo};
+    use undercooked::tandem::control::SeatOrder;
+
+    let dir = std::env::temp_dir().join(format!("uc-online-tandem-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let h = spawn_server(HostConfig { max_rooms: 4, ..HostConfig::loopback(dir) })
+        .expect("server starts");
+    let reply = request_seat(&h.addrs.web.to_string(), None, "Ann", None, 1).expect("a seat");
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    connect(&mut app, &reply).expect("client starts");
+    app.add_plugins(TandemOnlinePlugin);
+    app.init_resource::<undercooked::client::config::Bindings>();
+    // Player 1's stick full right (no input plugin runs here: the state stays as set).
+    let mut state = ActionState::<CookAction>::default();
+    state.set_axis_pair(&CookAction::Move, Vec2::X);
+    app.world_mut().spawn((LocalPlayer { seat: 0 }, state));
+    app.finish();
+    app.cleanup();
+    let right = SeatOrder::from_stick(1000, 0, false);
+    let server_order = |h: &undercooked::net::server::ServerHandle| {
+        let code = reply.code.clone();
+        h.with_world(move |w| {
+            let mut q = w.query::<&HostedRoom>();
+            let round = q.iter(w).find(|r| r.code == code).and_then(|r| r.round)?;
+            w.get::<TandemRound>(round).map(|t| t.wanted[0])
+        })
+    };
+    let end = std::time::Instant::now() + Duration::from_secs(60);
+    let mut done = false;
+    while std::time::Instant::now() < end && !done {
+        let w = app.world_mut();
+        let mode = w.query::<&LobbyView>().iter(w).next().map(|l| l.mode);
+        if mode == Some(GameMode::Cooking) {
+            w.write_message(LobbyCommand::Mode(GameMode::Tandem));
+        }
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+        let shown = app
+            .world()
+            .get_resource::<TandemScreen>()
+            .is_some_and(|s| s.view.seats[0].order == right && s.view.tick > 24);
+        done = shown && server_order(&h) == Some(right);
+    }
+    assert!(done, "the round is drawn with the seat's order in force, within the patience");
+    let w = app.world_mut();
+    let info = w.query::<&TandemRoundInfo>().iter(w).next().cloned().expect("replicated");
+    let screen = w.resource::<TandemScreen>();
+    assert!(
+        screen.online && screen.mine == [true, false],
+        "seat 0 is this window's, the porter aft"
+    );
+    assert_eq!(screen.course.digest, info.digest, "the course is generated here from the seed");
+    // Orders start when the round is seen, so the count trails the view's tick a little.
+    let (seq, tick) = (w.resource::<OrderClock>().seq, screen.view.tick);
+    assert!(seq * 2 >= tick, "an order every Tandem tick: {seq} orders by tick {tick}");
+    h.stop();
+}

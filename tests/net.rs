@@ -10,10 +10,13 @@ use undercooked::net::error::NetError;
 use undercooked::net::headless::{HeadlessClient, InputMode, Transport};
 use undercooked::net::inputs::seat_frame_counts;
 use undercooked::net::loadgen::{JoinArgs, connect_seats, open_seats};
-use undercooked::net::rooms::{HostedRoom, replay_live};
+use undercooked::net::lobby::LobbyRefusals;
+use undercooked::net::rooms::{HostedRoom, RoomPolicy, replay_live};
 use undercooked::net::server::{HostConfig, ServerHandle, spawn_server};
 use undercooked::net::session::JoinReply;
+use undercooked::net::tandem_round::TandemRound;
 use undercooked::net::web::WebConfig;
+use undercooked::protocol::tandem::{Carrier, GameMode, TandemOrder};
 use undercooked::protocol::{InputBatch, LobbyCommand, LobbyPhase, PackedInput};
 use undercooked::replay::bundle::{Bundle, check_bundle};
 use undercooked::sim::input::InputFrame;
@@ -21,6 +24,10 @@ use undercooked::sim::item::{ItemKind, Place};
 use undercooked::sim::kinds::{Form, Ingredient};
 use undercooked::sim::room::Room;
 use undercooked::sim::v2::V2;
+use undercooked::tandem::bundle::{TandemBundle, check_bundle as check_tandem_bundle};
+use undercooked::tandem::control::SeatOrder;
+use undercooked::tandem::course::generate;
+use undercooked::tandem::room::{TandemRoom, TurnTicks};
 
 /// Bounded wait for anything here: generous, since four engineers share two cores.
 const PATIENCE: Duration = Duration::from_secs(40);
@@ -1001,4 +1008,163 @@ fn a_client_over_a_bad_link_loses_no_press_and_predicts_its_cook() {
         }
         host.stop();
     }
+}
+
+/// A seat's order in a test: the stick and the hold, quantised as a player's would be.
+fn order(slot: u8, seq: u32, x: i32, y: i32) -> TandemOrder {
+    TandemOrder { slot, seq, order: SeatOrder::from_stick(x, y, false) }
+}
+
+/// What the server holds of a room's live Tandem round: seed, ticks, orders stepped, chain head.
+fn tandem_snapshot(h: &ServerHandle, code: &str) -> Option<(u64, u32, Vec<[SeatOrder; 2]>, u64)> {
+    let code = code.to_string();
+    h.with_world(move |w| {
+        let mut q = w.query::<&HostedRoom>();
+        let hosted = q.iter(w).find(|r| r.code == code)?;
+        let t = w.get::<TandemRound>(hosted.round?)?;
+        Some((t.info.seed, t.room.tick, t.orders.clone(), t.room.hash))
+    })
+}
+
+/// The host picks Tandem in the lobby; the round runs on the server with the host's seat sent
+/// over the wire (through the impairment proxy: 150 ms round trip, 5 % loss each way) and the
+/// porter in the seat nobody took; the run is the function of the orders it stepped; it ends
+/// (here at a shortened wall-clock limit) with its score in the results log the kitchen's
+/// rounds use, and the lobby comes back.
+#[test]
+fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score() {
+    use undercooked::net::impair::Conditions;
+    use undercooked::net::netbench::ImpairedHost;
+    let host = ImpairedHost::start("tandem", Conditions::around_rtt(150, 15, 5.0), 7, false)
+        .expect("server and proxy start");
+    let (h, dir) = (&host.server, host.dir.clone());
+    h.with_world(|w| w.resource_mut::<RoomPolicy>().tandem_wall_limit = Duration::from_secs(8));
+    let a = api_create(&host.web(), "Ann", None).unwrap();
+    let mut ann = HeadlessClient::connect_via(&a, InputMode::Manual, &host.transport())
+        .expect("client starts");
+    assert!(pump(&mut [&mut ann], |c| !c[0].lobbies().is_empty()), "the lobby arrives");
+    ann.command(LobbyCommand::Mode(GameMode::Tandem));
+    assert!(
+        pump(&mut [&mut ann], |c| c[0]
+            .lobbies()
+            .first()
+            .is_some_and(|l| l.mode == GameMode::Tandem)),
+        "the lobby shows the host's choice"
+    );
+    ann.command(LobbyCommand::Ready(true));
+    assert!(pump(&mut [&mut ann], |c| c[0].tandem().is_some()), "the Tandem round replicates");
+    let (info, _) = ann.tandem().unwrap();
+    assert_eq!(info.carriers, [Carrier::Player("Ann".into()), Carrier::Porter]);
+    assert_eq!(info.digest, generate(info.seed).digest, "the client builds the same course");
+    // Ann steers east at 60 %; the porter carries the aft handle.
+    let mine = order(0, 0, 600, 0).order;
+    let mut seq = 0;
+    let steered = pump(&mut [&mut ann], |c| {
+        seq += 1;
+        c[0].send_order(order(0, seq, 600, 0));
+        c[0].tandem().is_some_and(|(_, v)| v.seats[0].order == mine && v.tick > 48)
+    });
+    assert!(steered, "the view shows Ann's order in force");
+    let (seed, tick, orders, hash) = tandem_snapshot(h, &a.code).expect("a live Tandem round");
+    assert_eq!(orders.len() as u32, tick, "both seats' orders logged every tick");
+    assert!(orders.iter().any(|o| o[0] == mine), "the player's seat carries the wire's order");
+    assert!(orders.iter().any(|o| o[1] != SeatOrder::HOLD), "the porter drives the aft seat");
+    let mut replay = TandemRoom::new(seed, TurnTicks::Live);
+    for o in &orders {
+        replay.step(*o).expect("the run had not ended");
+    }
+    assert_eq!(replay.hash, hash, "the online run is its orders replayed");
+    let ended = pump(&mut [&mut ann], |c| {
+        seq += 1;
+        c[0].send_order(order(0, seq, 600, 0));
+        c[0].lobbies().first().is_some_and(|l| l.phase == LobbyPhase::Results)
+    });
+    assert!(ended, "the round ends and the results screen comes");
+    let lobby = ann.lobbies().pop().unwrap();
+    let payload: serde_json::Value = serde_json::from_str(&lobby.last_result).unwrap();
+    assert_eq!(payload["mode"], "tandem");
+    assert!(payload["score"]["score"].as_i64().is_some(), "{payload}");
+    // Read before the host stops (it removes its data dir); the line was fsynced at the end.
+    let line = results(&dir).into_iter().find(|l| l["room"] == a.code.as_str()).expect("a line");
+    // The round's replay bundle, as a kitchen round's: written on the writer's thread, it
+    // re-plays to the recorded chain on the course it carries.
+    h.with_world(|w| w.resource::<undercooked::net::records::BundleWriter>().flush());
+    let path = dir.join("bundles").join(format!("{}-1.tandem-bundle.ron", a.code));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let bundle = TandemBundle::parse(&text).expect("the round's bundle parses");
+    host.stop();
+    assert_eq!((bundle.seed, bundle.reason.as_str()), (seed, "time limit"));
+    assert_eq!(bundle.seats[1], (1, "porter".to_string()), "{:?}", bundle.seats);
+    assert!(bundle.ticks >= tick, "the bundle holds the whole run: {} < {tick}", bundle.ticks);
+    let check = check_tandem_bundle(&bundle).expect("a valid bundle");
+    assert!(check.matches(), "the hosted run replays from its bundle: {check:?}");
+    assert_eq!(line["mode"], "tandem", "{line}");
+    assert_eq!(line["reason"], "time limit", "{line}");
+    assert_eq!(line["payload"]["seed"], seed, "{line}");
+    assert_eq!(line["payload"]["carriers"][1]["porter"], true, "{line}");
+    assert!(line["payload"]["ticks"].as_u64().is_some_and(|t| t > 48), "{line}");
+}
+
+/// A lying peer in a Tandem room: the mode asked for by a seat that is not the host's and a
+/// choice in the middle of a round are refused by name; orders out of range, for a slot with no
+/// seat, repeated, or with no round to carry in are refused and counted like cooking frames; a
+/// cooking frame in a Tandem round is `no_round`; the run goes on with the honest order only.
+#[test]
+fn hostile_tandem_orders_and_lobby_commands_are_refused_by_name_and_counted() {
+    let (h, _) = server("tandem-hostile");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Ann", None).unwrap();
+    let m = api_join(&web, &a.code, "Mal", None).unwrap();
+    let mut ann = connect(&a, InputMode::Manual);
+    let mut mal = connect(&m, InputMode::Manual);
+    assert!(pump(&mut [&mut ann, &mut mal], |c| c.iter_mut().all(|c| !c.lobbies().is_empty())));
+    mal.command(LobbyCommand::Mode(GameMode::Tandem)); // not the host
+    mal.send_order(order(0, 1, 1000, 0)); // no round yet
+    let refusals = |h: &ServerHandle| h.with_world(|w| *w.resource::<LobbyRefusals>());
+    assert!(
+        pump(&mut [&mut ann, &mut mal], |_| refusals(&h).not_host >= 1),
+        "a guest's mode choice is refused by name"
+    );
+    assert_eq!(ann.lobbies().first().map(|l| l.mode), Some(GameMode::Cooking));
+    ann.command(LobbyCommand::Mode(GameMode::Tandem));
+    ann.command(LobbyCommand::Ready(true));
+    mal.command(LobbyCommand::Ready(true));
+    assert!(pump(&mut [&mut ann, &mut mal], |c| c[1].tandem().is_some()), "round starts");
+    ann.command(LobbyCommand::Mode(GameMode::Cooking)); // mid-round
+    let honest = order(0, 10, 0, 700);
+    mal.send_order(honest);
+    let raw = |x, y, yld| TandemOrder {
+        slot: 0,
+        seq: 20,
+        order: SeatOrder { push_x: x, push_y: y, yield_permille: yld },
+    };
+    for bad in [raw(2000, 0, 0), raw(900, 900, 0), raw(0, 0, 5000), raw(i16::MIN, i16::MAX, 0)] {
+        mal.send_order(bad);
+    }
+    mal.send_order(TandemOrder { slot: 3, ..order(0, 30, -1000, 0) }); // no seat for slot 3
+    mal.send_order(order(0, 5, -1000, 0)); // older than seq 10
+    let f = InputFrame { seq: 1, tick: 1, mv: (1000, 0), ..InputFrame::default() };
+    mal.send(InputBatch::pack(0, &[f]).unwrap()); // a cooking frame in a Tandem round
+    let junk = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    for i in 0..200u32 {
+        let _ = junk.send_to(&i.to_le_bytes().repeat(40), h.addrs.udp);
+    }
+    let start = mal.tandem().map(|(_, v)| v.tick).unwrap_or(0);
+    let going = pump(&mut [&mut ann, &mut mal], |c| {
+        c[1].tandem().is_some_and(|(_, v)| v.tick > start + 48 && v.seats[1].order == honest.order)
+    });
+    assert!(going, "the run goes on with Mal's honest order in force");
+    assert!(refusals(&h).wrong_phase >= 1, "a choice mid-round is refused: {:?}", refusals(&h));
+    assert_eq!(ann.lobbies().first().map(|l| l.mode), Some(GameMode::Tandem));
+    let counts =
+        h.with_world(|w| seat_frame_counts(w).into_iter().find(|(s, _)| *s == 1).map(|(_, c)| c));
+    let r = counts.expect("Mal is seated");
+    assert_eq!(r.malformed, 4, "every out-of-range order: {r:?}");
+    assert_eq!(r.no_seat, 1, "{r:?}");
+    assert!(r.duplicate >= 1 && r.admitted >= 1, "{r:?}");
+    assert!(r.no_round >= 2, "the lobby's order and the cooking frame: {r:?}");
+    let (_, _, orders, _) = tandem_snapshot(&h, &a.code).expect("still live");
+    let sent = |o: &[SeatOrder; 2]| o[1];
+    assert!(orders.iter().all(|o| sent(o) == SeatOrder::HOLD || sent(o) == honest.order));
+    h.stop();
 }

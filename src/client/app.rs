@@ -9,6 +9,7 @@ use super::level_select::LevelSelectPlugin;
 use super::loading::{LoadingPlugin, register_content_sources};
 #[cfg(not(target_arch = "wasm32"))]
 use super::lobby_assist::LobbyAssistPlugin;
+use super::lobby_mode::LobbyModePlugin;
 use super::local::LocalHostPlugin;
 use super::menu::MenuPlugin;
 #[cfg(not(target_arch = "wasm32"))]
@@ -18,9 +19,8 @@ use super::online::WindowedOnlinePlugin;
 use super::presentation::PresentationPlugin;
 use super::shot::StartedAt;
 use super::state::AppState;
-use super::tandem::hud::TandemHudPlugin;
+use super::tandem::online::TandemOnlinePlugin;
 use super::tandem::run::TandemRunPlugin;
-use super::tandem::scene::TandemScenePlugin;
 use super::tandem::setup::TandemSetupPlugin;
 use super::window::window_plugins;
 use bevy::prelude::*;
@@ -40,13 +40,15 @@ impl Plugin for ClientPlugin {
         // The live kitchen behind the title and menus, run by the same embedded host.
         app.add_plugins(BackdropPlugin);
         // Moving Day (Tandem): its setup screen, run, scene and HUD.
-        app.add_plugins((TandemSetupPlugin, TandemRunPlugin, TandemScenePlugin, TandemHudPlugin));
+        // (The scene and HUD are the presentation's: online rounds draw with them too.)
+        app.add_plugins((TandemSetupPlugin, TandemRunPlugin));
         // Host and Join: the client networking, idle until the menu connects.
         #[cfg(not(target_arch = "wasm32"))]
         app.add_plugins((WindowedOnlinePlugin, NetMenuPlugin, LobbyAssistPlugin));
         // Tandem runs' replay bundles (a folder to write them to: not in the browser).
         #[cfg(not(target_arch = "wasm32"))]
         app.add_plugins(super::tandem::record::TandemRecordPlugin);
+        app.add_plugins((LobbyModePlugin, TandemOnlinePlugin));
     }
 }
 

@@ -6,6 +6,7 @@ use super::online::{LobbyPanelPlugin, connect};
 use super::presentation::PresentationPlugin;
 use super::shot::StartedAt;
 use super::state::AppState;
+use super::tandem::online::TandemOnlinePlugin;
 use super::window::window_plugins;
 use crate::net::api::request_seat;
 use bevy::platform::time::Instant;
@@ -44,6 +45,7 @@ pub fn run(
         return ExitCode::from(1);
     }
     app.add_plugins((LobbyPanelPlugin, super::lobby_assist::LobbyAssistPlugin));
+    app.add_plugins((super::lobby_mode::LobbyModePlugin, TandemOnlinePlugin));
     eprintln!("joined room {} as {name} (seats {:?})", reply.code, reply.seats);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,

@@ -27,6 +27,7 @@ pub mod kitchen;
 pub mod level_select;
 pub mod loading;
 pub mod lobby_assist;
+pub mod lobby_mode;
 pub mod local;
 pub mod menu;
 #[cfg(not(target_arch = "wasm32"))]

@@ -37,6 +37,7 @@ use crate::net::session::{ClientNetPlugin, JoinReply};
 use crate::net::session::{SendPace, ready_due, take_welcome};
 use crate::net::uplink::Uplink;
 use crate::project::RoomTick;
+use crate::protocol::tandem::GameMode;
 use crate::protocol::{
     InputAck, InputBatch, LobbyCommand, LobbyPhase, LobbyView, PackedInput, RoomView, TickEvents,
     Welcome,
@@ -415,14 +416,18 @@ pub fn lobby_lines(lobby: &LobbyView, seats: &[u8]) -> String {
         LobbyPhase::Round => "round on".to_string(),
         LobbyPhase::Results => format!("results - lobby in {}", lobby.countdown.div_ceil(TICK_HZ)),
     };
-    let mut text = format!("Room {} | {} | level {}", lobby.code, phase, lobby.level_id);
+    let level = match lobby.mode {
+        GameMode::Cooking => format!("level {}", lobby.level_id),
+        GameMode::Tandem => format!("mode {} (seats P1 fore, P2 aft)", lobby.mode.label()),
+    };
+    let mut text = format!("Room {} | {} | {level}", lobby.code, phase);
     if lobby.assist.is_on() {
         text.push_str(&format!(" | ASSIST: {}", lobby.assist.summary()));
     }
     if lobby.phase != LobbyPhase::Round && seats.contains(&0) {
         text.push_str(
             "
-You host: F6 order timers, F7 round time (assist mode)",
+You host: F6 order timers, F7 round time (assist mode), F8 cooking / tandem",
         );
     }
     if lobby.phase != LobbyPhase::Round {

@@ -10,6 +10,8 @@ use super::kitchen::KitchenPlugin;
 use super::perf::PerfPlugin;
 use super::save::SavePlugin;
 use super::shot::ShotPlugin;
+use super::tandem::hud::TandemHudPlugin;
+use super::tandem::scene::TandemScenePlugin;
 use bevy::prelude::*;
 
 /// The plugins that read views and devices and present them (no sim, no local host, no
@@ -30,6 +32,9 @@ impl Plugin for PresentationPlugin {
             ShotPlugin,
             SavePlugin,
             PerfPlugin,
+            // Tandem's scene and HUD: drawn whenever a run is on screen, local or online.
+            TandemScenePlugin,
+            TandemHudPlugin,
         ));
     }
 }

@@ -23,6 +23,7 @@ use super::hud::font;
 use super::online::{InviteLink, LobbyPanelPlugin, OnlinePlugin, OnlineSession};
 use super::presentation::PresentationPlugin;
 use super::state::AppState;
+use super::tandem::online::TandemOnlinePlugin;
 use super::window::GamePlugins;
 use crate::net::browser;
 use crate::net::error::NetError;
@@ -97,6 +98,8 @@ pub fn run() {
     app.add_plugins(ClientNetPlugin);
     app.add_plugins((WsClientPlugin, OnlinePlugin, LobbyPanelPlugin));
     app.add_plugins(super::lobby_assist::LobbyAssistPlugin);
+    // The host's mode choice (F8) and an online Tandem round, as in the window.
+    app.add_plugins((super::lobby_mode::LobbyModePlugin, TandemOnlinePlugin));
     let mut joining = Joining::default();
     match browser::page_query() {
         Ok(query) => {

@@ -4,12 +4,14 @@
 
 use super::host::Shutdown;
 use super::inputs::{InputGatePlugin, InputLinks, admit_inputs};
+use super::lobby::{LobbyRefusals, lobby_commands};
 use super::peer::{Peer, Refused};
-use super::rooms::{HostLevels, HostedRoom, RoundOf, abort_all};
+use super::rooms::{HostedRoom, RoundOf, abort_all};
 use super::seats::local_player_name;
+use super::tandem_round::admit_orders;
 use super::tokens::{Admission, hex};
 use crate::project::RoomTick;
-use crate::protocol::{LobbyCommand, LobbyPhase, TickEvents, Welcome};
+use crate::protocol::{TickEvents, Welcome};
 use crate::schedule::TickSystems;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
@@ -25,11 +27,12 @@ impl Plugin for ServerNetPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             PreUpdate,
-            (seat_clients, lobby_commands, admit_inputs, release_clients)
+            (seat_clients, lobby_commands, admit_inputs, admit_orders, release_clients)
                 .chain()
                 .after(ServerSystems::Receive),
         );
         app.add_plugins(InputGatePlugin);
+        app.init_resource::<LobbyRefusals>();
         app.add_systems(FixedPostUpdate, forward_tick_events.in_set(TickSystems::Publish));
         app.add_systems(Update, shutdown_on_signal);
         // Packets go out on frames that ran a tick only. Replication is produced once per
@@ -114,46 +117,6 @@ fn release_clients(mut gone: RemovedComponents<Peer>, mut lobbies: Query<&mut Ho
                     s.ready = false;
                     s.away_since = Some(Instant::now());
                     info!(client = %client, room = %code, seat, "player left; seat held");
-                }
-            }
-        }
-    }
-}
-
-/// Ready flags and level choice, from seated players in the lobby only.
-fn lobby_commands(
-    mut commands_in: MessageReader<FromClient<LobbyCommand>>,
-    peers: Query<&Peer>,
-    mut lobbies: Query<&mut HostedRoom>,
-    levels: Res<HostLevels>,
-) {
-    for FromClient { client_id, message } in commands_in.read() {
-        let Some(peer) = client_id.entity().and_then(|e| peers.get(e).ok()) else { continue };
-        let Ok(mut hosted) = lobbies.get_mut(peer.lobby) else { continue };
-        if !matches!(hosted.phase, LobbyPhase::Lobby | LobbyPhase::Countdown) {
-            continue;
-        }
-        match message {
-            LobbyCommand::Ready(r) => {
-                // One connection's players are ready together (one window, one choice).
-                for &seat in &peer.seats {
-                    if let Some(slot) = hosted.seats[seat as usize].as_mut() {
-                        slot.ready = *r;
-                    }
-                }
-            }
-            LobbyCommand::Level(id) => {
-                if let Some(i) = levels.levels.iter().position(|l| &l.id == id) {
-                    hosted.level = i;
-                }
-            }
-            // The host's choice: the first seat is the room's creator (or whoever holds it
-            // now); another seat's request is refused by name in the log, not applied.
-            LobbyCommand::Assist(assist) => {
-                if peer.seats.contains(&0) {
-                    hosted.assist = *assist;
-                } else {
-                    warn!(room = %hosted.code, seats = ?peer.seats, "assist refused: not the host's seat");
                 }
             }
         }

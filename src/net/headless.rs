@@ -13,12 +13,14 @@ use super::session::{
 use super::tokens::read_token;
 use super::uplink::Uplink;
 use crate::bot::remote::{RemoteBot, SharedClaims};
+use crate::protocol::tandem::{TandemLive, TandemOrder, TandemRoundInfo};
 use crate::protocol::{
     CookMotion, CookView, GridView, InputAck, InputBatch, LobbyCommand, LobbyView, PackedInput,
     RoomClock, RoomView, TickEvents, Welcome,
 };
 use crate::sim::events::SimEvent;
 use crate::sim::input::InputFrame;
+use crate::tandem::view::TandemView;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy_replicon_renet::RenetClient;
@@ -396,6 +398,18 @@ impl HeadlessClient {
         if let Some(bot) = self.app.world_mut().resource_mut::<BotSeat>().bot.as_mut() {
             bot.share_claims(claims);
         }
+    }
+
+    /// The live Tandem round this client sees: its course info and the run's newest view.
+    pub fn tandem(&mut self) -> Option<(TandemRoundInfo, TandemView)> {
+        let mut q = self.app.world_mut().query::<(&TandemRoundInfo, &TandemLive)>();
+        q.iter(self.app.world()).next().map(|(i, l)| (i.clone(), l.0.clone()))
+    }
+
+    /// Sends one Tandem order (tests: a player's seat, hostile payloads).
+    pub fn send_order(&mut self, order: TandemOrder) {
+        self.app.world_mut().write_message(order);
+        self.app.world_mut().resource_mut::<SendPace>().due = true;
     }
 
     /// Sends a raw batch (tests: hostile payloads).

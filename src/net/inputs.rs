@@ -4,8 +4,8 @@
 //! and every tick each client gets an `InputAck` saying what arrived, how early, and what was
 //! applied (docs/NETWORK.md, "Input over a real link").
 
+use super::hosted::{HostedRoom, RoundOf};
 use super::peer::Peer;
-use super::rooms::{HostedRoom, RoundOf};
 use crate::clock::TICK;
 use crate::protocol::{InputAck, InputBatch, LobbyPhase, MAX_BATCH};
 use crate::sim::input::{GateRefusal, InputFrame};
@@ -281,7 +281,7 @@ pub fn admit_inputs(
 }
 
 /// Adds a batch's counts to the tally and logs its refusals (at most once a second).
-fn finish_batch(
+pub(super) fn finish_batch(
     peer: &Peer,
     seat: u8,
     link: &mut InputLink,

@@ -1,8 +1,9 @@
 //! Hosting: the headless dedicated server, its rooms and web API, and the headless client.
 //!
 //! One plugin per module: [`connections::ServerNetPlugin`] (seating, input gate, event fan-out,
-//! shutdown), [`rooms::RoomsPlugin`] (lifecycle, results log), [`http::HttpPlugin`] (the web
-//! API's world side, answering what [`web`] hands it: the web port's hyper server with the JSON
+//! shutdown), [`rooms::RoomsPlugin`] (lifecycle, results log),
+//! [`tandem_round::TandemRoundsPlugin`] (a room's Tandem round at 24 Hz), [`http::HttpPlugin`]
+//! (the web API's world side, answering what [`web`] hands it: the web port's hyper server with the JSON
 //! API, static files, the WebSocket relay and its limits),
 //! [`bots::ServerBotsPlugin`] (`--bots-fill`: planner bots in empty seats); [`ws`] is the
 //! WebSocket flavour of the client transport, [`session`] what every client shares.
@@ -30,6 +31,8 @@ pub mod headless;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod host;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod hosted;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod http;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod impair;
@@ -39,6 +42,8 @@ pub mod inputs;
 pub mod limiter;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod loadgen;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod lobby;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod logs;
 #[cfg(not(target_arch = "wasm32"))]
@@ -59,6 +64,8 @@ pub mod seen;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod server;
 pub mod session;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod tandem_round;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod ticktime;
 pub mod tokens;

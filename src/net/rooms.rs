@@ -1,23 +1,27 @@
-//! Hosted rooms: lobby (seats, ready flags, level choice) → countdown → round → results →
-//! lobby, empty-room reclaim, invariant checks, the results log that nothing skips, and one
-//! replay bundle per ended round (both written through `records.rs`).
+//! Hosted rooms: lobby (seats, ready flags, level and mode choice) → countdown → round →
+//! results → lobby, empty-room reclaim, invariant checks, the results log that nothing skips,
+//! and one replay bundle per ended round (both written through `records.rs`).
 //!
 //! A hosted room is a lobby entity ([`HostedRoom`] + the replicated [`LobbyView`]); a live
 //! round is a second entity holding the sim's `Room`, spawned at the countdown's end and
-//! despawned (with its view entities) once its result is written. Both carry the room's
+//! despawned (with its view entities) once its result is written; a Tandem round is a
+//! `TandemRound` entity instead, stepped and ended by `tandem_round.rs`. Both carry the room's
 //! [`RoomKey`], the visibility filter that shows a client only its own room.
 
 use super::RoomKey;
 use super::bots::{BotsFill, BotsFillPolicy, RoundBots, bot_name, fill_seats};
-use super::limiter::TokenBucket;
-use super::records::{BundleWriter, ResultsLog, Source};
-use super::seats::{
-    MAX_SEATS, RESERVATION, SEAT_HOLD, SEAT_TOKENS, SeatRefusal, SeatSlot, local_player_name,
+pub use super::hosted::{
+    HostLevels, HostedRoom, RESULTS_TICKS, RoomPolicy, RoundFaults, RoundOf, TANDEM_WALL_LIMIT,
+    to_results, unix_ms,
 };
-use super::tokens::{Secret, hex};
+use super::records::{BundleWriter, ResultsLog, Source};
+use super::seats::{MAX_SEATS, SEAT_HOLD, SeatSlot};
+use super::tandem_round::{TandemRound, end_tandem_round, start_tandem_round};
+use super::tokens::hex;
 use crate::bot::planner::BotTeam;
 use crate::level::LevelLibrary;
-use crate::protocol::{InRoom, LobbyPhase, LobbyView, RoundSource, SeatView};
+use crate::protocol::tandem::GameMode;
+use crate::protocol::{InRoom, LobbyPhase, LobbyView, RoundSource};
 use crate::replay::bundle::{BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, pack_frames};
 use crate::schedule::TickSystems;
 use crate::sim::assist::Assist;
@@ -30,196 +34,15 @@ use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The countdown once everyone seated is ready: 3 s.
 pub const COUNTDOWN_TICKS: u32 = 60;
-/// The results screen before the lobby returns: 5 s.
-pub const RESULTS_TICKS: u32 = 100;
-
-/// The levels a host offers, and the recipe book they were compiled against.
-#[derive(Resource, Clone)]
-pub struct HostLevels {
-    pub levels: Vec<Arc<Level>>,
-    pub book: Arc<RecipeBook>,
-}
-
-impl HostLevels {
-    pub fn ids(&self) -> Vec<String> {
-        self.levels.iter().map(|l| l.id.clone()).collect()
-    }
-}
-
-/// Room policy knobs (tests shorten the timeouts).
-#[derive(Resource, Clone, Debug)]
-pub struct RoomPolicy {
-    pub max_rooms: usize,
-    /// An empty room (no connected player, no pending reservation) is reclaimed after this.
-    pub empty_timeout: Duration,
-}
-
-/// Rounds aborted for a fault, since the server started (metrics).
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RoundFaults {
-    /// A sim stage panicked on the room (caught per room in `sim::for_each_room`).
-    pub panics: u64,
-    /// The per-tick check found a broken invariant.
-    pub invariants: u64,
-}
-
 /// Code → lobby entity.
 #[derive(Resource, Default)]
 pub struct RoomIndex {
     pub by_code: HashMap<String, Entity>,
     next_key: u64,
-}
-
-/// The server-side state of one hosted room (on its lobby entity).
-#[derive(Component, Debug)]
-pub struct HostedRoom {
-    pub code: String,
-    pub key: RoomKey,
-    pub seats: [Option<SeatSlot>; MAX_SEATS],
-    pub level: usize,
-    pub phase: LobbyPhase,
-    pub countdown: u32,
-    /// The live round's entity.
-    pub round: Option<Entity>,
-    /// Wall-clock start of the live round (for the results line).
-    pub round_started: Option<std::time::SystemTime>,
-    /// Room tick at which the verdict was first seen (the settle runs from there).
-    pub verdict_tick: Option<u32>,
-    pub empty_since: Option<Instant>,
-    pub last_result: String,
-    /// Seats the live round gave to bots (`--bots-fill`); empty outside a round. No player
-    /// is seated on one while it lasts, so a bot's cook never takes a player's frames.
-    pub bots: Vec<u8>,
-    /// Rounds started in this room (the bundle file's number).
-    pub rounds: u32,
-    /// The live round's hash chain and field log at the bundle cadence.
-    pub chain: ChainRecorder,
-    /// The live round's level source, taken when it started: the file may be edited (hot
-    /// reload) before the round ends, and its bundle must carry what was played.
-    pub round_source: Option<Source>,
-    /// The same for the recipe book the live round was built with.
-    pub round_recipes: Option<Source>,
-    /// The next round's assists, chosen by the host in the lobby (`LobbyCommand::Assist`).
-    pub assist: Assist,
-}
-
-impl HostedRoom {
-    /// Seats `players` players of one connection (couch co-op online shares one secret): the
-    /// seats whose secret matches (a reconnect, which takes back every seat the secret held),
-    /// else the first `players` free seats, all or none. A reconnect never holds a seat longer
-    /// than it was held already: an away seat's reservation ends with its [`SEAT_HOLD`], a
-    /// never-used one keeps its first deadline, so asking again and again cannot keep a seat
-    /// forever; each ask spends one of the secret's [`SEAT_TOKENS`] (kept on its first seat).
-    /// The seats come back in slot order; the first player keeps `name`, the others get it
-    /// numbered ("Ann 2").
-    pub fn reserve(
-        &mut self,
-        name: &str,
-        secret: Option<Secret>,
-        players: u8,
-        now: Instant,
-    ) -> Result<(Vec<u8>, Secret), SeatRefusal> {
-        if let Some(secret) = secret {
-            let seats = self.seats_of(&secret);
-            let Some(&first) = seats.first() else { return Err(SeatRefusal::UnknownSecret) };
-            let lead = self.seats[first as usize].as_mut().ok_or(SeatRefusal::UnknownSecret)?;
-            if !lead.tokens.take(SEAT_TOKENS, now) {
-                return Err(SeatRefusal::TokenLimit);
-            }
-            let fresh = now + RESERVATION;
-            for &seat in &seats {
-                let Some(slot) = self.seats[seat as usize].as_mut() else { continue };
-                let until = match (slot.client, slot.away_since, slot.reserved_until) {
-                    // Connected: a takeover from another device, which drops the old connection.
-                    (Some(_), _, _) => fresh,
-                    (None, Some(away), _) => (away + SEAT_HOLD).min(fresh),
-                    (None, None, Some(first)) => first.min(fresh),
-                    (None, None, None) => fresh,
-                };
-                slot.reserved_until = Some(until);
-            }
-            return Ok((seats, secret));
-        }
-        let free: Vec<usize> = (0..MAX_SEATS)
-            .filter(|&i| self.seats[i].is_none() && !self.bots.contains(&(i as u8)))
-            .take(players.max(1) as usize)
-            .collect();
-        if free.len() < players.max(1) as usize {
-            return Err(SeatRefusal::Full);
-        }
-        let secret = super::tokens::new_secret();
-        for (k, &seat) in free.iter().enumerate() {
-            let mut tokens = TokenBucket::full(SEAT_TOKENS, now);
-            if k == 0 {
-                tokens.take(SEAT_TOKENS, now);
-            }
-            self.seats[seat] = Some(SeatSlot {
-                name: local_player_name(name, k),
-                secret,
-                ready: false,
-                client: None,
-                away_since: None,
-                reserved_until: Some(now + RESERVATION),
-                tokens,
-            });
-        }
-        Ok((free.iter().map(|&i| i as u8).collect(), secret))
-    }
-
-    /// The seats holding this secret (one connection's, by slot): empty when none does.
-    pub fn seats_of(&self, secret: &Secret) -> Vec<u8> {
-        (0..MAX_SEATS)
-            .filter(|&i| self.seats[i].as_ref().is_some_and(|s| &s.secret == secret))
-            .map(|i| i as u8)
-            .collect()
-    }
-
-    fn connected(&self) -> usize {
-        self.seats.iter().flatten().filter(|s| s.client.is_some()).count()
-    }
-
-    fn view(&self, levels: &HostLevels) -> LobbyView {
-        LobbyView {
-            code: self.code.clone(),
-            phase: self.phase,
-            level_id: levels.levels.get(self.level).map(|l| l.id.clone()).unwrap_or_default(),
-            levels: levels.ids(),
-            // Players and this round's bots in seat order; a bot is always ready and present,
-            // and its name ("Bot …") says what it is.
-            seats: (0..MAX_SEATS)
-                .filter_map(|i| match &self.seats[i] {
-                    Some(s) => Some(SeatView {
-                        seat: i as u8,
-                        name: s.name.clone(),
-                        ready: s.ready,
-                        connected: s.client.is_some(),
-                    }),
-                    None if self.bots.contains(&(i as u8)) => Some(SeatView {
-                        seat: i as u8,
-                        name: bot_name(i as u8).to_string(),
-                        ready: true,
-                        connected: true,
-                    }),
-                    None => None,
-                })
-                .collect(),
-            countdown: self.countdown,
-            last_result: self.last_result.clone(),
-            assist: self.assist,
-        }
-    }
-}
-
-/// Marks a round entity with its lobby.
-#[derive(Component, Clone, Copy, Debug)]
-pub struct RoundOf(pub Entity);
-
-fn unix_ms(t: std::time::SystemTime) -> u128 {
-    t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_millis()
 }
 
 /// Creates a hosted room with a fresh unique code; `None` at the room limit.
@@ -258,6 +81,7 @@ pub fn create_room(
         round_source: None,
         round_recipes: None,
         assist: Assist::OFF,
+        mode: GameMode::Cooking,
     };
     let view = hosted.view(levels);
     let entity = commands.spawn((hosted, view, key, Replicated)).id();
@@ -322,23 +146,14 @@ pub fn end_round(
         assist: room.assist,
     };
     bundles.thread.write(Box::new(bundle));
-    if let Some(round) = hosted.round.take() {
+    if let Some(round) = hosted.round {
         for (e, in_room) in views {
             if in_room.0 == round {
                 commands.entity(e).despawn();
             }
         }
-        commands.entity(round).despawn();
     }
-    hosted.round_started = None;
-    hosted.verdict_tick = None;
-    // The bots left with the round: their seats are free for players again.
-    hosted.bots.clear();
-    hosted.phase = LobbyPhase::Results;
-    hosted.countdown = RESULTS_TICKS;
-    for slot in hosted.seats.iter_mut().flatten() {
-        slot.ready = false;
-    }
+    to_results(commands, hosted);
 }
 
 /// What is wrong with a room that the rules never allow, if anything: every law of
@@ -377,6 +192,7 @@ fn run_lifecycle(
     mut commands: Commands,
     mut lobbies: Query<(Entity, &mut HostedRoom, &mut LobbyView)>,
     mut rounds: Query<&mut Room>,
+    tandems: Query<&TandemRound>,
     views: Query<(Entity, &InRoom)>,
     levels: Res<HostLevels>,
     policy: Res<RoomPolicy>,
@@ -421,6 +237,10 @@ fn run_lifecycle(
                         &views,
                         &bundles,
                     );
+                } else if let Some(round) = hosted.round
+                    && let Ok(tandem) = tandems.get(round)
+                {
+                    end_tandem_round(&mut commands, hosted, tandem, "empty", &mut log, &bundles);
                 }
                 info!(room = %hosted.code, "empty room reclaimed");
                 index.by_code.remove(&hosted.code);
@@ -455,9 +275,10 @@ fn run_lifecycle(
                     );
                 }
             }
-            LobbyPhase::Round => {
-                let Some(round) = hosted.round else { continue };
-                let Ok(mut room) = rounds.get_mut(round) else { continue };
+            // A Tandem round steps and ends in `tandem_round.rs` (its own 24 Hz clock).
+            LobbyPhase::Round => 'kitchen: {
+                let Some(round) = hosted.round else { break 'kitchen };
+                let Ok(mut room) = rounds.get_mut(round) else { break 'kitchen };
                 if ChainRecorder::due(room.tick) {
                     hosted.chain.record(&room);
                 }
@@ -525,6 +346,10 @@ fn start_round(
     fill: Option<BotsFill>,
     bundles: &BundleWriter,
 ) {
+    if hosted.mode == GameMode::Tandem {
+        start_tandem_round(commands, lobby, hosted);
+        return;
+    }
     let Some(offered) = levels.levels.get(hosted.level).cloned() else {
         hosted.phase = LobbyPhase::Lobby;
         return;
@@ -592,11 +417,13 @@ pub fn abort_all(world: &mut World, reason: &str) {
         Commands,
         Query<&mut HostedRoom>,
         Query<&mut Room>,
+        Query<&TandemRound>,
         Query<(Entity, &InRoom)>,
         ResMut<ResultsLog>,
         Res<BundleWriter>,
     )> = bevy::ecs::system::SystemState::new(world);
-    let Ok((mut commands, mut lobbies, mut rounds, views, mut log, bundles)) = state.get_mut(world)
+    let Ok((mut commands, mut lobbies, mut rounds, tandems, views, mut log, bundles)) =
+        state.get_mut(world)
     else {
         return;
     };
@@ -605,6 +432,10 @@ pub fn abort_all(world: &mut World, reason: &str) {
             && let Ok(mut room) = rounds.get_mut(round)
         {
             end_round(&mut commands, &mut hosted, &mut room, reason, &mut log, &views, &bundles);
+        } else if let Some(round) = hosted.round
+            && let Ok(tandem) = tandems.get(round)
+        {
+            end_tandem_round(&mut commands, &mut hosted, tandem, reason, &mut log, &bundles);
         }
     }
     state.apply(world);

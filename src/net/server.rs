@@ -130,6 +130,7 @@ pub fn build_server_with(
     app.add_plugins((
         ServerNetPlugin,
         RoomsPlugin,
+        super::tandem_round::TandemRoundsPlugin,
         HttpPlugin,
         ServerBotsPlugin,
         super::ticktime::TickTimePlugin,
@@ -198,7 +199,11 @@ pub fn build_server_with(
             levels: levels.into_iter().map(Arc::new).collect(),
             book: Arc::new(book),
         })
-        .insert_resource(RoomPolicy { max_rooms: cfg.max_rooms, empty_timeout: cfg.empty_timeout });
+        .insert_resource(RoomPolicy {
+            max_rooms: cfg.max_rooms,
+            empty_timeout: cfg.empty_timeout,
+            tandem_wall_limit: super::rooms::TANDEM_WALL_LIMIT,
+        });
     crate::clock::run_schedules_single_threaded(&mut app);
     Ok(app)
 }

@@ -1,9 +1,10 @@
 //! The Tandem HUD: each seat's felt strain as a meter (and a gamepad rumble when it runs
 //! high), damage, progress, doorway beats and time left; the results with the integer score
-//! when the run ends, then back to the menu (Enter / South, or Esc at any time).
+//! when the run ends, then back to the menu (Enter / South, or Esc at any time) — or, online,
+//! to the room's lobby, which comes by itself. It reads only the [`TandemScreen`].
 
-use super::run::{Driver, TANDEM_HZ, TandemRun};
-use crate::client::device::Device;
+use super::run::{TANDEM_HZ, TandemRun};
+use super::screen::TandemScreen;
 use crate::client::state::AppState;
 use crate::client::theme::{BAR_BACK, GOLD, PLAIN, label, seat_color};
 use crate::tandem::events::{Outcome, Phase};
@@ -21,6 +22,9 @@ struct StatusText;
 /// The results line (empty until the run ends).
 #[derive(Component)]
 struct ResultText;
+/// The HUD's root (it lives as long as a run is on screen).
+#[derive(Component)]
+struct TandemHudRoot;
 
 /// Strain meter permille above which a gamepad rumbles.
 const RUMBLE_FROM: i32 = 400;
@@ -29,18 +33,28 @@ pub struct TandemHudPlugin;
 
 impl Plugin for TandemHudPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(OnEnter(AppState::Tandem), spawn_hud);
-        app.add_systems(
-            Update,
-            (paint_hud, rumble_strain, leave_run).run_if(in_state(AppState::Tandem)),
-        );
+        app.add_systems(Update, (sync_hud, paint_hud, rumble_strain).chain());
+        app.add_systems(Update, leave_run.run_if(in_state(AppState::Tandem)));
     }
 }
 
-fn spawn_hud(mut commands: Commands) {
+/// The HUD follows the screen: up while a run is on it (local or online), gone with it.
+fn sync_hud(
+    mut commands: Commands,
+    screen: Option<Res<TandemScreen>>,
+    roots: Query<Entity, With<TandemHudRoot>>,
+) {
+    match (screen.is_some(), roots.iter().next()) {
+        (true, None) => spawn_hud(&mut commands, screen.map_or([false; 2], |s| s.mine)),
+        (false, Some(_)) => roots.iter().for_each(|r| commands.entity(r).despawn()),
+        _ => {}
+    }
+}
+
+fn spawn_hud(commands: &mut Commands, mine: [bool; 2]) {
     commands
         .spawn((
-            DespawnOnExit(AppState::Tandem),
+            TandemHudRoot,
             Node {
                 position_type: PositionType::Absolute,
                 top: px(10),
@@ -51,11 +65,13 @@ fn spawn_hud(mut commands: Commands) {
             },
         ))
         .with_children(|p| {
-            for seat in 0..2 {
+            for (seat, mine) in mine.into_iter().enumerate() {
                 p.spawn(Node { column_gap: px(8), align_items: AlignItems::Center, ..default() })
                     .with_children(|row| {
                         let name = if seat == 0 { "fore" } else { "aft" };
-                        row.spawn(label(format!("P{} {name} strain", seat + 1), 16.0, PLAIN));
+                        let you = if mine { " (you)" } else { "" };
+                        let line = format!("P{} {name}{you} strain", seat + 1);
+                        row.spawn(label(line, 16.0, PLAIN));
                         row.spawn((
                             Node { width: px(180), height: px(14), ..default() },
                             BackgroundColor(BAR_BACK),
@@ -73,13 +89,13 @@ fn spawn_hud(mut commands: Commands) {
 }
 
 fn paint_hud(
-    run: Option<Res<TandemRun>>,
+    screen: Option<Res<TandemScreen>>,
     mut fills: Query<(&StrainFill, &mut Node)>,
     mut status: Query<&mut Text, (With<StatusText>, Without<ResultText>)>,
     mut result: Query<&mut Text, (With<ResultText>, Without<StatusText>)>,
 ) {
-    let Some(run) = run else { return };
-    let v = run.room.view();
+    let Some(screen) = screen else { return };
+    let v = &screen.view;
     for (fill, mut node) in &mut fills {
         node.width = percent(v.seats[fill.0].strain_meter as f32 / 10.0);
     }
@@ -107,8 +123,9 @@ fn paint_hud(
         String::new()
     } else {
         let s = v.score;
+        let next = if screen.online { "the lobby is next" } else { "Enter: back to the menu" };
         format!(
-            "{verdict}   score {}   (speed {}, condition {}, progress {})\nEnter: back to the menu",
+            "{verdict}   score {}   (speed {}, condition {}, progress {})\n{next}",
             s.score, s.speed, s.condition, s.progress
         )
     };
@@ -126,20 +143,20 @@ fn set_text<F: bevy::ecs::query::QueryFilter>(q: &mut Query<&mut Text, F>, line:
 /// A gamepad player feels the strain in the hands: a short rumble each tick it runs high,
 /// stronger the closer the grip is to slipping.
 fn rumble_strain(
-    run: Option<Res<TandemRun>>,
+    screen: Option<Res<TandemScreen>>,
     mut last_tick: Local<u32>,
     mut rumble: MessageWriter<GamepadRumbleRequest>,
 ) {
-    let Some(run) = run else { return };
-    let v = run.room.view();
+    let Some(screen) = screen else { return };
+    let v = &screen.view;
     if v.tick == *last_tick {
         return;
     }
     *last_tick = v.tick;
-    for (seat, driver) in run.drivers.iter().enumerate() {
-        let Driver::Player(Device::Gamepad(pad)) = driver else { continue };
+    for (seat, pad) in screen.pads.iter().enumerate() {
+        let Some(pad) = pad else { continue };
         let meter = v.seats[seat].strain_meter;
-        if *pad == Entity::PLACEHOLDER || meter < RUMBLE_FROM {
+        if meter < RUMBLE_FROM {
             continue;
         }
         let strength = (meter - RUMBLE_FROM) as f32 / (1000 - RUMBLE_FROM) as f32;

@@ -1,7 +1,9 @@
 //! The Tandem run in the window: one `TandemRoom`, stepped at the mode's 24 Hz on its own
 //! accumulator, one order per seat per tick from a local player's stick and hold button
-//! (`SeatOrder::from_stick`, integers only into the rules) or from the porter bot.
+//! (`SeatOrder::from_stick`, integers only into the rules) or from the porter bot; each tick's
+//! view goes to the [`TandemScreen`] the scene and HUD draw.
 
+use super::screen::TandemScreen;
 use super::setup::TandemSetup;
 use crate::client::args::Partner;
 use crate::client::args::{Autoplay, Options};
@@ -97,6 +99,17 @@ pub fn start_run(
     }
     let start_mm = room.view().centre_mm;
     info!("tandem: seed {} ({} route cells)", room.course.seed, room.course.route.len());
+    let pad = |d: &Driver| match d {
+        Driver::Player(Device::Gamepad(pad)) if *pad != Entity::PLACEHOLDER => Some(*pad),
+        _ => None,
+    };
+    commands.insert_resource(TandemScreen {
+        course: room.course.clone(),
+        view: room.view(),
+        pads: [pad(&drivers[0]), pad(&drivers[1])],
+        mine: drivers.each_ref().map(|d| matches!(d, Driver::Player(_))),
+        online: false,
+    });
     let recorder = Some(TandemRecorder::start(&room, LOCAL_ROOM, 1, seats_of(&drivers)));
     commands.insert_resource(TandemRun { room, drivers, start_mm, recorder, carry: 0.0 });
 }
@@ -110,9 +123,10 @@ pub fn seats_of(drivers: &[Driver; 2]) -> Vec<(u8, String)> {
     drivers.iter().enumerate().map(|(s, d)| (s as u8, who(d).to_string())).collect()
 }
 
-/// Leaving the run's screen drops the run (after `record::write_when_left`).
+/// Leaving the run's screen drops the run (after `record::write_when_left`) and its screen.
 pub fn end_run(mut commands: Commands) {
     commands.remove_resource::<TandemRun>();
+    commands.remove_resource::<TandemScreen>();
 }
 
 /// A player's order from an action state: the stick in the view frame (y up) and the action
@@ -125,9 +139,10 @@ pub fn order_from_action(state: &ActionState<CookAction>) -> SeatOrder {
 pub fn step_run(
     time: Res<Time<Real>>,
     run: Option<ResMut<TandemRun>>,
+    screen: Option<ResMut<TandemScreen>>,
     hands: Query<(&TandemHand, &ActionState<CookAction>)>,
 ) {
-    let Some(mut run) = run else { return };
+    let (Some(mut run), Some(mut screen)) = (run, screen) else { return };
     let mut player_orders = [SeatOrder::HOLD; 2];
     for (hand, state) in &hands {
         player_orders[hand.seat] = order_from_action(state);
@@ -151,6 +166,9 @@ pub fn step_run(
             info!("tandem: {refusal}");
             break;
         }
+    }
+    if screen.view.tick != run.room.tick {
+        TandemScreen::show(&mut screen, &run.room.view());
     }
 }
 

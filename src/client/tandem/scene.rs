@@ -1,12 +1,13 @@
 //! The Tandem course and couch drawn in the kitchen's style (`kitchen::art` primitives,
 //! `theme` colours): the floor, the route's cells, walls and blocks, pillars, doorway sills,
 //! the goal pad, the couch from its hull discs' pose and the two cooks at their handles in
-//! their seat colours, under a camera that frames the whole course.
+//! their seat colours, under a camera that frames the whole course. Built when a
+//! [`TandemScreen`] appears (a local run, or an online room's round), rebuilt for a new course,
+//! torn down when it goes; the kitchen's camera is off meanwhile.
 
-use super::run::{TandemRun, start_run};
+use super::screen::TandemScreen;
 use crate::client::kitchen::KitchenCamera;
 use crate::client::kitchen::art::{Art, Shape};
-use crate::client::state::AppState;
 use crate::client::theme::{
     FLOOR_DARK, FLOOR_LIGHT, SERVE, SERVE_HATCH, SKIN, STEEL, WALL, WOOD, WOOD_DARK, WOOD_TOP,
     seat_color,
@@ -48,60 +49,74 @@ struct HandleCook(usize);
 /// The run's camera.
 #[derive(Component)]
 struct TandemCamera;
+/// Every top-level entity of the scene (torn down together).
+#[derive(Component)]
+struct TandemPiece;
 
 pub struct TandemScenePlugin;
 
 impl Plugin for TandemScenePlugin {
     fn build(&self, app: &mut App) {
-        // After the run starts: the scene is built from its course (commands applied between).
-        app.add_systems(
-            OnEnter(AppState::Tandem),
-            (spawn_scene.after(start_run), hide_kitchen_camera),
-        );
-        app.add_systems(OnExit(AppState::Tandem), show_kitchen_camera);
-        app.add_systems(Update, pose_couch.run_if(in_state(AppState::Tandem)));
+        app.add_systems(Update, (sync_scene, pose_couch).chain());
     }
 }
 
-fn hide_kitchen_camera(mut cams: Query<&mut Camera, With<KitchenCamera>>) {
-    for mut c in &mut cams {
-        c.is_active = false;
-    }
-}
+/// The course digest the scene was built for (none while no run is on screen).
+#[derive(Default)]
+struct Built(Option<u64>);
 
-fn show_kitchen_camera(mut cams: Query<&mut Camera, With<KitchenCamera>>) {
+/// The scene follows the screen: built for its course, rebuilt for another, gone with it.
+fn sync_scene(
+    mut commands: Commands,
+    screen: Option<Res<TandemScreen>>,
+    mut built: Local<Built>,
+    pieces: Query<Entity, With<TandemPiece>>,
+    mut cams: Query<&mut Camera, With<KitchenCamera>>,
+    art: Option<ResMut<Art>>,
+    mats: Option<ResMut<Assets<StandardMaterial>>>,
+) {
+    let want = screen.as_ref().map(|s| s.course.digest);
+    if built.0 == want {
+        return;
+    }
+    for piece in &pieces {
+        commands.entity(piece).despawn();
+    }
     for mut c in &mut cams {
-        c.is_active = true;
+        c.is_active = want.is_none();
+    }
+    built.0 = None;
+    if let (Some(screen), Some(mut art), Some(mut mats)) = (screen, art, mats) {
+        spawn_scene(&mut commands, &screen.course, &mut art, &mut mats);
+        built.0 = want;
     }
 }
 
 fn spawn_scene(
-    mut commands: Commands,
-    run: Option<Res<TandemRun>>,
-    mut art: ResMut<Art>,
-    mut mats: ResMut<Assets<StandardMaterial>>,
+    commands: &mut Commands,
+    course: &crate::tandem::course::Course,
+    art: &mut Art,
+    mats: &mut Assets<StandardMaterial>,
 ) {
-    let Some(run) = run else { return };
-    let course = &run.room.course;
-    let scope = || DespawnOnExit(AppState::Tandem);
+    let scope = || TandemPiece;
     let mut put = |art: &mut Art, shape, color, (at, size): (Vec3, Vec3)| {
-        commands.spawn((art.piece(&mut mats, shape, color, at, size), scope()));
+        commands.spawn((art.piece(mats, shape, color, at, size), scope()));
     };
     // The warehouse floor, then the route's cells a shade lighter (the way through).
     let world = Rect { x0: 0, y0: 0, x1: WORLD_W, y1: WORLD_H };
-    put(&mut art, Shape::Cube, FLOOR_DARK, rect_box(&world, 0.1, -0.1));
+    put(art, Shape::Cube, FLOOR_DARK, rect_box(&world, 0.1, -0.1));
     for cell in &course.route {
         let r = crate::tandem::course::cell_rect(*cell);
         let inset =
             Rect { x0: r.x0 + 100_000, y0: r.y0 + 100_000, x1: r.x1 - 100_000, y1: r.y1 - 100_000 };
-        put(&mut art, Shape::Cube, FLOOR_LIGHT, rect_box(&inset, 0.02, 0.0));
+        put(art, Shape::Cube, FLOOR_LIGHT, rect_box(&inset, 0.02, 0.0));
     }
-    put(&mut art, Shape::Cube, SERVE, rect_box(&course.goal_pad, 0.04, 0.0));
+    put(art, Shape::Cube, SERVE, rect_box(&course.goal_pad, 0.04, 0.0));
     for block in &course.blocks {
-        put(&mut art, Shape::Cube, WALL, rect_box(block, 1.0, 0.0));
+        put(art, Shape::Cube, WALL, rect_box(block, 1.0, 0.0));
     }
     for pillar in &course.pillars {
-        put(&mut art, Shape::Cube, STEEL, rect_box(pillar, 1.6, 0.0));
+        put(art, Shape::Cube, STEEL, rect_box(pillar, 1.6, 0.0));
     }
     // Doorway sills: a hatched strip across each gap, so the beats are visible on the floor.
     for d in &course.doorways {
@@ -123,16 +138,16 @@ fn spawn_scene(
                 y1: d.centre.y + half,
             }
         };
-        put(&mut art, Shape::Cube, SERVE_HATCH, rect_box(&r, 0.03, 0.0));
+        put(art, Shape::Cube, SERVE_HATCH, rect_box(&r, 0.03, 0.0));
     }
     // The couch: its frame and a cushion on each hull disc; the cooks at the two handles.
     let radii = disc_radii_mm();
-    let frame = art.piece(&mut mats, Shape::Cube, WOOD_DARK, Vec3::ZERO, Vec3::ONE);
+    let frame = art.piece(mats, Shape::Cube, WOOD_DARK, Vec3::ZERO, Vec3::ONE);
     commands.spawn((frame, CouchFrame, scope()));
     for (i, r) in radii.iter().take(5).enumerate() {
         let d = *r as f32 / 1000.0 * 2.0;
         let cushion = art.piece(
-            &mut mats,
+            mats,
             Shape::Cylinder,
             if i % 2 == 0 { WOOD_TOP } else { WOOD },
             Vec3::ZERO,
@@ -141,16 +156,11 @@ fn spawn_scene(
         commands.spawn((cushion, HullPiece(i), scope()));
     }
     for seat in 0..2 {
-        let body = art.piece(
-            &mut mats,
-            Shape::Capsule,
-            seat_color(seat as u8),
-            Vec3::ZERO,
-            Vec3::splat(1.0),
-        );
+        let body =
+            art.piece(mats, Shape::Capsule, seat_color(seat as u8), Vec3::ZERO, Vec3::splat(1.0));
         commands.spawn((body, HandleCook(seat), scope())).with_children(|c| {
             c.spawn(art.piece(
-                &mut mats,
+                mats,
                 Shape::Sphere,
                 SKIN,
                 Vec3::new(0.0, 0.75, 0.0),
@@ -171,13 +181,13 @@ fn spawn_scene(
 
 /// Every frame: the couch and the cooks where the room's view puts them.
 fn pose_couch(
-    run: Option<Res<TandemRun>>,
+    screen: Option<Res<TandemScreen>>,
     mut hull: Query<(&HullPiece, &mut Transform), (Without<CouchFrame>, Without<HandleCook>)>,
     mut frame: Query<&mut Transform, (With<CouchFrame>, Without<HandleCook>)>,
     mut cooks: Query<(&HandleCook, &mut Transform), Without<CouchFrame>>,
 ) {
-    let Some(run) = run else { return };
-    let v = run.room.view();
+    let Some(screen) = screen else { return };
+    let v = &screen.view;
     let turn = Quat::from_rotation_y((v.heading_deg as f32).to_radians());
     for (piece, mut t) in &mut hull {
         if let Some(p) = v.hull_mm.get(piece.0) {

@@ -1,0 +1,142 @@
+//! The wire of Tandem in a hosted room: the mode a room plays ([`GameMode`], the host's
+//! choice in the lobby), the live round's replicated state ([`TandemRoundInfo`] once a round,
+//! [`TandemLive`] every tick it moves) and a seat's order ([`TandemOrder`], client → server)
+//! with the check every order passes before it reaches a round ([`TandemOrder::checked`]).
+//! Plain serde data over `crate::tandem`'s own types; the rules stay in `src/tandem/`.
+
+use crate::tandem::control::SeatOrder;
+use crate::tandem::room::TurnTicks;
+use crate::tandem::view::TandemView;
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// What a hosted room's next round plays: the kitchen, or Tandem (seed 003's couch).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameMode {
+    #[default]
+    Cooking,
+    /// Two seats carry one couch (seats 0 fore and 1 aft; seats 2–3 watch): docs/TANDEM.md.
+    Tandem,
+}
+
+impl GameMode {
+    /// The name a lobby shows.
+    pub fn label(self) -> &'static str {
+        match self {
+            GameMode::Cooking => "cooking",
+            GameMode::Tandem => "tandem (moving day)",
+        }
+    }
+
+    /// The other mode (the host's key steps through them).
+    pub fn next(self) -> GameMode {
+        match self {
+            GameMode::Cooking => GameMode::Tandem,
+            GameMode::Tandem => GameMode::Cooking,
+        }
+    }
+}
+
+/// The seats that carry in a Tandem round: seat 0 the fore handle, seat 1 the aft. A room's
+/// other seats watch.
+pub const TANDEM_SEATS: [u8; 2] = [0, 1];
+
+/// Who holds a handle in a live Tandem round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Carrier {
+    /// A player's seat (the name the lobby shows).
+    Player(String),
+    /// Nobody took the seat: the porter bot drives it (seed 003's no-show rule).
+    Porter,
+}
+
+/// On a live Tandem round's entity, sent once per round: the course by its seed (every client
+/// generates it with the same integer code, and checks the digest), the turn, who carries.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TandemRoundInfo {
+    pub seed: u64,
+    /// The course digest the server's run started from (`Course::digest`).
+    pub digest: u64,
+    pub turn_ticks: TurnTicks,
+    /// By seat: fore, aft.
+    pub carriers: [Carrier; 2],
+}
+
+/// On the same entity: the run's view (`TandemRoom::view`), replaced every tick it runs.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TandemLive(pub TandemView);
+
+/// Client → server: the order of one of the sender's seats in a live Tandem round: its local
+/// player `slot` (the seat is the connection's `Welcome.seats[slot]`, never a payload's
+/// claim). Sent every Tandem tick; the newest `seq` wins, an older or repeated one is dropped.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TandemOrder {
+    pub slot: u8,
+    /// The client's own number (rising per slot).
+    pub seq: u32,
+    pub order: SeatOrder,
+}
+
+/// Why a [`TandemOrder`] is refused before it reaches a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OrderRefusal {
+    /// A push past ±1000 permille on an axis, a push longer than a full stick, or a yield
+    /// past 1000: no honest client sends it (`SeatOrder::from_stick` never makes one).
+    #[error("order {0:?} is out of range (push within the unit disc, yield 0..=1000)")]
+    OutOfRange(SeatOrder),
+}
+
+impl TandemOrder {
+    /// The order, if it is one the rules' own quantisation leaves as it is.
+    pub fn checked(&self) -> Result<SeatOrder, OrderRefusal> {
+        let o = self.order;
+        // `unsigned_abs`: `i16::MIN.abs()` would overflow, and a peer may send it.
+        let in_box = o.push_x.unsigned_abs() <= 1000
+            && o.push_y.unsigned_abs() <= 1000
+            && o.yield_permille <= 1000;
+        if in_box && o.quantised() == o { Ok(o) } else { Err(OrderRefusal::OutOfRange(o)) }
+    }
+}
+
+/// Why a lobby command was not applied (named in the server's log and counted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum LobbyRefusal {
+    /// Only the host (the connection holding seat 0) chooses the mode and the assists.
+    #[error("only the host (seat 0) may choose that")]
+    NotHost,
+    /// Choices and ready flags are taken in the lobby and its countdown only.
+    #[error("not now: the room is not in its lobby")]
+    WrongPhase,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_orders_the_rules_would_keep_pass() {
+        let order = |x, y, yld| TandemOrder {
+            slot: 0,
+            seq: 1,
+            order: SeatOrder { push_x: x, push_y: y, yield_permille: yld },
+        };
+        let good = SeatOrder::from_stick(707, -707, true);
+        assert_eq!(order(good.push_x, good.push_y, good.yield_permille).checked(), Ok(good));
+        for (x, y, yld) in
+            [(1001, 0, 0), (0, -1001, 0), (900, 900, 0), (0, 0, 1001), (i16::MIN, 0, 0)]
+        {
+            let o = order(x, y, yld);
+            assert_eq!(o.checked(), Err(OrderRefusal::OutOfRange(o.order)), "{x} {y} {yld}");
+        }
+    }
+
+    #[test]
+    fn the_mode_steps_and_crosses_the_wire() {
+        assert_eq!(GameMode::default().next(), GameMode::Tandem);
+        assert_eq!(GameMode::Tandem.next(), GameMode::Cooking);
+        let mut buf = [0u8; 4];
+        let bytes = postcard::to_slice(&GameMode::Tandem, &mut buf).unwrap();
+        assert_eq!(postcard::from_bytes::<GameMode>(bytes).unwrap(), GameMode::Tandem);
+        assert!(postcard::from_bytes::<GameMode>(&[7]).is_err(), "an unknown mode is refused");
+    }
+}
