@@ -109,6 +109,7 @@ fn answer_api(
                 let name = sanitise_name(body.name.as_deref().unwrap_or(""));
                 let players = body.players.unwrap_or(1);
                 let assist = body.assist.unwrap_or_default();
+                let mode = body.mode.unwrap_or_default();
                 match create_room(&mut commands, &mut index, &policy, &levels) {
                     None => ApiError::RoomLimit.answer("this server holds as many rooms as it may"),
                     Some((code, _)) => {
@@ -125,6 +126,7 @@ fn answer_api(
                                     h.level = level;
                                 }
                                 h.assist = assist;
+                                h.mode = mode;
                             }
                             let (status, body) = answer;
                             let _ = reply.send((if status == 200 { 201 } else { status }, body));

@@ -296,6 +296,7 @@ fn malformed_bodies_get_400_with_a_named_error_and_create_nothing() {
         ("/api/rooms", "", "malformed_json"),
         ("/api/rooms", &format!(r#"{{"name":"{}"}}"#, "n".repeat(65)), "out_of_range"),
         ("/api/rooms", r#"{"level":"../etc"}"#, "out_of_range"),
+        ("/api/rooms", r#"{"mode":"Chess"}"#, "out_of_range"),
         ("/api/rooms", r#"{"level":"no_such_level"}"#, "unknown_level"),
         ("/api/rooms/ABCDE/join", r#"{"name":"Bob","seat":3}"#, "unknown_field"),
         ("/api/rooms/ABCDE/join", r#"{"reconnect":"zz"}"#, "bad_reconnect"),

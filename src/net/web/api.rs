@@ -2,6 +2,7 @@
 //! every refusal is one [`ApiError`] with a stable name, and the answer is
 //! `{"error": NAME, "detail": TEXT}`.
 
+use crate::protocol::tandem::GameMode;
 use crate::sim::assist::Assist;
 use crate::sim::units::MAX_COOKS;
 use serde::Deserialize;
@@ -129,6 +130,10 @@ pub struct CreateBody {
     /// creator holds seat 0, so changes them later in the lobby. Off if absent.
     #[serde(default)]
     pub assist: Option<Assist>,
+    /// The first round's mode (`"Cooking"` or `"Tandem"`); the creator holds seat 0, so
+    /// changes it later in the lobby (F8). Cooking if absent.
+    #[serde(default)]
+    pub mode: Option<GameMode>,
 }
 
 /// `POST /api/rooms/CODE/join`.
@@ -230,7 +235,10 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Refusal> {
         let text = e.to_string();
         let error = if text.starts_with("unknown field") {
             ApiError::UnknownField
-        } else if text.starts_with("invalid value") || text.starts_with("invalid length") {
+        } else if text.starts_with("invalid value")
+            || text.starts_with("invalid length")
+            || text.starts_with("unknown variant")
+        {
             ApiError::OutOfRange
         } else {
             ApiError::WrongType
@@ -267,5 +275,10 @@ mod tests {
         let two: CreateBody = parse(b"{\"players\":2}").unwrap();
         assert!(two.check().is_ok());
         assert_eq!(ApiError::RoomRateLimit.answer("x").1["error"], "room_rate_limit");
+        // A room may be made for Tandem; a mode the server does not have is refused by name.
+        let tandem: CreateBody = parse(b"{\"mode\":\"Tandem\"}").unwrap();
+        assert_eq!(tandem.mode, Some(GameMode::Tandem));
+        assert_eq!(err("{\"mode\":\"Chess\"}"), ApiError::OutOfRange);
+        assert_eq!(err("{\"mode\":7}"), ApiError::WrongType);
     }
 }
