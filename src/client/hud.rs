@@ -48,6 +48,11 @@ struct ClockText;
 #[derive(Component)]
 struct Banner;
 
+/// The clock-and-score panel: shown only while a kitchen round's view is here (an online
+/// Tandem round runs in the same state and has its own HUD: `client/tandem/hud.rs`).
+#[derive(Component)]
+struct ScorePanel;
+
 /// Under the score while the round is assisted: which assists are on (a player sees that the
 /// kitchen has more time, and the stars it earns are marked assisted).
 #[derive(Component)]
@@ -92,6 +97,7 @@ impl Plugin for HudPlugin {
                 spawn_nudges,
                 age_nudges,
                 follow_cooks,
+                show_score_panel,
                 update_scoreboard,
                 update_clock,
                 update_banner,
@@ -108,6 +114,7 @@ fn spawn_hud(mut commands: Commands) {
     let scope = DespawnOnExit(AppState::Playing);
     commands
         .spawn((
+            ScorePanel,
             scope.clone(),
             Node {
                 position_type: PositionType::Absolute,
@@ -324,6 +331,19 @@ fn update_scoreboard(
         }
         if node.display != display {
             node.display = display;
+        }
+    }
+}
+
+/// The clock and score only over a kitchen round (not over an online Tandem round's HUD).
+fn show_score_panel(
+    rooms: Query<(), (With<RoomView>, Without<BackdropRoom>)>,
+    mut panel: Query<&mut Node, With<ScorePanel>>,
+) {
+    let want = if rooms.is_empty() { Display::None } else { Display::Flex };
+    for mut node in &mut panel {
+        if node.display != want {
+            node.display = want;
         }
     }
 }
