@@ -180,17 +180,8 @@ pub fn admit_inputs(
         let Some((peer, mut links)) = client_id.entity().and_then(|e| peers.get_mut(e).ok()) else {
             continue;
         };
-        let (slot, seat) = match peer.seat(message.slot) {
-            Some(seat) if (message.slot as usize) < links.0.len() => (message.slot, seat),
-            _ => {
-                // A slot the token gave no seat: named, counted on the first link, dropped.
-                let Some(link) = links.0.first_mut() else { continue };
-                let before = link.counts;
-                link.counts.no_seat += 1;
-                finish_batch(peer, 0, link, &before, &mut tally);
-                continue;
-            }
-        };
+        let slot = message.slot;
+        let Some(seat) = seat_of_slot(peer, &mut links, slot, &mut tally) else { continue };
         let link = &mut links.0[slot as usize];
         let before = link.counts;
         let frames = match message.unpack() {
@@ -277,6 +268,28 @@ pub fn admit_inputs(
             }
         }
         finish_batch(peer, seat, link, &before, &mut tally);
+    }
+}
+
+/// The seat a message's `slot` names on this connection; a slot the token gave no seat is
+/// named (`no_seat`), counted on the first link and dropped (`None`). Cooking frames and Tandem
+/// orders share it.
+pub(super) fn seat_of_slot(
+    peer: &Peer,
+    links: &mut InputLinks,
+    slot: u8,
+    tally: &mut FrameTally,
+) -> Option<u8> {
+    match peer.seat(slot) {
+        Some(seat) if usize::from(slot) < links.0.len() => Some(seat),
+        _ => {
+            if let Some(link) = links.0.first_mut() {
+                let before = link.counts;
+                link.counts.no_seat += 1;
+                finish_batch(peer, 0, link, &before, tally);
+            }
+            None
+        }
     }
 }
 

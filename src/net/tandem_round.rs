@@ -7,7 +7,7 @@
 //! ([`end_tandem_round`], the one place a Tandem round ends) and the lobby returns.
 
 use super::hosted::{HostedRoom, RoomPolicy, RoundFaults, RoundOf, to_results, unix_ms};
-use super::inputs::{FrameTally, InputLinks, finish_batch};
+use super::inputs::{FrameTally, InputLinks, finish_batch, seat_of_slot};
 use super::peer::Peer;
 use super::records::{BundleWriter, ResultsLog};
 use crate::protocol::LobbyPhase;
@@ -282,15 +282,8 @@ pub fn admit_orders(
         let Some((peer, mut links)) = client_id.entity().and_then(|e| peers.get_mut(e).ok()) else {
             continue;
         };
-        let seat = match peer.seat(message.slot) {
-            Some(seat) if (message.slot as usize) < links.0.len() => seat,
-            _ => {
-                let Some(link) = links.0.first_mut() else { continue };
-                let before = link.counts;
-                link.counts.no_seat += 1;
-                finish_batch(peer, 0, link, &before, &mut tally);
-                continue;
-            }
+        let Some(seat) = seat_of_slot(peer, &mut links, message.slot, &mut tally) else {
+            continue;
         };
         let link = &mut links.0[message.slot as usize];
         let before = link.counts;
