@@ -284,32 +284,23 @@ pub fn looks_like_bundle(text: &str) -> bool {
 /// `replay check BUNDLE`: read, re-run, print; returns the exit code (0 match, 1 mismatch,
 /// 2 missing or invalid).
 pub fn check_bundle_file(path: &Path) -> u8 {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {}: cannot read the bundle: {e}", path.display());
-            return 2;
-        }
-    };
-    let outcome = Bundle::parse(&text).and_then(|b| check_bundle(&b).map(|c| (b, c)));
-    let (bundle, check) = match outcome {
+    let checked = super::verdict::read_and_check(path, "bundle", |text| {
+        Bundle::parse(text).and_then(|b| check_bundle(&b).map(|c| (b, c)))
+    });
+    let (bundle, check) = match checked {
         Ok(v) => v,
-        Err(e) => {
-            eprintln!("error: {}: not a valid bundle: {e}", path.display());
-            return 2;
-        }
+        Err(code) => return code,
     };
     if let Some((tick, msg)) = &check.panicked {
         println!("{}: the replay panicked at tick {tick}: {msg}", path.display());
     }
-    let code = super::cli::report_check(path, &check.chain);
-    for (k, want, got) in &check.result_diffs {
-        println!("  {k}: bundle {want}, replayed {got}");
-    }
-    if code == 0 && !check.result_diffs.is_empty() {
-        println!("{}: MISMATCH in the result payload", path.display());
-        return 1;
-    }
+    let chain_code = super::cli::report_check(path, &check.chain);
+    let code = super::verdict::fold_result_diffs(
+        path,
+        chain_code,
+        &check.result_diffs,
+        "the result payload",
+    );
     if code == 0 {
         println!(
             "{}: room {} round {} ({}), {} frames, result reproduced",

@@ -7,6 +7,7 @@ pub mod chain;
 pub mod cli;
 pub mod golden;
 pub mod script;
+pub mod verdict;
 pub mod writer;
 
 use crate::clock::headless_app;

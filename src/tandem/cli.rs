@@ -9,6 +9,7 @@ use super::script::{
     SCRIPT_SUFFIX, TandemCheck, TandemGolden, TandemScript, check, make_golden, play,
 };
 use crate::replay::golden::hex;
+use crate::replay::verdict;
 use std::path::{Path, PathBuf};
 
 /// Which game a shared subcommand plays.
@@ -106,29 +107,16 @@ pub fn report_check(path: &Path, outcome: &TandemCheck) -> u8 {
 /// `replay check` of a Tandem bundle (`*.tandem-bundle.ron`): parse, re-play, print; the exit
 /// code (0 match, 1 mismatch, 2 unreadable or invalid).
 pub fn check_bundle_file(path: &Path) -> u8 {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {}: cannot read the bundle: {e}", path.display());
-            return 2;
-        }
-    };
-    let outcome = TandemBundle::parse(&text).and_then(|b| check_bundle(&b).map(|c| (b, c)));
-    let (bundle, check) = match outcome {
+    let checked = verdict::read_and_check(path, "Tandem bundle", |text| {
+        TandemBundle::parse(text).and_then(|b| check_bundle(&b).map(|c| (b, c)))
+    });
+    let (bundle, check) = match checked {
         Ok(v) => v,
-        Err(e) => {
-            eprintln!("error: {}: not a valid Tandem bundle: {e}", path.display());
-            return 2;
-        }
+        Err(code) => return code,
     };
-    let code = report_check(path, &check.chain);
-    for (k, want, got) in &check.result_diffs {
-        println!("  {k}: bundle {want}, replayed {got}");
-    }
-    if code == 0 && !check.result_diffs.is_empty() {
-        println!("{}: MISMATCH in the outcome or score", path.display());
-        return 1;
-    }
+    let chain_code = report_check(path, &check.chain);
+    let code =
+        verdict::fold_result_diffs(path, chain_code, &check.result_diffs, "the outcome or score");
     if code == 0 {
         println!(
             "{}: tandem {} run {} ({}), seed {}, {} orders, outcome and score reproduced",
