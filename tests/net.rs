@@ -548,6 +548,36 @@ fn terminate(mut child: std::process::Child) -> Option<std::process::ExitStatus>
     }
 }
 
+/// `undercooked join … --stats` whose reader has gone (standard output a closed pipe) ends with
+/// the lost line named and exit 1, not a panic on the write: at the room line of `--create`,
+/// and at the `--stats` line after a stay.
+#[test]
+fn a_join_whose_output_reader_has_gone_ends_by_name_not_by_panic() {
+    use std::process::{Command, Stdio};
+    let (h, _) = server("epipe");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Ann", None).unwrap();
+    let runs: [(&[&str], &str); 2] =
+        [(&["--create"], "the room line"), (&["--room", &a.code], "the --stats line")];
+    for (how, lost) in runs {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_undercooked"))
+            .args(["join", &web, "--headless", "--inputs", "idle", "--seconds", "0.3", "--stats"])
+            .args(how)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        drop(child.stdout.take()); // the reader goes before anything is written
+        let out = child.wait_with_output().expect("the binary ends");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{how:?}: {err}");
+        assert_eq!(out.status.code(), Some(1), "{how:?}: {err}");
+        let named = format!("standard output is closed (its reader has gone): {lost} not written");
+        assert!(err.contains(&named), "{how:?}: {err}");
+    }
+    h.stop();
+}
+
 #[test]
 fn sigterm_ends_the_server_with_exit_0_and_a_results_line() {
     let dir = data_dir("sigterm");
@@ -1065,6 +1095,11 @@ fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score
         c[0].tandem().is_some_and(|(_, v)| v.seats[0].order == mine && v.tick > 48)
     });
     assert!(steered, "the view shows Ann's order in force");
+    // `--stats` says the same from the replicated views (web/e2e.sh's Tandem run reads it).
+    let watched = ann.session().stats()["tandem"].clone();
+    assert!(watched["seats"][0]["pushing_views"].as_u64().is_some_and(|n| n > 0), "{watched}");
+    assert_eq!(watched["seats"][0]["last_push"][0], i64::from(mine.push_x), "{watched}");
+    assert_eq!(watched["seats"][1]["porter"], true, "{watched}");
     let (seed, tick, orders, hash) = tandem_snapshot(h, &a.code).expect("a live Tandem round");
     assert_eq!(orders.len() as u32, tick, "both seats' orders logged every tick");
     assert!(orders.iter().any(|o| o[0] == mine), "the player's seat carries the wire's order");

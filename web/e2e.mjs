@@ -1,13 +1,16 @@
 // web/e2e.mjs — the browser half of web/e2e.sh: a room link opened in headless Chromium joins
 // a room, plays a round against a native watcher, holds movement keys, and is seen to move.
 //
-//   node web/e2e.mjs --bin UNDERCOOKED --web HOST:PORT --shot SCREENSHOT.png [--timeout SECS]
+//   node web/e2e.mjs --bin UNDERCOOKED --web HOST:PORT --shot SCREENSHOT.png [--mode kitchen|tandem]
+//        [--timeout SECS]
 //
+// --mode kitchen (the default):
 // 1. POST /api/rooms as "Watcher": a room, its seat 0 held for the watcher (not yet connected,
 //    so no round can start without the browser).
 // 2. Chromium opens http://WEB/?room=CODE&name=Browser&players=2: couch co-op in the browser,
-//    the page fetches seats 1 and 2 for its two players and connects them over one WebSocket. Its console lines (src/client/web.rs) say when the first frame,
-//    the join and each lobby phase happen.
+//    the page fetches seats 1 and 2 for its two players and connects them over one WebSocket.
+//    Its console lines (src/client/web.rs) say when the first frame, the join and each lobby
+//    phase happen.
 // 3. Once the browser is in the lobby, `UNDERCOOKED join --headless --reconnect` takes seat 0
 //    over UDP (idle inputs, auto-ready, `--stats` listing every cook it saw and how far each
 //    got): both ready, the round starts.
@@ -16,6 +19,15 @@
 // 5. The watcher's stats must show the browser's cook moved (and its own idle cook did not).
 // 6. A second page, /?name=Maker (no room): its online menu's first line (Enter) makes a room
 //    and seats the page in it.
+//
+// --mode tandem: the room is made for Tandem (`{"mode": "Tandem"}`), the page seats one player
+// (`players=1`: seat 1, the couch's aft handle) and the watcher holds the fore handle sending
+// nothing (a player seat without orders holds: no push). In the round D is held 3 s, then the
+// screenshot as above. The watcher's `--stats` `tandem` object (src/net/tandem_watch.rs: what
+// the server replicated, not what the page says) must show both handles held by the two
+// players (no porter), the aft seat's order pushing and the fore seat's never, and the couch's
+// centre at least 100 mm from where the watcher first saw it: the browser's orders reached the
+// server and moved the couch. No menu page.
 // Chromium is driven over the DevTools protocol on a pipe (--remote-debugging-pipe: fd 3 in,
 // fd 4 out, NUL-separated JSON), so nothing but node and chromium is needed.
 // Prints one JSON line of measurements; exit 0 when every step happened, 1 otherwise.
@@ -35,10 +47,12 @@ const timeoutSecs = Number(opt("--timeout", "240"));
 const bin = opt("--bin");
 const web = opt("--web");
 const shotPath = opt("--shot");
+const mode = opt("--mode", "kitchen");
+const tandem = mode === "tandem";
 // How long the watcher stays: the countdown, the keys, the screenshot and a traffic report.
 const watchSecs = Number(opt("--watch-secs", "30"));
-if (!bin || !web || !shotPath || args.length) {
-  console.error("usage: node web/e2e.mjs --bin UNDERCOOKED --web HOST:PORT --shot OUT.png [--timeout SECS] [--chromium PATH]");
+if (!bin || !web || !shotPath || args.length || !["kitchen", "tandem"].includes(mode)) {
+  console.error("usage: node web/e2e.mjs --bin UNDERCOOKED --web HOST:PORT --shot OUT.png [--mode kitchen|tandem] [--timeout SECS] [--chromium PATH]");
   process.exit(2);
 }
 
@@ -196,7 +210,7 @@ function pngStats(buf) {
 }
 
 let finished = false;
-const result = {};
+const result = { mode };
 function finish(code) {
   if (finished) return;
   finished = true;
@@ -215,17 +229,85 @@ function finish(code) {
   chrome.kill("SIGKILL");
   setTimeout(done, 5000);
 }
+
+// Kitchen: the watcher saw the browser's cook get away from its spawn while its own stood.
+function checkCooks(code, stats) {
+  const cooks = stats.per_client?.[0]?.cooks ?? [];
+  const mine = cooks.find((c) => c.seat === result.seat);
+  result.watcher = { exit: code, down_bytes_per_s: stats.down_bytes_per_s, up_bytes_per_s: stats.up_bytes_per_s, cooks };
+  if (code !== 0) throw new Error(`the watcher exited ${code}`);
+  if (!mine) throw new Error(`the watcher never saw seat ${result.seat}: ${JSON.stringify(cooks)}`);
+  if (!(mine.farthest_utiles > 0)) throw new Error(`the browser's cook did not move: ${JSON.stringify(mine)}`);
+  // The watcher sends neutral inputs: its cook standing still shows the motion came from input.
+  const idle = cooks.find((c) => c.seat !== result.seat);
+  if (idle && idle.farthest_utiles !== 0) throw new Error(`the idle watcher's cook moved: ${JSON.stringify(idle)}`);
+  log(`the watcher saw ${mine.name}'s cook (seat ${mine.seat}) get ${mine.farthest_utiles} µtiles from its spawn`);
+}
+
+// Tandem: in what the server replicated (the watcher's `--stats` `tandem`), the two players
+// held the handles, only the browser's (aft) seat pushed, and the couch moved.
+function checkTandem(code, stats, raw) {
+  const t = stats.per_client?.[0]?.tandem;
+  result.watcher = { exit: code, down_bytes_per_s: stats.down_bytes_per_s, up_bytes_per_s: stats.up_bytes_per_s };
+  if (code !== 0) throw new Error(`the watcher exited ${code}`);
+  if (!t) throw new Error(`the watcher saw no Tandem round: ${JSON.stringify(stats.per_client?.[0] ?? stats)}`);
+  const [fore, aft] = t.seats;
+  result.tandem = {
+    // The seed is a u64: read from the text, since a JS number would round it.
+    seed: raw.match(/"seed":(\d+)/)?.[1] ?? null,
+    turn_ticks: t.turn_ticks, views: t.views, first_tick: t.first_tick, tick: t.tick,
+    phase: t.phase, farthest_mm: t.farthest_mm, first_centre_mm: t.first_centre_mm,
+    centre_mm: t.centre_mm, progress_permille: t.progress_permille, damage: t.damage,
+    doorways: `${t.doorways_passed}/${t.doorways}`, score: t.score, seats: t.seats,
+  };
+  if (fore.porter || fore.name !== "Watcher") throw new Error(`the fore handle is not the watcher's: ${JSON.stringify(fore)}`);
+  if (aft.porter || aft.seat !== result.seat) throw new Error(`the aft handle is not the browser's seat ${result.seat}: ${JSON.stringify(aft)}`);
+  if (fore.pushing_views !== 0) throw new Error(`the idle watcher's seat pushed: ${JSON.stringify(fore)}`);
+  if (!(aft.pushing_views > 0)) throw new Error(`the browser's order never pushed on the server: ${JSON.stringify(aft)}`);
+  if (!(t.farthest_mm >= 100)) throw new Error(`the couch did not move (${t.farthest_mm} mm): ${JSON.stringify(t)}`);
+  log(`the watcher saw the browser's seat push in ${aft.pushing_views} of ${t.views} views (last ${JSON.stringify(aft.last_push)}) and the couch go ${t.farthest_mm} mm: progress ${t.progress_permille}‰, damage ${t.damage}`);
+}
+
+// The menu: a page without a room opens on the online menu; Enter on its first line makes a
+// room and seats this page in it.
+async function makeRoomFromMenu(targetId) {
+  await send("Target.closeTarget", { targetId });
+  const menuTarget = (await send("Target.createTarget", { url: "about:blank" })).targetId;
+  const menu = (await send("Target.attachToTarget", { targetId: menuTarget, flatten: true })).sessionId;
+  const m = (method, p) => send(method, p, menu);
+  await m("Runtime.enable");
+  await m("Emulation.setFocusEmulationEnabled", { enabled: true });
+  const menuAt = secs();
+  await m("Page.navigate", { url: `http://${web}/?name=Maker` });
+  await waitLine(/^undercooked: first frame/, "the menu page's first frame", timeoutSecs, menu);
+  await sleep(1000);
+  await m("Input.dispatchMouseEvent", { type: "mousePressed", x: 5, y: 5, button: "left", clickCount: 1 });
+  await m("Input.dispatchMouseEvent", { type: "mouseReleased", x: 5, y: 5, button: "left", clickCount: 1 });
+  const made = (async () => {
+    for (;;) {
+      await m("Input.dispatchKeyEvent", { type: "keyDown", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+      await sleep(300);
+      await m("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+      await sleep(2000);
+      if (lines.some((l) => l.session === menu && /^undercooked: joined room/.test(l.text))) return;
+    }
+  })();
+  const menuJoin = await waitLine(/^undercooked: joined room \S+ seat 0/, "the menu's new room", 60, menu);
+  await made;
+  result.menu_made_room_s = +(menuJoin.t - menuAt).toFixed(2);
+}
+
 setTimeout(() => fail(`overall timeout ${timeoutSecs}s`), timeoutSecs * 1000 + 30000);
 
 try {
   const created = await fetch(`http://${web}/api/rooms`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "Watcher" }),
+    body: JSON.stringify(tandem ? { name: "Watcher", mode: "Tandem" } : { name: "Watcher" }),
   });
   const room = await created.json();
   if (!created.ok) throw new Error(`POST /api/rooms: HTTP ${created.status} ${JSON.stringify(room)}`);
-  const url = `http://${web}/?room=${room.code}&name=Browser&players=2`;
+  const url = `http://${web}/?room=${room.code}&name=Browser&players=${tandem ? 1 : 2}`;
   result.url = url;
 
   const { targetId } = await send("Target.createTarget", { url: "about:blank" });
@@ -245,7 +327,8 @@ try {
   result.joined_s = +(joined.t - navAt).toFixed(2);
   result.seat = Number(joined.text.match(/seat (\d+)/)?.[1]);
   result.seats = joined.text.match(/seats ([\d,]+)/)?.[1] ?? "";
-  if (result.seats !== "1,2") throw new Error(`two players on one page take seats 1 and 2: ${joined.text}`);
+  const wantSeats = tandem ? "1" : "1,2";
+  if (result.seats !== wantSeats) throw new Error(`the page's players take seats ${wantSeats}: ${joined.text}`);
   await waitLine(/^undercooked: lobby phase Lobby/, "the lobby");
 
   // The watcher takes seat 0: with both seated, connected and ready the round starts.
@@ -263,10 +346,13 @@ try {
   result.round_s = +(round.t - navAt).toFixed(2);
 
   // Focus the canvas (a click on it), then hold D, then S: the cook walks right, then down
-  // (tutorial: seat 1 spawns at (5.5, 2.5) with floor to its right and below).
+  // (tutorial: seat 1 spawns at (5.5, 2.5) with floor to its right and below). In Tandem, D
+  // alone: the aft handle pushes the couch east (the course's seed is the server's draw, so
+  // east may be toward the first doorway or away; either way the couch moves).
   await s("Input.dispatchMouseEvent", { type: "mousePressed", x: 640, y: 360, button: "left", clickCount: 1 });
   await s("Input.dispatchMouseEvent", { type: "mouseReleased", x: 640, y: 360, button: "left", clickCount: 1 });
-  for (const [key, code, vk] of [["d", "KeyD", 68], ["s", "KeyS", 83]]) {
+  const keys = [["d", "KeyD", 68], ["s", "KeyS", 83]].slice(0, tandem ? 1 : 2);
+  for (const [key, code, vk] of keys) {
     await s("Input.dispatchKeyEvent", { type: "keyDown", key, code, windowsVirtualKeyCode: vk, text: key });
     await sleep(3000);
     await s("Input.dispatchKeyEvent", { type: "keyUp", key, code, windowsVirtualKeyCode: vk });
@@ -298,43 +384,11 @@ try {
 
   const code = await watcherDone;
   const stats = JSON.parse(watcherOut.trim().split("\n").pop() || "{}");
-  const cooks = stats.per_client?.[0]?.cooks ?? [];
-  const mine = cooks.find((c) => c.seat === result.seat);
-  result.watcher = { exit: code, down_bytes_per_s: stats.down_bytes_per_s, up_bytes_per_s: stats.up_bytes_per_s, cooks };
-  if (code !== 0) throw new Error(`the watcher exited ${code}`);
-  if (!mine) throw new Error(`the watcher never saw seat ${result.seat}: ${JSON.stringify(cooks)}`);
-  if (!(mine.farthest_utiles > 0)) throw new Error(`the browser's cook did not move: ${JSON.stringify(mine)}`);
-  // The watcher sends neutral inputs: its cook standing still shows the motion came from input.
-  const idle = cooks.find((c) => c.seat !== result.seat);
-  if (idle && idle.farthest_utiles !== 0) throw new Error(`the idle watcher's cook moved: ${JSON.stringify(idle)}`);
-  log(`the watcher saw ${mine.name}'s cook (seat ${mine.seat}) get ${mine.farthest_utiles} µtiles from its spawn`);
-
-  // The menu: a page without a room opens on the online menu; Enter on its first line makes a
-  // room and seats this page in it.
-  await send("Target.closeTarget", { targetId });
-  const menuTarget = (await send("Target.createTarget", { url: "about:blank" })).targetId;
-  const menu = (await send("Target.attachToTarget", { targetId: menuTarget, flatten: true })).sessionId;
-  const m = (method, p) => send(method, p, menu);
-  await m("Runtime.enable");
-  await m("Emulation.setFocusEmulationEnabled", { enabled: true });
-  const menuAt = secs();
-  await m("Page.navigate", { url: `http://${web}/?name=Maker` });
-  await waitLine(/^undercooked: first frame/, "the menu page's first frame", timeoutSecs, menu);
-  await sleep(1000);
-  await m("Input.dispatchMouseEvent", { type: "mousePressed", x: 5, y: 5, button: "left", clickCount: 1 });
-  await m("Input.dispatchMouseEvent", { type: "mouseReleased", x: 5, y: 5, button: "left", clickCount: 1 });
-  const made = (async () => {
-    for (;;) {
-      await m("Input.dispatchKeyEvent", { type: "keyDown", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
-      await sleep(300);
-      await m("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
-      await sleep(2000);
-      if (lines.some((l) => l.session === menu && /^undercooked: joined room/.test(l.text))) return;
-    }
-  })();
-  const menuJoin = await waitLine(/^undercooked: joined room \S+ seat 0/, "the menu's new room", 60, menu);
-  await made;
-  result.menu_made_room_s = +(menuJoin.t - menuAt).toFixed(2);
+  if (tandem) checkTandem(code, stats, watcherOut);
+  else {
+    checkCooks(code, stats);
+    await makeRoomFromMenu(targetId);
+  }
   finish(0);
 } catch (e) {
   fail(String(e));

@@ -2,8 +2,11 @@
 # web/e2e.sh — the browser client end to end: a headless server serving web/dist, a room link
 # opened in headless Chromium (WebGL2 on SwiftShader), a round against a native watcher, movement
 # keys held in the page, and the browser's cook seen moving by the watcher (web/e2e.mjs).
+# `--mode tandem` plays an online Tandem round instead: the page holds the couch's aft handle,
+# the watcher the fore one (idle), and the watcher's `--stats` must show the page's orders in
+# force on the server and the couch moved by them.
 #
-#   web/build.sh && web/e2e.sh [SCREENSHOT.png]
+#   web/build.sh && web/e2e.sh [--mode kitchen|tandem] [SCREENSHOT.png]
 #
 # Needs web/dist (web/build.sh), node and chromium (installed from apt when missing). The server
 # is UNDERCOOKED_BIN when set, else a debug server-only build (`--features server`, quick).
@@ -13,6 +16,18 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source .ci/lib.sh
 
+mode=kitchen
+if [ "${1:-}" = "--mode" ]; then
+  mode=${2:-}
+  shift 2 || true
+fi
+case "$mode" in
+  kitchen | tandem) ;;
+  *)
+    uc_log "usage: web/e2e.sh [--mode kitchen|tandem] [SCREENSHOT.png]"
+    exit 2
+    ;;
+esac
 shot=${1:-web/e2e-screenshot.png}
 if [ ! -f web/dist/undercooked_bg.wasm ] || [ ! -f web/dist/index.html ]; then
   uc_log "web/dist has no browser build: run web/build.sh first"
@@ -56,7 +71,7 @@ fi
 uc_log "server at http://$web (log $work/server.log)"
 
 rc=0
-node web/e2e.mjs --bin "$bin" --web "$web" --shot "$shot" || rc=$?
+node web/e2e.mjs --bin "$bin" --web "$web" --shot "$shot" --mode "$mode" || rc=$?
 if [ "$rc" -ne 0 ]; then
   uc_log "server log (last 40 lines):"
   tail -40 "$work/server.log" >&2

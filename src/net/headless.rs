@@ -10,6 +10,7 @@ use super::seen::{SeenRound, with_views};
 use super::session::{
     ClientNetPlugin, JoinReply, SendPace, SendPacingPlugin, insert_client, ready_due, take_welcome,
 };
+use super::tandem_watch::TandemWatch;
 use super::tokens::read_token;
 use super::uplink::Uplink;
 use crate::bot::remote::{RemoteBot, SharedClaims};
@@ -138,6 +139,8 @@ pub struct ClientSession {
     playing_since: Option<Duration>,
     /// Every cook seen, by seat: how far it got from where it was first seen.
     pub cooks_seen: BTreeMap<u8, CookTrack>,
+    /// The Tandem rounds seen: the couch's way, and each seat's orders as the server ran them.
+    pub tandem_seen: TandemWatch,
 }
 
 /// Where a cook was first seen and the farthest it has been from there (µtiles, Manhattan):
@@ -220,6 +223,7 @@ impl ClientSession {
                 "first": [c.first.0, c.first.1],
                 "farthest_utiles": c.farthest,
             })).collect::<Vec<Value>>(),
+            "tandem": self.tandem_seen.stats(),
         })
     }
 }
@@ -310,7 +314,7 @@ impl HeadlessClient {
         let probe = open_probed_connection(app.world_mut(), reply, transport)?;
         app.add_systems(
             Update,
-            (note_welcome, follow_room, auto_ready, sample_bandwidth, track_cooks),
+            (note_welcome, follow_room, auto_ready, sample_bandwidth, track_cooks, track_tandem),
         );
         // The bot learns how far ahead its frames are stamped from each frame's tick.
         let bot = (mode == InputMode::Bot).then(|| RemoteBot::new(reply.seats[0], 2));
@@ -334,6 +338,7 @@ impl HeadlessClient {
             stick: (0, 0),
             last_ready: None,
             cooks_seen: BTreeMap::new(),
+            tandem_seen: TandemWatch::default(),
         });
         app.finish();
         app.cleanup();
@@ -593,10 +598,26 @@ fn track_cooks(cooks: Query<(&CookView, &CookMotion)>, mut s: ResMut<ClientSessi
     }
 }
 
-fn sample_bandwidth(client: Option<Res<RenetClient>>, mut s: ResMut<ClientSession>) {
+/// Takes each tick's Tandem view into the watch (`--stats`' `tandem`).
+fn track_tandem(
+    rounds: Query<(Entity, &TandemRoundInfo, &TandemLive)>,
+    mut s: ResMut<ClientSession>,
+) {
+    for (round, info, live) in &rounds {
+        s.tandem_seen.see(round, info, &live.0);
+    }
+}
+
+/// Samples renet's byte rates while a round is followed (a kitchen round's clock, or a Tandem
+/// round's view).
+fn sample_bandwidth(
+    client: Option<Res<RenetClient>>,
+    tandem: Query<(), With<TandemLive>>,
+    mut s: ResMut<ClientSession>,
+) {
     if let Some(c) = client
         && c.is_connected()
-        && s.tick.is_some()
+        && (s.tick.is_some() || !tandem.is_empty())
     {
         let info = c.network_info();
         s.down.push(info.bytes_received_per_second);

@@ -218,7 +218,10 @@ pub fn run_join(args: &JoinArgs) -> u8 {
     rooms.dedup();
     if args.create {
         for code in &rooms {
-            println!("room: {code}");
+            if let Err(e) = print_line(&format!("room: {code}"), "the room line") {
+                eprintln!("error: {e}");
+                return 1;
+            }
         }
     }
     let mut clients = match connect_seats(args, &replies) {
@@ -283,9 +286,27 @@ pub fn run_join(args: &JoinArgs) -> u8 {
                 })
                 .collect();
         }
-        println!("{line}");
+        if let Err(e) = print_line(&line.to_string(), "the --stats line") {
+            eprintln!("error: {e}");
+            return 1;
+        }
     }
     0
+}
+
+/// Writes one line to standard output. A closed pipe (its reader has gone) is
+/// [`NetError::OutputClosed`] and any other failure [`NetError::Io`], where `println!` would
+/// panic on either.
+fn print_line(line: &str, what: &'static str) -> Result<(), NetError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}").and_then(|()| out.flush()).map_err(|source| {
+        if source.kind() == std::io::ErrorKind::BrokenPipe {
+            NetError::OutputClosed(what)
+        } else {
+            NetError::Io { what: format!("writing {what}"), source }
+        }
+    })
 }
 
 /// The `--stats` figures over some connections: how many, the fewest ticks any followed, the

@@ -67,6 +67,8 @@ pub mod session;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod tandem_round;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod tandem_watch;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod ticktime;
 pub mod tokens;
 #[cfg(not(target_arch = "wasm32"))]
