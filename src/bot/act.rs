@@ -271,10 +271,10 @@ impl Exec {
         let here = cook.pos.cell();
         // Only cooks close by are obstacles: a far one will have moved by the time we get
         // there, and routing around it makes the route flip back and forth as it walks. A cook
-        // once routed around stays an obstacle while it stands on that cell: the step around
-        // it can take us past two cells of it, and the plain route back through it then
-        // flipped the walk back and forth between two cells until it gave up (catch_yard: a
-        // teammate resting below the pot's one working cell, the onion burnt in the pot).
+        // once routed around stays an obstacle while it stands on that cell within three cells
+        // of us: the step around it takes us three cells from it, where the plain route runs
+        // back through it, and the walk flipped between those two cells until it gave up
+        // (catch_yard: a teammate resting below the pot's one working cell, the onion burnt).
         let mates: Vec<Cell> =
             room.cooks.iter().filter(|c| c.seat != cook.seat).map(|c| c.pos.cell()).collect();
         let within = |c: &Cell, n: i32| (c.0 - here.0).abs() + (c.1 - here.1).abs() <= n;
