@@ -111,6 +111,8 @@ pub struct Exec {
     latency: u32,
     /// Whether the walk may dash on a long straight run (`BotTeam::dash`).
     dash: bool,
+    /// Cells of cooks this walk has routed around, kept while a cook still stands there.
+    avoided: Vec<Cell>,
 }
 
 impl Exec {
@@ -128,6 +130,7 @@ impl Exec {
             best: (FAR, i64::MAX),
             latency: latency.max(1),
             dash: true,
+            avoided: Vec::new(),
         }
     }
 
@@ -267,14 +270,21 @@ impl Exec {
     ) -> Result<Intent, Outcome> {
         let here = cook.pos.cell();
         // Only cooks close by are obstacles: a far one will have moved by the time we get
-        // there, and routing around it makes the route flip back and forth as it walks.
-        let others: Vec<Cell> = room
-            .cooks
-            .iter()
-            .filter(|c| c.seat != cook.seat)
-            .map(|c| c.pos.cell())
-            .filter(|c| (c.0 - here.0).abs() + (c.1 - here.1).abs() <= 2)
-            .collect();
+        // there, and routing around it makes the route flip back and forth as it walks. A cook
+        // once routed around stays an obstacle while it stands on that cell within three cells
+        // of us: the step around it takes us three cells from it, where the plain route runs
+        // back through it, and the walk flipped between those two cells until it gave up
+        // (catch_yard: a teammate resting below the pot's one working cell, the onion burnt).
+        let mates: Vec<Cell> =
+            room.cooks.iter().filter(|c| c.seat != cook.seat).map(|c| c.pos.cell()).collect();
+        let within = |c: &Cell, n: i32| (c.0 - here.0).abs() + (c.1 - here.1).abs() <= n;
+        self.avoided.retain(|c| mates.contains(c) && within(c, 3));
+        for &c in &mates {
+            if within(&c, 2) && !self.avoided.contains(&c) {
+                self.avoided.push(c);
+            }
+        }
+        let others = self.avoided.clone();
         let route = path_avoiding(&room.level, here, stand, &others).unwrap_or_else(|| vec![stand]);
         // Headway: fewer cells to go, or nearer the next cell's centre.
         let next = route.get(1).copied().unwrap_or(stand);
