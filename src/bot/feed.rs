@@ -128,6 +128,13 @@ fn strike_supply(v: &View, claims: &ClaimTable, wants: &mut Vec<Want>) {
                 }
             }
         }
+        for claim in claims.held_by(seat) {
+            if let Claim::Feeding { part, .. } = claim
+                && seat != v.seat
+            {
+                strike(wants, part, None);
+            }
+        }
         if seat != v.seat
             && let Some(ItemKind::Food(g, f)) =
                 cook.held.and_then(|id| room.item(id)).map(|i| &i.kind)
@@ -139,6 +146,12 @@ fn strike_supply(v: &View, claims: &ClaimTable, wants: &mut Vec<Want>) {
 
 /// The feeder's next action (None: nothing to feed now; it waits, holding what it holds).
 pub(super) fn plan_feed(v: &View, claims: &mut ClaimTable, mates: &[(Seat, Job)]) -> Option<Act> {
+    // The fetch we set out on is over (the food is in hand, or it failed): plan afresh.
+    for claim in claims.held_by(v.seat) {
+        if matches!(claim, Claim::Feeding { .. }) {
+            claims.release(claim, v.seat);
+        }
+    }
     let mut wants = wants(v, claims, mates);
     strike_supply(v, claims, &mut wants);
     match v.held.map(|i| &i.kind) {
@@ -192,5 +205,6 @@ fn feed_free(v: &View, claims: &mut ClaimTable, wants: &[Want]) -> Option<Act> {
         claims.claim(Claim::Station(board), v.seat);
     }
     let shelf = v.shelf(ing)?;
+    claims.claim(Claim::Feeding { feeder: v.seat, cook: want.cook, part: want.part }, v.seat);
     press(shelf, format!("feed: fetch {} for bot{}", ing.name(), want.cook))
 }
