@@ -14,6 +14,7 @@ use undercooked::level::{builtin_recipes, load_campaign};
 use undercooked::sim::events::{DeniedReason, SimEvent};
 use undercooked::sim::ids::Seat;
 use undercooked::sim::input::InputFrame;
+use undercooked::sim::item::{ItemKind, Place};
 use undercooked::sim::kinds::StationKind;
 use undercooked::sim::kitchen::Level;
 use undercooked::sim::open::SeatSpec;
@@ -87,10 +88,22 @@ fn two_bots_split_each_dish_across_the_ferry_river() {
     // waiting on the far pass, throws onions into the far pot); the right bot plates and
     // serves. The sim's own events say the food crossed: a throw by seat 0 came down on a
     // fixture of the right bank (into a pot, or onto the plate there: `Plated` by seat 0).
+    // Nothing is left lying about either: no food on the floor, none loose on a counter (every
+    // throw comes down on the plate or into the pot it was meant for).
     let (level, book) = level("ferry");
     assert!(!reach::total(&level));
-    let (mut crossed, mut plated_by_feeder, mut walked_over) = (0, 0, false);
+    let (mut crossed, mut plated_by_feeder, mut walked_over, mut loose) = (0, 0, false, 0);
     let o = play_round(level.clone(), book.clone(), 1, 2, false, |room, _| {
+        for i in &room.items {
+            let on_counter = |s: u16| {
+                matches!(room.stations[s as usize].kind, StationKind::Counter | StationKind::Prep)
+            };
+            match (i.place, &i.kind) {
+                (Place::Floor(_), _) => loose += 1,
+                (Place::Station(s), ItemKind::Food(..)) if on_counter(s) => loose += 1,
+                _ => {}
+            }
+        }
         for c in &room.cooks {
             let x = c.pos.cell().0;
             walked_over |= if c.seat == 0 { x > 3 } else { x < 8 };
@@ -111,6 +124,7 @@ fn two_bots_split_each_dish_across_the_ferry_river() {
     assert!(o.served > 0, "{o:?}");
     assert!(crossed > 0 && plated_by_feeder > 0, "crossed {crossed}, plated {plated_by_feeder}");
     assert!(!walked_over, "a cook left its bank");
+    assert_eq!(loose, 0, "item-ticks of food left loose");
 }
 
 #[test]
