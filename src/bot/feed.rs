@@ -182,7 +182,7 @@ fn feed_held(v: &View, claims: &mut ClaimTable, wants: &[Want], food: Part) -> O
 }
 
 /// A free hand: take a chopped part off our board, chop what lies on it, else fetch what the
-/// first want needs (claiming a board first when it is to be chopped).
+/// first want we can start needs (claiming a board first when it is to be chopped).
 fn feed_free(v: &View, claims: &mut ClaimTable, wants: &[Want]) -> Option<Act> {
     if let Some(board) = claims.stations_of(v.seat).into_iter().find(|&s| {
         v.kind(s) == StationKind::ChopBoard
@@ -198,12 +198,18 @@ fn feed_free(v: &View, claims: &mut ClaimTable, wants: &[Want]) -> Option<Act> {
             format!("feed: chop at #{board}"),
         );
     }
-    let want = wants.first()?;
-    let ing = want.part.0;
-    if process_kind(want.part) == Some(StationKind::ChopBoard) {
-        let (board, _) = station_for(v, claims, ing, StationKind::ChopBoard)?;
+    // The first want we can start: a chop needs a board free for us (another feeder may hold
+    // them all), anything else only its shelf.
+    let (want, board) = wants.iter().find_map(|w| {
+        if process_kind(w.part) != Some(StationKind::ChopBoard) {
+            return Some((w, None));
+        }
+        station_for(v, claims, w.part.0, StationKind::ChopBoard).map(|(b, _)| (w, Some(b)))
+    })?;
+    if let Some(board) = board {
         claims.claim(Claim::Station(board), v.seat);
     }
+    let ing = want.part.0;
     let shelf = v.shelf(ing)?;
     claims.claim(Claim::Feeding { feeder: v.seat, cook: want.cook, part: want.part }, v.seat);
     press(shelf, format!("feed: fetch {} for bot{}", ing.name(), want.cook))
