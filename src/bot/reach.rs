@@ -128,3 +128,43 @@ pub(super) fn awaited_stoves(v: &View, claims: &ClaimTable, recipe: usize) -> Ve
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{builtin_recipes, parse_level};
+    use crate::sim::kinds::{Form, Ingredient};
+    use crate::sim::open::SeatSpec;
+    use std::sync::Arc;
+
+    /// A salad kitchen drawn with `grid`.
+    fn room(grid: &[&str]) -> Room {
+        let rows: Vec<String> = grid.iter().map(|r| format!("\"{r}\"")).collect();
+        let src = format!(
+            "Level(id: \"t\", name: \"T\", grid: [{}], props: (plates: 2), orders: (pool: \
+             [\"salad\"], concurrent: 1, interval: (5.0, 5.0), deadline: 60.0), time_limit: \
+             60.0, target_score: 10)",
+            rows.join(",")
+        );
+        let book = builtin_recipes().expect("book");
+        let level = parse_level(src.as_bytes(), "t.ron", &book).expect("level");
+        Room::new(Arc::new(level), Arc::new(book), 1, &SeatSpec::numbered(2))
+    }
+
+    #[test]
+    fn a_river_nobody_crosses_makes_the_shelves_bank_a_feeder() {
+        let r =
+            room(&["#########", "l..___-.W", "t1.___P2R", "K..___-.T", "#T.......", "#########"]);
+        // The bottom row's floor runs under the river's end: one bank after all.
+        assert!(total(&r.level));
+        let r =
+            room(&["#########", "l..___-.W", "t1.___P2R", "K..___-.T", "#T.___..#", "#########"]);
+        assert!(!total(&r.level));
+        let dist = Distances::new(&r.level);
+        assert!(is_feeder(&r, &dist, 0));
+        assert!(!is_feeder(&r, &dist, 1));
+        assert_eq!(feeders(&r, &dist, 1), vec![(0, (1, 2))]);
+        assert!(feeds(&r, &dist, (1, 2), (Ingredient::Lettuce, Form::Chopped)));
+        assert!(!feeds(&r, &dist, (7, 2), (Ingredient::Lettuce, Form::Chopped)));
+    }
+}
