@@ -8,11 +8,13 @@ use std::sync::Arc;
 use undercooked::bot::claims::Claim;
 use undercooked::bot::planner::BotTeam;
 use undercooked::bot::prove::{play_round, play_round_tuned};
+use undercooked::bot::reach;
 use undercooked::bot::tuning::BotTuning;
 use undercooked::level::{builtin_recipes, load_campaign};
 use undercooked::sim::events::{DeniedReason, SimEvent};
 use undercooked::sim::ids::Seat;
 use undercooked::sim::input::InputFrame;
+use undercooked::sim::item::{ItemKind, Place};
 use undercooked::sim::kinds::StationKind;
 use undercooked::sim::kitchen::Level;
 use undercooked::sim::open::SeatSpec;
@@ -51,13 +53,78 @@ fn a_lone_bot_reaches_half_the_target_on_every_campaign_level() {
     // One bot alone cooks every recipe the campaign asks for (salad, soups, burgers, fish and
     // rice): no teammate covers for a recipe it cannot make. The targets are set for a team
     // (a lone bot cannot win the split kitchens in time), so it must reach half of one.
+    //
+    // Except where a river nobody crosses splits the kitchen (ferry): a cook alone stands on
+    // one bank and every dish needs both, so a lone bot serves nothing there — by design, the
+    // level is for two.
     let (levels, book) = campaign();
     for level in levels {
         let mut half = (*level).clone();
         half.target_score = (level.target_score + 1) / 2;
         let o = play_round(Arc::new(half), book.clone(), 1, 1, false, |_, _| {});
-        assert_eq!(o.verdict, Some(Verdict::Won), "{}: {o:?}", level.id);
+        if reach::total(&level) {
+            assert_eq!(o.verdict, Some(Verdict::Won), "{}: {o:?}", level.id);
+        } else {
+            assert_eq!((o.served, o.thrown), (0, 0), "{}: {o:?}", level.id);
+        }
     }
+}
+
+#[test]
+fn every_campaign_kitchen_but_the_ferry_is_one_bank() {
+    // The feeder and the fed dish (bot::reach, bot::feed) only act where a cook cannot walk
+    // to some fixture. Every other kitchen is one bank — even drawbridge, whose bridge is
+    // floor as drawn — so bots play there exactly as before the split was planned.
+    let (levels, _) = campaign();
+    let split: Vec<&str> =
+        levels.iter().filter(|l| !reach::total(l)).map(|l| l.id.as_str()).collect();
+    assert_eq!(split, ["ferry"]);
+}
+
+#[test]
+fn two_bots_split_each_dish_across_the_ferry_river() {
+    // No Bridge: shelves and boards on the left bank, pots, plates and the window on the
+    // right, and nothing to walk across. The left bot feeds (chops, throws onto the plate
+    // waiting on the far pass, throws onions into the far pot); the right bot plates and
+    // serves. The sim's own events say the food crossed: a throw by seat 0 came down on a
+    // fixture of the right bank (into a pot, or onto the plate there: `Plated` by seat 0).
+    // Nothing is left lying about either: no food on the floor, none loose on a counter (every
+    // throw comes down on the plate or into the pot it was meant for).
+    let (level, book) = level("ferry");
+    assert!(!reach::total(&level));
+    let (mut crossed, mut plated_by_feeder, mut walked_over, mut loose) = (0, 0, false, 0);
+    let o = play_round(level.clone(), book.clone(), 1, 2, false, |room, _| {
+        for i in &room.items {
+            let on_counter = |s: u16| {
+                matches!(room.stations[s as usize].kind, StationKind::Counter | StationKind::Prep)
+            };
+            match (i.place, &i.kind) {
+                (Place::Floor(_), _) => loose += 1,
+                (Place::Station(s), ItemKind::Food(..)) if on_counter(s) => loose += 1,
+                _ => {}
+            }
+        }
+        for c in &room.cooks {
+            let x = c.pos.cell().0;
+            walked_over |= if c.seat == 0 { x > 3 } else { x < 8 };
+        }
+        for e in &room.events {
+            match e {
+                SimEvent::Landed { station: Some(s), .. }
+                    if room.level.stations[*s as usize].cell.0 >= 7 =>
+                {
+                    crossed += 1;
+                }
+                SimEvent::Plated { seat: 0, .. } => plated_by_feeder += 1,
+                _ => {}
+            }
+        }
+    });
+    assert_eq!(o.verdict, Some(Verdict::Won), "{o:?}");
+    assert!(o.served > 0, "{o:?}");
+    assert!(crossed > 0 && plated_by_feeder > 0, "crossed {crossed}, plated {plated_by_feeder}");
+    assert!(!walked_over, "a cook left its bank");
+    assert_eq!(loose, 0, "item-ticks of food left loose");
 }
 
 #[test]

@@ -85,6 +85,7 @@ fn the_shipped_campaign_loads_in_index_order() {
             "dish_pit",
             "burger_bar",
             "catch_yard",
+            "ferry",
             "long_pass",
             "relay_line",
             "harbour",

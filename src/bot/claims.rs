@@ -2,6 +2,7 @@
 //! chase the same onion, fill the same pot or plate the same ticket.
 
 use crate::sim::ids::{ItemId, Seat};
+use crate::sim::recipe_book::Part;
 use std::collections::BTreeMap;
 
 /// Something only one bot may be after at a time.
@@ -19,6 +20,10 @@ pub enum Claim {
     Catch { thrower: Seat, station: usize, at: (i32, i32), from: (i32, i32) },
     /// Caught food the owner is taking to `thrower`'s fixture `station`.
     Carry { thrower: Seat, station: usize },
+    /// A feeder (`bot::feed`, the owner, named again as `feeder` so each has one) is fetching
+    /// `part` for `cook`'s dish: a second feeder leaves that part to it until the food is in
+    /// its hand.
+    Feeding { feeder: Seat, cook: Seat, part: Part },
 }
 
 /// One owner per claim. A BTreeMap, so iteration (and therefore every decision that walks the

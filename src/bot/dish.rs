@@ -7,6 +7,7 @@ use super::claims::{Claim, ClaimTable};
 use super::cook::{Bot, Job};
 use super::nav::FAR;
 use super::pass::{carried_for, deliver, pass_station};
+use super::reach::{fed, lands_from_feeder};
 use super::throwing::{in_flight, landed_form, throw_reach, throwable};
 use super::view::{
     View, act, is_heat, plate_parts, press, process_kind, remove_one, sorted, trash_held, wash,
@@ -126,6 +127,9 @@ fn park_plate(v: &View, claims: &mut ClaimTable, d: &Dish) -> Option<Act> {
     // A throwing team counts a counter a throw away from the next part's fixture as near it
     // (the part can fly onto the plate): a river between them then costs nothing.
     let thrown = d.unstarted.iter().copied().find(|p| throwable(*p)).filter(|_| v.throws);
+    // A part a feeder throws across the water onto the plate: park where that throw lands.
+    let fed_part =
+        d.unstarted.iter().copied().find(|&p| !process_kind(p).is_some_and(is_heat) && fed(v, p));
     let spot = room
         .stations
         .iter()
@@ -135,6 +139,7 @@ fn park_plate(v: &View, claims: &mut ClaimTable, d: &Dish) -> Option<Act> {
                 && room.items_on(*s).next().is_none()
                 && claims.owner(Claim::Station(*s)).is_none()
                 && v.cost(*s) != FAR
+                && fed_part.is_none_or(|food| lands_from_feeder(v, food, *s))
         })
         .map(|(s, _)| s)
         .min_by_key(|&s| {
@@ -202,7 +207,8 @@ fn free_hand(bot: &mut Bot, v: &View, claims: &mut ClaimTable, d: &Dish) -> Opti
             if dirty {
                 return wash(s, format!("wash {} #{s} for {tag}", kind.label()));
             }
-            let shelf = v.shelf(part.0)?;
+            // A shelf across the water: the stove stays ours, a feeder throws the food in.
+            let Some(shelf) = v.shelf(part.0) else { continue };
             return press(shelf, format!("fetch {} for #{s} ({tag})", part.0.name()));
         }
     }
@@ -250,14 +256,16 @@ fn fill_parked_plate(v: &View, claims: &mut ClaimTable, d: &Dish, spot: usize) -
     for &part in &d.unstarted {
         match process_kind(part) {
             Some(kind) if !is_heat(kind) => {
-                if let Some((s, _)) = station_for(v, claims, part.0, kind) {
+                if let Some((s, _)) = station_for(v, claims, part.0, kind)
+                    && let Some(shelf) = v.shelf(part.0)
+                {
                     claims.claim(Claim::Station(s), v.seat);
-                    let shelf = v.shelf(part.0)?;
                     return press(shelf, format!("fetch {} for #{s} ({tag})", part.0.name()));
                 }
             }
+            // A shelf across the water: a feeder throws it onto the plate.
             None => {
-                let shelf = v.shelf(part.0)?;
+                let Some(shelf) = v.shelf(part.0) else { continue };
                 return press(shelf, format!("fetch {} for the plate ({tag})", part.0.name()));
             }
             Some(_) => {}
@@ -276,7 +284,7 @@ fn fill_parked_plate(v: &View, claims: &mut ClaimTable, d: &Dish, spot: usize) -
 
 /// What the plate still lacks, and of that what nobody has started (not on one of our
 /// fixtures, not in our hand).
-fn needs_of(v: &View, claims: &ClaimTable, job: &Job) -> (Vec<Part>, Vec<Part>) {
+pub(super) fn needs_of(v: &View, claims: &ClaimTable, job: &Job) -> (Vec<Part>, Vec<Part>) {
     let mut needs = v.room.book.recipes[job.recipe].parts.clone();
     if let Some(parts) = job.plate.and_then(|p| v.room.item(p)).and_then(plate_parts) {
         for p in parts {
@@ -310,7 +318,7 @@ fn part_for_raw(unstarted: &[Part], ing: Ingredient) -> Option<Part> {
 
 /// A fixture to put a raw `ing` in for a part made by `kind`: one of ours with room first,
 /// then a free clean one, then a free dirty one (wash it first). Returns (station, dirty).
-fn station_for(
+pub(super) fn station_for(
     v: &View,
     claims: &ClaimTable,
     ing: Ingredient,
@@ -361,7 +369,7 @@ fn station_for(
 }
 
 /// One of our boards holding an unchopped raw ingredient (the chop still to do).
-fn my_raw_board(v: &View, claims: &ClaimTable) -> Option<usize> {
+pub(super) fn my_raw_board(v: &View, claims: &ClaimTable) -> Option<usize> {
     claims.stations_of(v.seat).into_iter().find(|&s| {
         v.kind(s) == StationKind::ChopBoard
             && v.state(s) != StationState::Ready

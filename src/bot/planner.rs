@@ -12,7 +12,7 @@
 
 use super::act::{Exec, Outcome, stand_spot};
 use super::claims::ClaimTable;
-use super::cook::Bot;
+use super::cook::{Bot, Job};
 use super::errand::Intent;
 use super::nav::Distances;
 use super::policy::{give_way, is_helper, plan};
@@ -105,12 +105,15 @@ impl BotTeam {
                     return Intent::default();
                 }
                 let tuning = self.tuning;
+                // Teammates' dishes: what a feeder across the water reads (`bot::feed`).
+                let mates: Vec<(Seat, Job)> =
+                    self.bots.iter().filter_map(|b| Some((b.seat, b.job.clone()?))).collect();
                 let bot = &mut self.bots[i];
                 let act = if std::mem::take(&mut bot.give_way) {
                     give_way(room, seat, &self.dist)
-                        .or_else(|| plan(bot, room, &mut self.claims, &self.dist, tuning))
+                        .or_else(|| plan(bot, room, &mut self.claims, &self.dist, tuning, &mates))
                 } else {
-                    plan(bot, room, &mut self.claims, &self.dist, tuning)
+                    plan(bot, room, &mut self.claims, &self.dist, tuning, &mates)
                 };
                 let label = act.as_ref().map_or_else(|| "idle".to_string(), |a| a.label.clone());
                 if label != self.bots[i].plan {

@@ -6,8 +6,10 @@ use super::act::{Act, Mode, Until};
 use super::claims::{Claim, ClaimTable};
 use super::cook::{Bot, Job};
 use super::dish::plan_job;
+use super::feed::plan_feed;
 use super::nav::{Distances, FAR, distances, walkable};
 use super::pass::{carried_for, catch_duty, drop_stale, pass_station};
+use super::reach::{awaited_stoves, is_feeder, makeable};
 use super::throwing::in_flight;
 use super::tuning::BotTuning;
 use super::view::{
@@ -28,6 +30,7 @@ pub(super) fn plan(
     claims: &mut ClaimTable,
     dist: &Distances,
     tuning: BotTuning,
+    mates: &[(Seat, Job)],
 ) -> Option<Act> {
     let seat = bot.seat;
     let cook = &room.cooks[room.cook_index(seat)?];
@@ -45,8 +48,15 @@ pub(super) fn plan(
     if let Some(catch) = catch_duty(&v, claims) {
         return fight_fire(&v, claims).or(Some(catch));
     }
+    // A cook on a bank with no serve window feeds the dishes across the water instead.
+    if is_feeder(room, dist, seat) {
+        bot.job = None;
+        release_idle_claims(&v, claims, &[]);
+        return fight_fire(&v, claims).or_else(|| plan_feed(&v, claims, mates));
+    }
     sync_job(bot, &v, claims);
-    release_idle_claims(&v, claims);
+    let awaited = bot.job.as_ref().map_or_else(Vec::new, |j| awaited_stoves(&v, claims, j.recipe));
+    release_idle_claims(&v, claims, &awaited);
     // A fire outranks every ticket: a kitchen that burns down loses the round.
     if let Some(fight) = fight_fire(&v, claims) {
         return Some(fight);
@@ -233,6 +243,7 @@ fn choose_order(v: &View, claims: &mut ClaimTable) -> Option<Job> {
                 remove_one(&mut left, *p);
             }
             in_hand.is_none_or(|p| is_submultiset(p, parts))
+                && left.iter().all(|&p| makeable(v, p))
                 && startable(v, claims, &left)
                 && (in_hand.is_some() || plate_startable(v, o.recipe as usize))
         })
@@ -278,9 +289,10 @@ fn startable(v: &View, claims: &ClaimTable, parts: &[Part]) -> bool {
 /// Let go of fixtures that hold nothing of ours any more (emptied boards, served stoves,
 /// counters a plate was lifted from): a teammate may need them. A fixture our thrown food is
 /// flying to is kept.
-fn release_idle_claims(v: &View, claims: &mut ClaimTable) {
+fn release_idle_claims(v: &View, claims: &mut ClaimTable, awaited: &[usize]) {
     let mut landing: Vec<usize> =
         in_flight(v.room, v.seat).into_iter().filter_map(|(_, s)| s).collect();
+    landing.extend_from_slice(awaited);
     landing.extend(pass_station(claims, v.seat));
     landing.extend(carried_for(v.room, claims, v.seat).into_iter().map(|(_, s)| s));
     for s in claims.stations_of(v.seat) {

@@ -91,6 +91,18 @@ pub(super) fn throw_or_press(v: &View, food: Part, s: usize, label: String) -> O
     Some(Act { station: s, mode: Mode::Press, label })
 }
 
+/// Throw the held `food` onto fixture `s` from the nearest spot this bot can walk to, however
+/// far: a feeder's only way across water no walk crosses (`bot::feed`). None when no spot on
+/// this bot's bank lands it there now (a cook stands in the line, the fixture is full).
+pub(super) fn throw_onto(v: &View, food: Part, s: usize, label: String) -> Option<Act> {
+    if !throwable(food) {
+        return None;
+    }
+    let (_, from, dir) = nearest_spot(v.room, v.seat, food, s, v.cell)?;
+    let label = format!("throw from {from:?}: {label}");
+    Some(Act { station: s, mode: Mode::Throw { from, dir }, label })
+}
+
 /// Cells from fixture `anchor`'s working cells to the nearest spot that throws `food` onto
 /// fixture `s` (FAR when none): how near `s` is to work done at `anchor`, by throw.
 pub(super) fn throw_reach(v: &View, food: Part, anchor: usize, s: usize) -> u32 {

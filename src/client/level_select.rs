@@ -47,7 +47,7 @@ fn spawn_level_select(
     };
     // The assists first (chosen before the round), then the campaign in two columns (play
     // order runs down the left, then the right: Up/Down walk it in order), then skip and Back.
-    // Compact rows, so all fourteen levels and the assists fit a 1280x720 window.
+    // Compact rows, so all fifteen levels and the assists fit a 1280x720 window.
     let assists: Vec<(MenuAction, String)> = AssistOption::ALL
         .into_iter()
         .map(|o| (MenuAction::Assist(o), assist_label(&assist, o)))
