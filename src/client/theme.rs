@@ -19,6 +19,10 @@ pub const VOID: Color = Color::srgb(0.05, 0.06, 0.1);
 pub const FLOOR_LIGHT: Color = Color::srgb(0.86, 0.82, 0.72);
 pub const FLOOR_DARK: Color = Color::srgb(0.8, 0.76, 0.66);
 pub const WALL: Color = Color::srgb(0.32, 0.36, 0.46);
+/// A hole inside the kitchen (a river, a drawbridge's gap) is water, in two tones like the
+/// floor so its cells read; the outside stays the background.
+pub const WATER_LIGHT: Color = Color::srgb(0.2, 0.45, 0.68);
+pub const WATER_DARK: Color = Color::srgb(0.18, 0.42, 0.65);
 /// Counter, board and rack bodies, and their lighter tops.
 pub const WOOD: Color = Color::srgb(0.55, 0.4, 0.28);
 pub const WOOD_TOP: Color = Color::srgb(0.74, 0.57, 0.4);

@@ -1,8 +1,8 @@
-//! The kitchen's floor, walls and holes: one mesh a tile, laid again whenever the grid
+//! The kitchen's floor, walls and holes (water between floors): one mesh a tile, laid again whenever the grid
 //! changes (the camera refits itself: `camera::frame_kitchen`).
 
 use super::art::{Art, Shape};
-use crate::client::theme::{FLOOR_DARK, FLOOR_LIGHT, WALL};
+use crate::client::theme::{FLOOR_DARK, FLOOR_LIGHT, WALL, WATER_DARK, WATER_LIGHT};
 use crate::protocol::GridView;
 use crate::sim::kinds::Tile;
 use bevy::prelude::*;
@@ -64,7 +64,18 @@ fn lay_grid(
                     c + Vec3::Y * 0.6,
                     Vec3::new(1.0, 1.2, 1.0),
                 )),
-                // A hole: nothing drawn, the dark background shows through.
+                // A hole between floors is water, a little below the floor (its top under the
+                // floor slab's, so the bank reads without a dark seam); a hole on the kitchen's outside shows the dark background.
+                Tile::Void if enclosed(grid, x, y) => {
+                    let color = if (x + y) % 2 == 0 { WATER_LIGHT } else { WATER_DARK };
+                    pieces.push(art.piece(
+                        mats,
+                        Shape::Cube,
+                        color,
+                        c - Vec3::Y * 0.14,
+                        Vec3::new(1.0, 0.12, 1.0),
+                    ));
+                }
                 Tile::Void => {}
             }
         }
@@ -74,4 +85,15 @@ fn lay_grid(
             p.spawn((piece, TileArt));
         }
     });
+}
+
+/// Is this cell between non-void tiles along its row or its column (inside the kitchen, like a
+/// river or a bridge's gap), rather than on the grid's outside?
+fn enclosed(grid: &GridView, x: i32, y: i32) -> bool {
+    let solid = |x: i32, y: i32| {
+        grid.tiles.get((y * grid.width + x) as usize).is_some_and(|t| *t != Tile::Void)
+    };
+    let row = (0..x).any(|i| solid(i, y)) && (x + 1..grid.width).any(|i| solid(i, y));
+    let column = (0..y).any(|j| solid(x, j)) && (y + 1..grid.height).any(|j| solid(x, j));
+    row || column
 }
