@@ -736,3 +736,26 @@ fn rooms_in_one_world_never_touch_each_other() {
     }
     assert_ne!(together[0], together[3], "same level and seed, different inputs, must differ");
 }
+
+/// `dash_diner` as it first shipped: seat 1 spawned above seat 2 at the kitchen's left end.
+/// Seed 101's four-cook walk packs seats 0 and 1 into the pocket there while a third cook keeps
+/// driving in from the open side (docs/SIMULATION.md §6.5, "The pinned pocket").
+fn dash_diner_first_layout() -> Level {
+    let path = root().join("levels/dash_diner.ron");
+    let text = std::fs::read_to_string(&path).expect("the shipped dash_diner");
+    let swapped =
+        text.replace("\"R.2.", "\"R.@.").replace("\"P.1.", "\"P.2.").replace("\"R.@.", "\"R.1.");
+    assert_ne!(swapped, text, "the spawn rows of dash_diner moved; rewrite this fixture");
+    undercooked::level::parse_level(swapped.as_bytes(), "dash_diner_first.ron", &book())
+        .expect("the first dash_diner layout is valid")
+}
+
+#[test]
+fn a_pair_pinned_in_a_pocket_by_a_third_cook_does_not_stay_sunk() {
+    // Before the pocket rule this walk left seats 0 and 1 overlapped 625 000 µtiles for 6
+    // ticks (deeper than a dash's tick of travel, which Watch allows a draining jam).
+    let (_, tally) = walk(dash_diner_first_layout(), 101, 600);
+    println!("{tally:?}");
+    assert_eq!(tally.ticks, 600);
+    assert!(tally.max_push > 0, "no cook was ever pushed: {tally:?}");
+}
