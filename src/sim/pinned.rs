@@ -8,7 +8,7 @@
 //! whose own move this tick ranks highest. Integer geometry, seat order, no allocation.
 
 use super::cook::Cook;
-use super::units::{MAX_COOKS, PUSH_SLOP, RADIUS};
+use super::units::{MAX_COOKS, MAX_SPEED, PUSH_SLOP, RADIUS};
 use super::v2::V2;
 
 /// How deep two bodies are in each other: the overlap on the shallower axis when both axes
@@ -53,7 +53,7 @@ pub fn driver(cooks: &[Cook], starts: &[V2], premove: &[V2], reverted: u32) -> O
     for i in 0..cooks.len() {
         for j in i + 1..cooks.len() {
             let now = depth(cooks[i].pos, cooks[j].pos);
-            if now == 0 || now <= depth(starts[i], starts[j]) {
+            if now <= MAX_SPEED || now <= depth(starts[i], starts[j]) {
                 continue;
             }
             let set = cluster(cooks, i);
