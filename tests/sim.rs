@@ -257,9 +257,10 @@ fn can_separate(level: &Level, a: V2, b: V2, axis: Axis) -> bool {
 /// How deep a pair may stay overlapped after a tick. Two soft-push passes do not fully drain a
 /// chain that a cook keeps driving (seed 48 of the maze: seat 3 walks up a one-tile corridor
 /// into seats 0 and 2 for 40+ ticks and they stay 23 343 µtiles deep), so a residue is allowed
-/// for as long as the drive lasts; but it must stay below one tick of travel, or bodies would be
-/// sinking into each other tick after tick. A dash's tick of travel is `DASH_SPEED` (a dasher
-/// driving into a pair that is itself pinned leaves up to that for a tick).
+/// for as long as the drive lasts; but it must stay below one walking tick of travel, or bodies
+/// would be sinking into each other tick after tick. A dash into a pair pinned against a third
+/// cook used to leave up to a dash's tick of travel and more (the pinned pocket, §6.5); the
+/// pinned-pocket rule reverts the driver of any such pair deeper than `MAX_SPEED`.
 const MAX_RESIDUAL_OVERLAP: i32 = MAX_SPEED;
 
 /// What the walk did, so a test can prove it exercised the rules it claims to check.
@@ -743,16 +744,20 @@ fn rooms_in_one_world_never_touch_each_other() {
 fn dash_diner_first_layout() -> Level {
     let path = root().join("levels/dash_diner.ron");
     let text = std::fs::read_to_string(&path).expect("the shipped dash_diner");
+    assert!(
+        text.contains("\"R.2.") && text.contains("\"P.1."),
+        "the spawn rows of dash_diner moved; rewrite this fixture"
+    );
     let swapped = text.replace("\"R.2.", "\"R.1.").replace("\"P.1.", "\"P.2.");
-    assert_ne!(swapped, text, "the spawn rows of dash_diner moved; rewrite this fixture");
     undercooked::level::parse_level(swapped.as_bytes(), "dash_diner_first.ron", &book())
         .expect("the first dash_diner layout is valid")
 }
 
 #[test]
 fn a_pair_pinned_in_a_pocket_by_a_third_cook_does_not_stay_sunk() {
-    // Before the pocket rule this walk left seats 0 and 1 overlapped 625 000 µtiles for 6
-    // ticks (deeper than a dash's tick of travel, which Watch allows a draining jam).
+    // Before the pinned-pocket rule this walk left seats 0 and 1 overlapped 625 000 µtiles for
+    // 6 ticks at tick 24 (seat 1 dashing up into seat 0, pinned against seat 2 at the wall);
+    // Watch fails any pair left deeper than a walking tick.
     let (_, tally) = walk(dash_diner_first_layout(), 101, 600);
     println!("{tally:?}");
     assert_eq!(tally.ticks, 600);
