@@ -334,6 +334,9 @@ pub fn move_room_cooks(room: &mut Room) {
             cook.pos = at;
         }
         revert(&mut cooks[d], starts[d]);
+        // A dash that drove into a pinned pair is over, as a knock ends one: the rest of the
+        // burst would otherwise run on along the facing the revert restored.
+        cooks[d].dash = 0;
         dashing[d] = false;
     };
     for (by, shoved) in shoves {
