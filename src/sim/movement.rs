@@ -317,9 +317,10 @@ pub fn move_room_cooks(room: &mut Room) {
         }
         cook.state = if cook.vel == V2::ZERO { CookState::Idle } else { CookState::Moving };
     }
-    // The pinned pocket (§6.5): while the push leaves a pair deeper than the tick found it with
-    // a third body touching it, the cluster's driver loses its whole input and the push runs
-    // again from the moved positions. Each round reverts a different cook, so it ends.
+    // The pinned pocket (§6.5): while the push leaves a pair deeper than a walking tick and than
+    // the tick found it, with a third body touching it, the cluster's driver loses its whole
+    // input and the push runs again from the moved positions. Each round reverts a different
+    // cook, so it ends.
     let start_pos: SmallVec<[V2; MAX_COOKS]> = starts.iter().map(|s| s.0).collect();
     let mut premove: SmallVec<[V2; MAX_COOKS]> = cooks.iter().map(|c| c.pos).collect();
     let mut reverted = 0u32;

@@ -1,5 +1,6 @@
-//! The pinned pocket (stage 3): a pair that the soft push left deeper in each other than the
-//! tick found it, while a third cook touches them, names the cluster's driver to revert.
+//! The pinned pocket (stage 3): a pair that the soft push left deeper in each other than a
+//! walking tick and than the tick found it, while a third cook touches them, names the
+//! cluster's driver to revert.
 //!
 //! Two bodies between a wall and a third body cannot both give way: each pair step of the push
 //! gains separation against terrain, then the next pair step hands it back, so the pair sinks
@@ -43,11 +44,11 @@ fn cluster(cooks: &[Cook], seed: usize) -> u32 {
     set
 }
 
-/// The cook to revert, if any: for the first pair (seat order) left deeper than it began the
-/// tick with a third body touching it, the cluster's driver — of the cluster's cooks that sent
-/// a frame, moved under their own input this tick (`premove != start`) and are not reverted
-/// yet, the highest rank `(frame tick, seq, seat)`. A cluster with no such cook is left as it
-/// is (a frameless cook never loses, as in the deadlock revert).
+/// The cook to revert, if any: for the first pair (seat order) left deeper than `MAX_SPEED` and
+/// than it began the tick, with a third body touching it, the cluster's driver — of the
+/// cluster's cooks that sent a frame, moved under their own input this tick (`premove !=
+/// start`) and are not reverted yet, the highest rank `(frame tick, seq, seat)`. A cluster with
+/// no such cook is left as it is (a frameless cook never loses, as in the deadlock revert).
 pub fn driver(cooks: &[Cook], starts: &[V2], premove: &[V2], reverted: u32) -> Option<usize> {
     debug_assert!(cooks.len() <= MAX_COOKS);
     for i in 0..cooks.len() {
