@@ -58,6 +58,7 @@ fn the_kernel_and_kitchen_goldens_are_committed() {
         "dash_counter",
         "contest_plate_counter",
         "contest_board_output",
+        "pinned_pocket",
     ] {
         assert!(names.iter().any(|n| n == required), "missing script {required}");
         assert!(root().join(format!("goldens/{required}.golden.json")).is_file());

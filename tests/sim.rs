@@ -257,10 +257,11 @@ fn can_separate(level: &Level, a: V2, b: V2, axis: Axis) -> bool {
 /// How deep a pair may stay overlapped after a tick. Two soft-push passes do not fully drain a
 /// chain that a cook keeps driving (seed 48 of the maze: seat 3 walks up a one-tile corridor
 /// into seats 0 and 2 for 40+ ticks and they stay 23 343 µtiles deep), so a residue is allowed
-/// for as long as the drive lasts; but it must stay below one tick of travel, or bodies would be
-/// sinking into each other tick after tick. A dash's tick of travel is `DASH_SPEED` (a dasher
-/// driving into a pair that is itself pinned leaves up to that for a tick).
-const MAX_RESIDUAL_OVERLAP: i32 = DASH_SPEED;
+/// for as long as the drive lasts; but it must stay below one walking tick of travel, or bodies
+/// would be sinking into each other tick after tick. A dash into a pair pinned against a third
+/// cook used to leave up to a dash's tick of travel and more (the pinned pocket, §6.5); the
+/// pinned-pocket rule reverts the driver of any such pair deeper than `MAX_SPEED`.
+const MAX_RESIDUAL_OVERLAP: i32 = MAX_SPEED;
 
 /// What the walk did, so a test can prove it exercised the rules it claims to check.
 #[derive(Debug, Default)]
@@ -735,4 +736,31 @@ fn rooms_in_one_world_never_touch_each_other() {
         assert_eq!(together[k + 1], chain_by_step(other, ticks), "neighbour {k}");
     }
     assert_ne!(together[0], together[3], "same level and seed, different inputs, must differ");
+}
+
+/// `dash_diner` as it first shipped: seat 1 spawned above seat 2 at the kitchen's left end.
+/// Seed 101's four-cook walk packs seats 0 and 1 into the pocket there while a third cook keeps
+/// driving in from the open side (docs/SIMULATION.md §6.5, "The pinned pocket").
+fn dash_diner_first_layout() -> Level {
+    let path = root().join("levels/dash_diner.ron");
+    let text = std::fs::read_to_string(&path).expect("the shipped dash_diner");
+    assert!(
+        text.contains("\"R.2.") && text.contains("\"P.1."),
+        "the spawn rows of dash_diner moved; rewrite this fixture"
+    );
+    let swapped = text.replace("\"R.2.", "\"R.1.").replace("\"P.1.", "\"P.2.");
+    undercooked::level::parse_level(swapped.as_bytes(), "dash_diner_first.ron", &book())
+        .expect("the first dash_diner layout is valid")
+}
+
+#[test]
+fn a_pair_pinned_in_a_pocket_by_a_third_cook_does_not_stay_sunk() {
+    // Before the pinned-pocket rule this walk left seats 0 and 1 overlapped 625 000 µtiles for
+    // 6 ticks at tick 24 (seat 1 dashing up into seat 0, pinned against seat 2 at the wall);
+    // Watch fails any pair left deeper than a walking tick.
+    let (_, tally) = walk(dash_diner_first_layout(), 101, 600);
+    println!("{tally:?}");
+    assert_eq!(tally.ticks, 600);
+    assert!(tally.max_push > 0, "no cook was ever pushed: {tally:?}");
+    assert!(tally.overlap_ticks > 0, "the walk never jammed anyone: {tally:?}");
 }

@@ -27,6 +27,7 @@ pub mod movement;
 pub mod open;
 pub mod order;
 pub mod orders;
+pub mod pinned;
 pub mod recipe_book;
 pub mod resolve;
 pub mod rng;

@@ -10,6 +10,7 @@ use super::cook::{Cook, CookState};
 use super::events::SimEvent;
 use super::kinds::Dir4;
 use super::kitchen::Level;
+use super::pinned;
 use super::room::Room;
 use super::units::{
     ACCEL, DASH_SPEED, DASH_TICKS, DECEL, MAX_COOKS, MAX_SPEED, MOVE_UNIT, PUSH_ITERATIONS,
@@ -316,7 +317,29 @@ pub fn move_room_cooks(room: &mut Room) {
         }
         cook.state = if cook.vel == V2::ZERO { CookState::Idle } else { CookState::Moving };
     }
-    let (stuck, shoves) = push_apart(level, cooks, &dashing);
+    // The pinned pocket (§6.5): while the push leaves a pair deeper than a walking tick and than
+    // the tick found it, with a third body touching it, the cluster's driver loses its whole
+    // input and the push runs again from the moved positions. Each round reverts a different
+    // cook, so it ends.
+    let start_pos: SmallVec<[V2; MAX_COOKS]> = starts.iter().map(|s| s.0).collect();
+    let mut premove: SmallVec<[V2; MAX_COOKS]> = cooks.iter().map(|c| c.pos).collect();
+    let mut reverted = 0u32;
+    let (stuck, shoves) = loop {
+        let outcome = push_apart(level, cooks, &dashing);
+        let Some(d) = pinned::driver(cooks, &start_pos, &premove, reverted) else {
+            break outcome;
+        };
+        reverted |= 1 << d;
+        premove[d] = start_pos[d];
+        for (cook, &at) in cooks.iter_mut().zip(&premove) {
+            cook.pos = at;
+        }
+        revert(&mut cooks[d], starts[d]);
+        // A dash that drove into a pinned pair is over, as a knock ends one: the rest of the
+        // burst would otherwise run on along the facing the revert restored.
+        cooks[d].dash = 0;
+        dashing[d] = false;
+    };
     for (by, shoved) in shoves {
         events.push(SimEvent::Shoved { by: cooks[by].seat, seat: cooks[shoved].seat });
     }
@@ -331,13 +354,15 @@ pub fn move_room_cooks(room: &mut Room) {
             (None, None) => None,
         };
         if let Some(l) = loser {
-            // The whole input is dropped: position and facing as the tick found them, at rest.
-            let (pos, facing) = starts[l];
-            let cook = &mut cooks[l];
-            cook.pos = pos;
-            cook.vel = V2::ZERO;
-            cook.facing = facing;
-            cook.state = CookState::Idle;
+            revert(&mut cooks[l], starts[l]);
         }
     }
+}
+
+/// Drop a cook's whole input for the tick: position and facing as the tick found them, at rest.
+fn revert(cook: &mut Cook, (pos, facing): (V2, Dir4)) {
+    cook.pos = pos;
+    cook.vel = V2::ZERO;
+    cook.facing = facing;
+    cook.state = CookState::Idle;
 }
