@@ -40,11 +40,22 @@ pub struct SeatView {
     pub slip_permille: i32,
 }
 
+/// The couch's exact pose in the rules' own units (world µm, y down; Q20 turns): what a porter
+/// driving a remote seat plans from (`porter::Sight::of_view`), where the drawing's rounded
+/// millimetres and degrees would plan another run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorldPose {
+    pub x_um: i32,
+    pub y_um: i32,
+    pub angle_q20: i32,
+}
+
 /// One tick of a run, as drawn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TandemView {
     pub tick: u32,
     pub phase: Phase,
+    pub pose: WorldPose,
     pub centre_mm: (i32, i32),
     pub heading_deg: i32,
     /// The five hull discs' centres (the couch), view mm.
@@ -78,6 +89,7 @@ impl TandemRoom {
         TandemView {
             tick: self.tick,
             phase: self.phase,
+            pose: WorldPose { x_um: m.x, y_um: m.y, angle_q20: m.angle },
             centre_mm: view_mm(m.x, m.y),
             heading_deg: view_degrees(m.angle),
             hull_mm: (0..super::body::HULL).map(disc).collect(),
