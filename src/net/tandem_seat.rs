@@ -128,7 +128,8 @@ impl TandemSeat {
                     self.rng ^= self.rng >> 27;
                     let r = self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D);
                     let axis = |v: u64| ((v % 3) as i32 - 1) * 1000;
-                    self.stick = SeatOrder::from_stick(axis(r), axis(r >> 8), (r >> 16) % 8 == 0);
+                    self.stick =
+                        SeatOrder::from_stick(axis(r), axis(r >> 8), (r >> 16).is_multiple_of(8));
                 }
                 Some(self.stick)
             }
