@@ -29,7 +29,8 @@ pub struct TandemOnlinePlugin;
 
 impl Plugin for TandemOnlinePlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<OrderClock>();
+        // The stream the round's facts go into (read by `beats.rs` where a window presents).
+        app.init_resource::<OrderClock>().add_message::<TandemTick>();
         app.add_systems(
             Update,
             (follow_round, hear_round, send_orders, send_autoplay_orders)
