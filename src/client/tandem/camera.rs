@@ -1,8 +1,8 @@
 //! The Tandem camera: it follows the couch at the kitchen's tilt, close enough that the couch
 //! and the next doorway fill the screen (the whole 44 × 25 m warehouse in view left a 3.4 m
-//! couch a few dozen pixels long), and stops following where the window would show past the
-//! route's outer cells. One framing for a local run and an online round: it reads only the
-//! [`TandemScreen`] either fills.
+//! couch a few dozen pixels long), and stops following where the window would show more than
+//! half a cell past the route's outer cells. One framing for a local run and an online round:
+//! it reads only the [`TandemScreen`] either fills.
 
 use super::scene::TandemCamera;
 use super::screen::TandemScreen;
@@ -17,8 +17,10 @@ pub const FOLLOW_DISTANCE: f32 = 15.0;
 /// The direction from the point looked at to the camera: high above, tipped toward the
 /// player like the kitchen's camera.
 const TILT: Vec3 = Vec3::new(0.0, 40.0, 16.5);
-/// Half the vertical field of view's tangent (Bevy's default 45°).
-const HALF_FOV_TAN: f32 = 0.414;
+/// Half the vertical field of view (Bevy's default 45°), radians.
+const HALF_FOV: f32 = std::f32::consts::PI / 8.0;
+/// How far past the route's outer cells the window may show, m (half a cell).
+const PAST_EDGE: f32 = 2.4;
 /// How fast the camera catches up with the couch (per second; 1 − e^(−k·dt) of the way a frame).
 const CATCH_UP: f32 = 5.0;
 
@@ -42,18 +44,30 @@ pub fn route_bounds(course: &Course) -> (Vec2, Vec2) {
     (lo, hi)
 }
 
+/// The floor the window shows around the point looked at, m: half its width across that point
+/// (a window `aspect` wide for its height), and how far it reaches up the screen (−z, the far
+/// side) and down it (+z, the near side), which differ under the tilt.
+pub fn visible(aspect: f32) -> (f32, f32, f32) {
+    let pitch = TILT.z.atan2(TILT.y);
+    let (height, back) = (FOLLOW_DISTANCE * pitch.cos(), FOLLOW_DISTANCE * pitch.sin());
+    let up = height * (pitch + HALF_FOV).tan() - back;
+    let down = back - height * (pitch - HALF_FOV).tan();
+    (FOLLOW_DISTANCE * HALF_FOV.tan() * aspect, up, down)
+}
+
 /// Where the camera looks for the couch at `centre_mm` in a window of `aspect` (width over
-/// height): the couch itself, held back from the route's edges by half of what the window
-/// shows (centred on the route along an axis the window shows all of).
+/// height): the couch itself, held back from the route's edges so that the window shows at
+/// most [`PAST_EDGE`] beyond them (centred on the route along an axis it shows all of).
 pub fn focus(course: &Course, centre_mm: (i32, i32), aspect: f32) -> Vec3 {
     let (lo, hi) = route_bounds(course);
-    let half_z = HALF_FOV_TAN * FOLLOW_DISTANCE;
-    let half = Vec2::new(half_z * aspect, half_z);
+    let (half_x, up, down) = visible(aspect);
     let c = ground(centre_mm);
-    let axis = |v: f32, lo: f32, hi: f32, half: f32| {
-        if hi - lo <= 2.0 * half { (lo + hi) / 2.0 } else { v.clamp(lo + half, hi - half) }
-    };
-    Vec3::new(axis(c.x, lo.x, hi.x, half.x), 0.0, axis(c.z, lo.y, hi.y, half.y))
+    // The range the point looked at may take; when the route is smaller than the window
+    // along an axis, the range is empty and its middle frames the route.
+    let axis = |v: f32, lo: f32, hi: f32| if lo > hi { (lo + hi) / 2.0 } else { v.clamp(lo, hi) };
+    let x = axis(c.x, lo.x + half_x - PAST_EDGE, hi.x - half_x + PAST_EDGE);
+    let z = axis(c.z, lo.y + up - PAST_EDGE, hi.y - down + PAST_EDGE);
+    Vec3::new(x, 0.0, z)
 }
 
 /// The camera's place looking at `target`.
@@ -102,19 +116,22 @@ mod tests {
     use crate::tandem::room::{TandemRoom, TurnTicks};
 
     #[test]
-    fn the_camera_follows_the_couch_inside_the_routes_box() {
+    fn the_camera_follows_the_couch_and_shows_little_past_the_route() {
+        let (half_x, up, down) = visible(16.0 / 9.0);
+        // The tilt shows more floor up the screen than down it; ~20 m across at 16:9.
+        assert!(up > down && down > 4.0 && (10.0..12.0).contains(&half_x), "{half_x} {up} {down}");
         for seed in 1..=20 {
             let room = TandemRoom::new(seed, TurnTicks::Live);
             let course = generate(seed);
             let (lo, hi) = route_bounds(&course);
             assert!(hi.x - lo.x > 40.0, "a route spans the columns: {lo} {hi}");
-            let at = focus(&course, room.view().centre_mm, 16.0 / 9.0);
-            assert!(at.x >= lo.x && at.x <= hi.x && at.z >= lo.y && at.z <= hi.y, "{at}");
-            // The couch at the start (west end) is in view: within the half width shown.
             let couch = ground(room.view().centre_mm);
-            let half_w = HALF_FOV_TAN * FOLLOW_DISTANCE * 16.0 / 9.0;
-            assert!((couch.x - at.x).abs() <= half_w, "seed {seed}: {couch} vs {at}");
-            assert!((couch.z - at.z).abs() <= HALF_FOV_TAN * FOLLOW_DISTANCE + 2.4);
+            let at = focus(&course, room.view().centre_mm, 16.0 / 9.0);
+            // The couch at the start (the west end) is on screen, the window at most half a
+            // cell past the route's west edge.
+            assert!(couch.x - at.x >= -half_x && couch.x - at.x <= half_x, "seed {seed}");
+            assert!(couch.z - at.z >= -up && couch.z - at.z <= down, "seed {seed}");
+            assert!(at.x - half_x >= lo.x - PAST_EDGE - 1e-3, "seed {seed}: {at}");
         }
         // In the middle of a long route the camera is on the couch.
         let course = generate(2);
@@ -122,6 +139,6 @@ mod tests {
         let mid = ((lo + hi) / 2.0 * 1000.0).as_ivec2();
         let at = focus(&course, (mid.x, -mid.y), 16.0 / 9.0);
         assert!((at.x - mid.x as f32 / 1000.0).abs() < 1e-3, "{at}");
-        assert!((eye(at) - at).length() - FOLLOW_DISTANCE < 1e-3);
+        assert!(((eye(at) - at).length() - FOLLOW_DISTANCE).abs() < 1e-3);
     }
 }
