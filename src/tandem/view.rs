@@ -125,6 +125,23 @@ mod tests {
     }
 
     #[test]
+    fn the_exact_pose_costs_about_a_dozen_bytes_of_a_ticks_view() {
+        let mut room = TandemRoom::new(3, TurnTicks::Live);
+        let mut porters = crate::tandem::control::Seat::BOTH
+            .map(|s| crate::tandem::porter::Porter::new(s, &room.course, room.turn_ticks));
+        for _ in 0..240 {
+            let orders = [porters[0].order(&room), porters[1].order(&room)];
+            room.step(orders).unwrap();
+        }
+        let v = room.view();
+        let (mut all, mut pose) = ([0u8; 512], [0u8; 32]);
+        let all = postcard::to_slice(&v, &mut all).unwrap().len();
+        let pose = postcard::to_slice(&v.pose, &mut pose).unwrap().len();
+        eprintln!("a tick's view: {all} bytes (postcard), of which the exact pose {pose}");
+        assert!(pose <= 12 && all < 160, "view {all} bytes, of which the pose {pose}");
+    }
+
+    #[test]
     fn a_view_round_trips_through_serde() {
         let room = TandemRoom::new(3, TurnTicks::Live);
         let v = room.view();
