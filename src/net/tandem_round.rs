@@ -288,9 +288,7 @@ fn tell_clients(
     out: &mut MessageWriter<ToClients<TandemEvents>>,
 ) {
     // A connection holding two seats (two players at one window) is told once.
-    let mut clients: Vec<Entity> = hosted.seats.iter().flatten().filter_map(|s| s.client).collect();
-    clients.sort();
-    clients.dedup();
+    let clients = hosted.clients();
     for message in std::mem::take(&mut round.outbox) {
         round.told.0 += 1;
         round.told.1 += message.events.len() as u32;
