@@ -18,7 +18,7 @@ use crate::sim::verdict::Verdict;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 use serde::{Deserialize, Serialize};
-use tandem::{GameMode, TandemLive, TandemOrder, TandemRoundInfo};
+use tandem::{GameMode, TandemEvents, TandemLive, TandemOrder, TandemRoundInfo};
 
 /// Registers every replicated component and every message with replicon, in one fixed order:
 /// replicon hashes the order into its protocol check, so a client built from other sources is
@@ -61,7 +61,10 @@ impl Plugin for ProtocolPlugin {
             // seat's order, newest wins (a lost one is replaced a Tandem tick later).
             .replicate::<TandemRoundInfo>()
             .replicate::<TandemLive>()
-            .add_client_message::<TandemOrder>(Channel::Unreliable);
+            .add_client_message::<TandemOrder>(Channel::Unreliable)
+            // Tandem's per-tick facts (bumps, drops, doorway beats) for sound and the HUD, as
+            // the kitchen's `TickEvents`: reliable and ordered, the room's clients only.
+            .add_server_message::<TandemEvents>(Channel::Ordered);
     }
 }
 

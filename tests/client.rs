@@ -547,6 +547,75 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     h.stop();
 }
 
+/// The window in an online Tandem room with `--autoplay bot` (its network half in a headless
+/// app): its seat is driven by the porter from the replicated view, so the server runs the
+/// window's orders; the round fills the screen the scene draws, and the facts the server tells
+/// of (a doorway passed) come through the same `TandemTick` stream a local run writes, onto
+/// the HUD's beat line.
+#[test]
+fn the_window_drives_its_tandem_seat_with_the_porter_online_and_hears_the_beats() {
+    use bevy::state::app::StatesPlugin;
+    use undercooked::client::args::{Autoplay, Options, PlayArgs};
+    use undercooked::client::online::connect;
+    use undercooked::client::tandem::beats::{BeatLine, TandemBeatsPlugin, TandemTick};
+    use undercooked::client::tandem::online::TandemOnlinePlugin;
+    use undercooked::client::tandem::screen::TandemScreen;
+    use undercooked::net::api::api_create_mode;
+    use undercooked::net::rooms::HostedRoom;
+    use undercooked::net::server::{HostConfig, spawn_server};
+    use undercooked::net::tandem_round::TandemRound;
+    use undercooked::protocol::tandem::GameMode;
+    use undercooked::tandem::control::SeatOrder;
+    use undercooked::tandem::events::TandemEvent;
+
+    let dir = std::env::temp_dir().join(format!("uc-online-tandem-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let h = spawn_server(HostConfig { max_rooms: 4, ..HostConfig::loopback(dir) })
+        .expect("server starts");
+    let reply = api_create_mode(&h.addrs.web.to_string(), "Ann", GameMode::Tandem).expect("seat");
+    #[derive(Resource, Default)]
+    struct Heard(Vec<TandemEvent>);
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    app.insert_resource(Options(PlayArgs { autoplay: Some(Autoplay::Bot), ..Default::default() }));
+    connect(&mut app, &reply).expect("client starts");
+    app.add_plugins((TandemOnlinePlugin, TandemBeatsPlugin));
+    app.init_resource::<Heard>();
+    app.add_systems(Last, |mut r: MessageReader<TandemTick>, mut heard: ResMut<Heard>| {
+        heard.0.extend(r.read().flat_map(|t| t.0.events.clone()));
+    });
+    app.finish();
+    app.cleanup();
+    // The fore seat's orders the server stepped that were not a still hold.
+    let driven = |h: &undercooked::net::server::ServerHandle| {
+        let code = reply.code.clone();
+        h.with_world(move |w| {
+            let mut q = w.query::<&HostedRoom>();
+            let round = q.iter(w).find(|r| r.code == code).and_then(|r| r.round);
+            round
+                .and_then(|r| w.get::<TandemRound>(r))
+                .map_or(0, |t| t.orders.iter().filter(|o| o[0] != SeatOrder::HOLD).count())
+        })
+    };
+    let end = std::time::Instant::now() + Duration::from_secs(60);
+    let mut done = false;
+    while std::time::Instant::now() < end && !done {
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+        let w = app.world();
+        let beat =
+            w.resource::<Heard>().0.iter().any(|e| matches!(e, TandemEvent::DoorwayBeat { .. }));
+        done = beat && w.get_resource::<TandemScreen>().is_some_and(|s| s.online && s.mine[0]);
+    }
+    let w = app.world();
+    let line = w.resource::<BeatLine>();
+    assert!(done, "a doorway passed and was heard: {:?}", w.resource::<Heard>().0);
+    assert!(line.heard > 0 && !line.line.is_empty(), "the HUD's beat line: {line:?}");
+    let orders = driven(&h);
+    assert!(orders > 24, "the server ran {orders} orders of the window's porter");
+    h.stop();
+}
+
 // ---- Local planner bots (`--autoplay bot`, `--bots N`, "Solo with a bot partner") ----
 
 fn root() -> PathBuf {

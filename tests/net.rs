@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use undercooked::net::api::{api_create, api_join, request_seat};
+use undercooked::net::api::{api_create, api_create_mode, api_join, request_seat};
 use undercooked::net::error::NetError;
 use undercooked::net::headless::{HeadlessClient, InputMode, Transport};
 use undercooked::net::inputs::seat_frame_counts;
@@ -16,7 +16,7 @@ use undercooked::net::server::{HostConfig, ServerHandle, spawn_server};
 use undercooked::net::session::JoinReply;
 use undercooked::net::tandem_round::TandemRound;
 use undercooked::net::web::WebConfig;
-use undercooked::protocol::tandem::{Carrier, GameMode, TandemOrder};
+use undercooked::protocol::tandem::{Carrier, GameMode, TandemEvents, TandemOrder};
 use undercooked::protocol::{InputBatch, LobbyCommand, LobbyPhase, PackedInput};
 use undercooked::replay::bundle::{Bundle, check_bundle};
 use undercooked::sim::input::InputFrame;
@@ -27,6 +27,7 @@ use undercooked::sim::v2::V2;
 use undercooked::tandem::bundle::{TandemBundle, check_bundle as check_tandem_bundle};
 use undercooked::tandem::control::SeatOrder;
 use undercooked::tandem::course::generate;
+use undercooked::tandem::events::TandemEvent;
 use undercooked::tandem::room::{TandemRoom, TurnTicks};
 
 /// Bounded wait for anything here: generous, since four engineers share two cores.
@@ -1056,11 +1057,26 @@ fn tandem_snapshot(h: &ServerHandle, code: &str) -> Option<(u64, u32, Vec<[SeatO
     })
 }
 
+/// The facts a client is told of ticks `..end` of the run these orders step: each tick's
+/// message as the server builds it, replayed from the orders it stepped.
+fn told_of(seed: u64, orders: &[[SeatOrder; 2]]) -> Vec<(u32, TandemEvent)> {
+    let mut room = TandemRoom::new(seed, TurnTicks::Live);
+    let mut told = Vec::new();
+    for o in orders {
+        room.step(*o).expect("the run had not ended");
+        if let Some(m) = TandemEvents::of(room.tick - 1, &room.events) {
+            told.extend(m.events.iter().map(|e| (m.tick, *e)));
+        }
+    }
+    told
+}
+
 /// The host picks Tandem in the lobby; the round runs on the server with the host's seat sent
 /// over the wire (through the impairment proxy: 150 ms round trip, 5 % loss each way) and the
-/// porter in the seat nobody took; the run is the function of the orders it stepped; it ends
-/// (here at a shortened wall-clock limit) with its score in the results log the kitchen's
-/// rounds use, and the lobby comes back.
+/// porter in the seat nobody took; the client is told every fact of the run (bumps, drops,
+/// doorways) exactly as the server's run made them; the run is the function of the orders it
+/// stepped; it ends (here at a shortened wall-clock limit) with its score in the results log
+/// the kitchen's rounds use, and the lobby comes back.
 #[test]
 fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score() {
     use undercooked::net::impair::Conditions;
@@ -1068,7 +1084,7 @@ fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score
     let host = ImpairedHost::start("tandem", Conditions::around_rtt(150, 15, 5.0), 7, false)
         .expect("server and proxy start");
     let (h, dir) = (&host.server, host.dir.clone());
-    h.with_world(|w| w.resource_mut::<RoomPolicy>().tandem_wall_limit = Duration::from_secs(8));
+    h.with_world(|w| w.resource_mut::<RoomPolicy>().tandem_wall_limit = Duration::from_secs(16));
     let a = api_create(&host.web(), "Ann", None).unwrap();
     let mut ann = HeadlessClient::connect_via(&a, InputMode::Manual, &host.transport())
         .expect("client starts");
@@ -1083,15 +1099,19 @@ fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score
     );
     ann.command(LobbyCommand::Ready(true));
     assert!(pump(&mut [&mut ann], |c| c[0].tandem().is_some()), "the Tandem round replicates");
-    let (info, _) = ann.tandem().unwrap();
+    let (info, first) = ann.tandem().unwrap();
     assert_eq!(info.carriers, [Carrier::Player("Ann".into()), Carrier::Porter]);
     assert_eq!(info.digest, generate(info.seed).digest, "the client builds the same course");
-    // Ann steers east at 60 %; the porter carries the aft handle.
-    let mine = order(0, 0, 600, 0).order;
+    // Ann pulls the fore handle back, full stick, against the porter carrying on (the test
+    // may use floats: it only picks a stick). On seeds 1..=200 that bumps the couch or slips
+    // the grip by tick 108..=280 (median 121), so the run has facts to tell within the limit.
+    let back = (f64::from(first.heading_deg) + 180.0).to_radians();
+    let (bx, by) = ((back.cos() * 1000.0) as i32, (back.sin() * 1000.0) as i32);
+    let mine = order(0, 0, bx, by).order;
     let mut seq = 0;
     let steered = pump(&mut [&mut ann], |c| {
         seq += 1;
-        c[0].send_order(order(0, seq, 600, 0));
+        c[0].send_order(order(0, seq, bx, by));
         c[0].tandem().is_some_and(|(_, v)| v.seats[0].order == mine && v.tick > 48)
     });
     assert!(steered, "the view shows Ann's order in force");
@@ -1100,7 +1120,27 @@ fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score
     assert!(watched["seats"][0]["pushing_views"].as_u64().is_some_and(|n| n > 0), "{watched}");
     assert_eq!(watched["seats"][0]["last_push"][0], i64::from(mine.push_x), "{watched}");
     assert_eq!(watched["seats"][1]["porter"], true, "{watched}");
+    let heard = pump(&mut [&mut ann], |c| {
+        seq += 1;
+        c[0].send_order(order(0, seq, bx, by));
+        !c[0].tandem_seat().heard.is_empty()
+    });
+    assert!(heard, "the client is told of a bump or a drop");
     let (seed, tick, orders, hash) = tandem_snapshot(h, &a.code).expect("a live Tandem round");
+    // Every fact of the ticks the server had run reaches the client, once, as the run made it
+    // (reliable and ordered: what it heard is always a prefix of what was told).
+    let told = told_of(seed, &orders);
+    assert!(!told.is_empty(), "the server's run had facts by tick {tick}");
+    let caught_up = pump(&mut [&mut ann], |c| {
+        seq += 1;
+        c[0].send_order(order(0, seq, bx, by));
+        c[0].tandem_seat().heard.len() >= told.len()
+    });
+    let seat = ann.tandem_seat();
+    assert!(caught_up, "heard {} of {} facts", seat.heard.len(), told.len());
+    assert_eq!(seat.heard[..told.len()], told[..], "the client heard the server's run");
+    assert_eq!(seat.repeats, 0, "no tick told twice");
+    eprintln!("tandem over a bad link: {} facts told by tick {tick}: {told:?}", told.len());
     assert_eq!(orders.len() as u32, tick, "both seats' orders logged every tick");
     assert!(orders.iter().any(|o| o[0] == mine), "the player's seat carries the wire's order");
     assert!(orders.iter().any(|o| o[1] != SeatOrder::HOLD), "the porter drives the aft seat");
@@ -1111,7 +1151,7 @@ fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score
     assert_eq!(replay.hash, hash, "the online run is its orders replayed");
     let ended = pump(&mut [&mut ann], |c| {
         seq += 1;
-        c[0].send_order(order(0, seq, 600, 0));
+        c[0].send_order(order(0, seq, bx, by));
         c[0].lobbies().first().is_some_and(|l| l.phase == LobbyPhase::Results)
     });
     assert!(ended, "the round ends and the results screen comes");
@@ -1138,6 +1178,50 @@ fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score
     assert_eq!(line["payload"]["seed"], seed, "{line}");
     assert_eq!(line["payload"]["carriers"][1]["porter"], true, "{line}");
     assert!(line["payload"]["ticks"].as_u64().is_some_and(|t| t > 48), "{line}");
+}
+
+/// `join --headless --inputs bot` in a Tandem room: each connection's seat is driven by the
+/// porter planning from the replicated view (`net::tandem_seat`), so two of them are a bot pair
+/// online: both seats' orders are the bots', the couch is carried through a doorway, and both
+/// clients are told of it.
+#[test]
+fn two_remote_porters_carry_the_couch_through_a_doorway_online() {
+    let (h, _) = server("tandem-bots");
+    let web = h.addrs.web.to_string();
+    let a = api_create_mode(&web, "Ann", GameMode::Tandem).expect("a Tandem room");
+    let b = api_join(&web, &a.code, "Bob", None).expect("a second seat");
+    let mut ann = HeadlessClient::connect(&a, InputMode::Bot).expect("client starts");
+    let mut bob = HeadlessClient::connect(&b, InputMode::Bot).expect("client starts");
+    assert!(pump(&mut [&mut ann, &mut bob], |c| c[1].tandem().is_some()), "the round starts");
+    let (info, start) = bob.tandem().unwrap();
+    assert_eq!(info.carriers, [Carrier::Player("Ann".into()), Carrier::Player("Bob".into())]);
+    let through = pump(&mut [&mut ann, &mut bob], |c| {
+        let beat = |c: &HeadlessClient| {
+            c.tandem_seat().heard.iter().any(|(_, e)| matches!(e, TandemEvent::DoorwayBeat { .. }))
+        };
+        beat(c[0]) && beat(c[1])
+    });
+    let (_, now) = ann.tandem().unwrap();
+    assert!(through, "a doorway passed and both were told: {now:?}");
+    assert!(now.doorways_passed >= 1 && now.progress_permille > start.progress_permille);
+    let (seed, tick, orders, hash) = tandem_snapshot(&h, &a.code).expect("a live Tandem round");
+    for seat in 0..2 {
+        assert!(orders.iter().any(|o| o[seat] != SeatOrder::HOLD), "seat {seat} was driven");
+    }
+    assert!(ann.tandem_seat().orders_sent > 24 && bob.tandem_seat().orders_sent > 24);
+    let mut replay = TandemRoom::new(seed, TurnTicks::Live);
+    for o in &orders {
+        replay.step(*o).expect("the run had not ended");
+    }
+    assert_eq!(replay.hash, hash, "the online run is its orders replayed");
+    eprintln!(
+        "remote porters: doorway by tick {tick}, progress {}‰, damage {}, {} + {} orders sent",
+        now.progress_permille,
+        now.damage,
+        ann.tandem_seat().orders_sent,
+        bob.tandem_seat().orders_sent
+    );
+    h.stop();
 }
 
 /// A lying peer in a Tandem room: the mode asked for by a seat that is not the host's and a

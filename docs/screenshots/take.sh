@@ -73,6 +73,9 @@ shots=(
   # A throw in flight (the golden `throw_caught`, held at tick 48): the onion on its arc over
   # the crates, its shadow on the floor, the catcher facing it.
   "throw|--level goldens/levels/moves_yard.ron --script goldens/scripts/throw_caught.ron --hold-at-tick 48 --after-ticks 48"
+  # Moving Day (Tandem): two porters carrying the couch on seed 3, 10 s in, under the camera
+  # that follows the couch (the same framing an online round gets).
+  "tandem|--mode tandem --partner porter --autoplay bot --seed 3 --after-ticks 240"
 )
 
 want=("$@")

@@ -1,5 +1,6 @@
 //! Sound cues synthesised at start-up (no audio files): each cue is a short sample buffer
-//! played through Bevy's audio as a custom `Decodable` source, chosen from `RoomTick` facts.
+//! played through Bevy's audio as a custom `Decodable` source, chosen from `RoomTick` facts
+//! (a Tandem run's ticks ask through [`PlayCue`]: `client::tandem::beats`).
 
 use super::local::RoundPhase;
 use super::pops::refused_serve;
@@ -82,10 +83,18 @@ pub enum Cue {
     Catch,
     /// A cook dashed: a short low rush.
     Dash,
+    /// Tandem: the couch hit something (a knock, brighter than the kitchen's).
+    Bump,
+    /// Tandem: the couch scraping along a wall (a short hiss).
+    Scrape,
+    /// Tandem: the couch dropped (a heavy low thud).
+    Drop,
+    /// Tandem: a doorway passed (a rising two-note chime).
+    Doorway,
 }
 
 /// Every cue, in the order they are made at start-up.
-pub const ALL_CUES: [Cue; 21] = [
+pub const ALL_CUES: [Cue; 25] = [
     Cue::Chop,
     Cue::Sizzle,
     Cue::Burn,
@@ -107,6 +116,10 @@ pub const ALL_CUES: [Cue; 21] = [
     Cue::Throw,
     Cue::Catch,
     Cue::Dash,
+    Cue::Bump,
+    Cue::Scrape,
+    Cue::Drop,
+    Cue::Doorway,
 ];
 
 /// A cue asked for by a screen rather than by a tick fact (the round end's stars).
@@ -166,6 +179,10 @@ pub fn synthesise(cue: Cue) -> Synth {
         Cue::Throw => render(&[(500.0, 0.05), (750.0, 0.08)], 0.6, 10.0),
         Cue::Catch => render(&[(1050.0, 0.04), (1575.0, 0.06)], 0.05, 20.0),
         Cue::Dash => render(&[(160.0, 0.16)], 0.8, 14.0),
+        Cue::Bump => render(&[(130.0, 0.07), (95.0, 0.12)], 0.35, 16.0),
+        Cue::Scrape => render(&[(320.0, 0.18)], 0.9, 12.0),
+        Cue::Drop => render(&[(70.0, 0.12), (52.0, 0.3)], 0.5, 6.0),
+        Cue::Doorway => render(&[(880.0, 0.08), (1318.0, 0.22)], 0.0, 8.0),
         Cue::Refused => render(&[(200.0, 0.1), (150.0, 0.22)], 0.15, 8.0),
         Cue::RoundEnd => {
             render(&[(523.0, 0.15), (659.0, 0.15), (784.0, 0.15), (1046.0, 0.4)], 0.0, 3.0)

@@ -10,6 +10,8 @@ use super::kitchen::KitchenPlugin;
 use super::perf::PerfPlugin;
 use super::save::SavePlugin;
 use super::shot::ShotPlugin;
+use super::tandem::beats::TandemBeatsPlugin;
+use super::tandem::camera::TandemCameraPlugin;
 use super::tandem::hud::TandemHudPlugin;
 use super::tandem::scene::TandemScenePlugin;
 use bevy::prelude::*;
@@ -32,9 +34,12 @@ impl Plugin for PresentationPlugin {
             ShotPlugin,
             SavePlugin,
             PerfPlugin,
-            // Tandem's scene and HUD: drawn whenever a run is on screen, local or online.
+            // Tandem's scene, camera, HUD and sounds: whenever a run is on screen, local or
+            // online.
             TandemScenePlugin,
+            TandemCameraPlugin,
             TandemHudPlugin,
+            TandemBeatsPlugin,
         ));
     }
 }

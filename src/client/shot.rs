@@ -93,7 +93,7 @@ fn request_screenshot(
     settled: Res<PipelinesSettled>,
     items: Query<(&ItemView, &Visibility)>,
     shadows: Query<(), With<FlightShadow>>,
-    tandem: Option<Res<super::tandem::run::TandemRun>>,
+    tandem: Option<Res<super::tandem::screen::TandemScreen>>,
 ) {
     let o = &options.0;
     if o.measure && !auto.first_frame_requested {
@@ -110,8 +110,9 @@ fn request_screenshot(
     if let Some(clock) = rooms.iter().next() {
         auto.ticks = clock.tick;
     }
-    if let Some(run) = &tandem {
-        auto.ticks = run.room.tick;
+    // A Tandem run on screen, local or an online room's: its ticks.
+    if let Some(screen) = &tandem {
+        auto.ticks = screen.view.tick;
     }
     let Some(path) = &o.screenshot else { return };
     if auto.shot_requested {
@@ -126,7 +127,10 @@ fn request_screenshot(
         *state.get() == AppState::Playing
             && auto.since_verdict.is_some_and(|s| s >= ROUND_END_SHOT_SECS)
     } else if o.mode == Some(super::args::PlayMode::Tandem) {
-        *state.get() == AppState::Tandem && auto.ticks >= o.after_ticks
+        *state.get() == AppState::Tandem && tandem.is_some() && auto.ticks >= o.after_ticks
+    } else if tandem.as_ref().is_some_and(|s| s.online) {
+        // An online room's Tandem round (`join … --autoplay bot --screenshot`).
+        auto.ticks >= o.after_ticks
     } else if o.level.is_some() || hosted_round {
         *state.get() == AppState::Playing && auto.ticks >= o.after_ticks
     } else {

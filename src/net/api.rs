@@ -69,6 +69,17 @@ pub fn api_create_assisted(
     parse_reply(status, v)
 }
 
+/// [`api_create`] for a room whose rounds play `mode` (the kitchen or Tandem).
+pub fn api_create_mode(
+    web: &str,
+    name: &str,
+    mode: crate::protocol::tandem::GameMode,
+) -> Result<JoinReply, NetError> {
+    let body = json!({"name": name, "mode": mode});
+    let (status, v) = post(&format!("http://{web}/api/rooms"), &body)?;
+    parse_reply(status, v)
+}
+
 /// `POST /api/rooms/CODE/join`; `reconnect` resumes a held seat.
 pub fn api_join(
     web: &str,

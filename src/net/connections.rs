@@ -123,7 +123,8 @@ fn release_clients(mut gone: RemovedComponents<Peer>, mut lobbies: Query<&mut Ho
     }
 }
 
-/// Each tick's sim events go to the clients of that room only.
+/// Each tick's sim events go to the clients of that room only, each connection once (two
+/// players at one window used to get every tick twice, and heard every cue twice).
 fn forward_tick_events(
     mut ticks: MessageReader<RoomTick>,
     rounds: Query<&RoundOf>,
@@ -134,7 +135,7 @@ fn forward_tick_events(
         let Some(hosted) = rounds.get(t.room).ok().and_then(|r| lobbies.get(r.0).ok()) else {
             continue;
         };
-        for client in hosted.seats.iter().flatten().filter_map(|s| s.client) {
+        for client in hosted.clients() {
             out.write(ToClients {
                 targets: SendTargets::Single(ClientId::Client(client)),
                 // RoomTick carries the tick after the advance; the events belong to the one

@@ -10,6 +10,7 @@ use super::seen::{SeenRound, with_views};
 use super::session::{
     ClientNetPlugin, JoinReply, SendPace, SendPacingPlugin, insert_client, ready_due, take_welcome,
 };
+use super::tandem_seat::{SeatDriver, TandemSeat, play_tandem_seat};
 use super::tandem_watch::TandemWatch;
 use super::tokens::read_token;
 use super::uplink::Uplink;
@@ -316,6 +317,15 @@ impl HeadlessClient {
             Update,
             (note_welcome, follow_room, auto_ready, sample_bandwidth, track_cooks, track_tandem),
         );
+        // In a Tandem round the same `--inputs` drive this seat's handle (src/net/tandem_seat.rs).
+        let driver = match mode {
+            InputMode::Bot => SeatDriver::Porter,
+            InputMode::Random => SeatDriver::Random,
+            InputMode::Idle => SeatDriver::Hold,
+            InputMode::Manual => SeatDriver::Manual,
+        };
+        app.insert_resource(TandemSeat::new(driver, reply.seats.first().copied()));
+        app.add_systems(Update, play_tandem_seat);
         // The bot learns how far ahead its frames are stamped from each frame's tick.
         let bot = (mode == InputMode::Bot).then(|| RemoteBot::new(reply.seats[0], 2));
         app.insert_resource(BotSeat { bot, events: Vec::new() });
@@ -409,6 +419,11 @@ impl HeadlessClient {
     pub fn tandem(&mut self) -> Option<(TandemRoundInfo, TandemView)> {
         let mut q = self.app.world_mut().query::<(&TandemRoundInfo, &TandemLive)>();
         q.iter(self.app.world()).next().map(|(i, l)| (i.clone(), l.0.clone()))
+    }
+
+    /// This connection's Tandem seat: the orders it sent and the round's facts it heard.
+    pub fn tandem_seat(&self) -> &TandemSeat {
+        self.app.world().resource::<TandemSeat>()
     }
 
     /// Sends one Tandem order (tests: a player's seat, hostile payloads).

@@ -97,6 +97,16 @@ pub struct HostedRoom {
 }
 
 impl HostedRoom {
+    /// The connections seated here, each once (a window with two players holds two seats on
+    /// one connection): who a message for the room's clients goes to.
+    pub fn clients(&self) -> Vec<Entity> {
+        let mut clients: Vec<Entity> =
+            self.seats.iter().flatten().filter_map(|s| s.client).collect();
+        clients.sort();
+        clients.dedup();
+        clients
+    }
+
     /// Seats `players` players of one connection (couch co-op online shares one secret): the
     /// seats whose secret matches (a reconnect, which takes back every seat the secret held),
     /// else the first `players` free seats, all or none. A reconnect never holds a seat longer

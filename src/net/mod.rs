@@ -66,6 +66,7 @@ pub mod server;
 pub mod session;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod tandem_round;
+pub mod tandem_seat;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod tandem_watch;
 #[cfg(not(target_arch = "wasm32"))]

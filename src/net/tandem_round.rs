@@ -3,7 +3,8 @@
 //! counted; the orders decide the run, so it stays the deterministic function of them), each
 //! seat's order from its player's [`TandemOrder`] messages or, for a seat nobody took, the
 //! porter's (seed 003's no-show rule). The run's view is replicated to the room every tick it
-//! moves ([`TandemLive`]); its end writes one line to the results log the kitchen's rounds use
+//! moves ([`TandemLive`]), and each tick's facts a player hears or sees go to the room's
+//! clients as a [`TandemEvents`] message (as the kitchen's `TickEvents`); its end writes one line to the results log the kitchen's rounds use
 //! ([`end_tandem_round`], the one place a Tandem round ends) and the lobby returns.
 
 use super::hosted::{HostedRoom, RoomPolicy, RoundFaults, RoundOf, to_results, unix_ms};
@@ -11,7 +12,9 @@ use super::inputs::{FrameTally, InputLinks, finish_batch, seat_of_slot};
 use super::peer::Peer;
 use super::records::{BundleWriter, ResultsLog};
 use crate::protocol::LobbyPhase;
-use crate::protocol::tandem::{Carrier, TANDEM_SEATS, TandemLive, TandemOrder, TandemRoundInfo};
+use crate::protocol::tandem::{
+    Carrier, TANDEM_SEATS, TandemEvents, TandemLive, TandemOrder, TandemRoundInfo,
+};
 use crate::tandem::control::{Seat, SeatOrder};
 use crate::tandem::porter::Porter;
 use crate::tandem::recorder::TandemRecorder;
@@ -46,6 +49,11 @@ pub struct TandemRound {
     pub info: TandemRoundInfo,
     /// The run's replay bundle in the making (the kitchen's rounds keep a `ChainRecorder`).
     pub recorder: TandemRecorder,
+    /// The facts of the ticks stepped since the room's clients were last sent them.
+    pub outbox: Vec<TandemEvents>,
+    /// Ticks whose facts were sent, and how many facts, this round (the tests' and a log's
+    /// tally of what the clients should have heard).
+    pub told: (u32, u32),
     /// Real time not yet stepped.
     carry: Duration,
     started: Instant,
@@ -86,6 +94,8 @@ impl TandemRound {
             orders: Vec::new(),
             info,
             recorder,
+            outbox: Vec::new(),
+            told: (0, 0),
             carry: Duration::ZERO,
             started: Instant::now(),
             ended_at: None,
@@ -112,6 +122,8 @@ impl TandemRound {
             match stepped {
                 Ok(Ok(orders)) => {
                     self.recorder.after_step(&self.room);
+                    let tick = self.room.tick - 1;
+                    self.outbox.extend(TandemEvents::of(tick, &self.room.events));
                     self.orders.push(orders);
                     ran += 1;
                 }
@@ -241,6 +253,7 @@ fn step_rounds(
     mut log: ResMut<ResultsLog>,
     mut faults: ResMut<RoundFaults>,
     bundles: Res<BundleWriter>,
+    mut out: MessageWriter<ToClients<TandemEvents>>,
 ) {
     for (entity, mut round, mut live, of) in &mut rounds {
         let Ok(mut hosted) = lobbies.get_mut(of.0) else { continue };
@@ -260,8 +273,30 @@ fn step_rounds(
         if live.0.tick != round.room.tick {
             live.0 = round.room.view();
         }
+        tell_clients(&mut round, &hosted, &mut out);
         if let Some(reason) = reason {
             end_tandem_round(&mut commands, &mut hosted, &round, &reason, &mut log, &bundles);
+        }
+    }
+}
+
+/// The facts of the ticks just stepped go to every client seated in the room (watchers too),
+/// one message a tick that has any, as `connections::forward_tick_events` sends the kitchen's.
+fn tell_clients(
+    round: &mut TandemRound,
+    hosted: &HostedRoom,
+    out: &mut MessageWriter<ToClients<TandemEvents>>,
+) {
+    // A connection holding two seats (two players at one window) is told once.
+    let clients = hosted.clients();
+    for message in std::mem::take(&mut round.outbox) {
+        round.told.0 += 1;
+        round.told.1 += message.events.len() as u32;
+        for &client in &clients {
+            out.write(ToClients {
+                targets: SendTargets::Single(ClientId::Client(client)),
+                message: message.clone(),
+            });
         }
     }
 }
@@ -321,6 +356,7 @@ pub fn admit_orders(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tandem::events::TandemEvent;
 
     #[test]
     fn a_round_steps_whole_ticks_of_real_time_and_logs_both_seats() {
@@ -357,6 +393,16 @@ mod tests {
         }
         assert_eq!((even.room.tick, bunched.room.tick), (300, 300));
         assert_eq!(even.orders, bunched.orders);
+        // The facts the clients are told: the same ticks however the frames fell, each a tick
+        // the run stepped, a doorway passed among them.
+        assert_eq!(even.outbox, bunched.outbox);
+        assert!(even.outbox.windows(2).all(|w| w[0].tick < w[1].tick));
+        let beats = even.outbox.iter().flat_map(|m| &m.events);
+        assert!(
+            beats.clone().any(|e| matches!(e, TandemEvent::DoorwayBeat { .. })),
+            "{:?}",
+            even.outbox
+        );
         assert_eq!(even.room.hash, bunched.room.hash, "ticks are counted, frames never matter");
     }
 }

@@ -1,10 +1,12 @@
 //! The wire of Tandem in a hosted room: the mode a room plays ([`GameMode`], the host's
 //! choice in the lobby), the live round's replicated state ([`TandemRoundInfo`] once a round,
-//! [`TandemLive`] every tick it moves) and a seat's order ([`TandemOrder`], client → server)
+//! [`TandemLive`] every tick it moves), the facts of each tick a client sounds and shows
+//! ([`TandemEvents`], server → client) and a seat's order ([`TandemOrder`], client → server)
 //! with the check every order passes before it reaches a round ([`TandemOrder::checked`]).
 //! Plain serde data over `crate::tandem`'s own types; the rules stay in `src/tandem/`.
 
 use crate::tandem::control::SeatOrder;
+use crate::tandem::events::TandemEvent;
 use crate::tandem::room::TurnTicks;
 use crate::tandem::view::TandemView;
 use bevy::prelude::*;
@@ -65,6 +67,36 @@ pub struct TandemRoundInfo {
 /// On the same entity: the run's view (`TandemRoom::view`), replaced every tick it runs.
 #[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TandemLive(pub TandemView);
+
+/// The most events one tick's message carries. The rules make at most 17 in a tick (two
+/// drops, a regrip, five impacts and five scrapes, a doorway beat, the end, two orders), and
+/// orders are never sent, so this bounds a message without ever cutting one.
+pub const MAX_TICK_EVENTS: usize = 16;
+
+/// Server → client (the round's room only, reliable and ordered): what tick `tick` of a live
+/// Tandem round did that a player hears or sees: bumps, scrapes, drops, regrips, doorway
+/// beats, the end. Sent only for a tick that has one; a client plays each tick once (a tick
+/// not above the last it played is dropped), so a repeat never sounds twice.
+#[derive(Message, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TandemEvents {
+    /// The tick that ran (the view after it shows `tick + 1`).
+    pub tick: u32,
+    pub events: Vec<TandemEvent>,
+}
+
+impl TandemEvents {
+    /// The facts of tick `tick` a player is told of (installed orders are not: the view shows
+    /// each seat's order), bounded by [`MAX_TICK_EVENTS`]; `None` when there are none.
+    pub fn of(tick: u32, events: &[TandemEvent]) -> Option<TandemEvents> {
+        let events: Vec<TandemEvent> = events
+            .iter()
+            .filter(|e| !matches!(e, TandemEvent::OrderInstalled { .. }))
+            .take(MAX_TICK_EVENTS)
+            .copied()
+            .collect();
+        (!events.is_empty()).then_some(TandemEvents { tick, events })
+    }
+}
 
 /// Client → server: the order of one of the sender's seats in a live Tandem round: its local
 /// player `slot` (the seat is the connection's `Welcome.seats[slot]`, never a payload's
@@ -128,6 +160,24 @@ mod tests {
             let o = order(x, y, yld);
             assert_eq!(o.checked(), Err(OrderRefusal::OutOfRange(o.order)), "{x} {y} {yld}");
         }
+    }
+
+    #[test]
+    fn a_ticks_message_leaves_out_orders_and_is_small() {
+        use crate::tandem::control::Seat;
+        use crate::tandem::events::Outcome;
+        let installed = TandemEvent::OrderInstalled { seat: Seat::BOTH[0] };
+        assert_eq!(TandemEvents::of(5, &[installed]), None, "nothing to tell");
+        let bump = TandemEvent::Impact { disc: 2, damage: 40, blame: Seat::BOTH[1] };
+        let beat = TandemEvent::DoorwayBeat { index: 3 };
+        let m = TandemEvents::of(9, &[installed, bump, beat]).unwrap();
+        assert_eq!(m.events, vec![bump, beat]);
+        let mut buf = [0u8; 64];
+        let bytes = postcard::to_slice(&m, &mut buf).unwrap();
+        assert!(bytes.len() <= 10, "{} bytes", bytes.len());
+        assert_eq!(postcard::from_bytes::<TandemEvents>(bytes).unwrap(), m);
+        let flood = vec![TandemEvent::Ended { outcome: Outcome::Wrecked }; 40];
+        assert_eq!(TandemEvents::of(1, &flood).unwrap().events.len(), MAX_TICK_EVENTS);
     }
 
     #[test]

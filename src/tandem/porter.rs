@@ -16,6 +16,7 @@ use super::geom::{Pt, Rect, dist2};
 use super::room::{TandemRoom, TurnTicks};
 use super::route::Step;
 use super::trig::{ONE, TURN, angle_delta, brads_of_vector, cos_q12, isqrt, rotate, sin_q12};
+use super::view::TandemView;
 
 /// Waypoints this far before and after a doorway's plane, µm: far enough that the whole
 /// assembly (1.70 m from centre to a cog's back) is clear of the door before it turns.
@@ -133,6 +134,31 @@ pub fn plan(course: &Course, turn: TurnTicks) -> Vec<Waypoint> {
     path
 }
 
+/// What a porter plans from: the tick, the turn and the couch's pose (world µm, Q20 turns).
+/// A room gives it ([`Sight::of_room`]), and so does a replicated view exactly
+/// ([`Sight::of_view`]), so a porter driving a remote seat plans as the server's would.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sight {
+    pub tick: u32,
+    pub turn_ticks: TurnTicks,
+    pub x: i32,
+    pub y: i32,
+    pub angle: i32,
+}
+
+impl Sight {
+    pub fn of_room(room: &TandemRoom) -> Sight {
+        let m = &room.motion;
+        Sight { tick: room.tick, turn_ticks: room.turn_ticks, x: m.x, y: m.y, angle: m.angle }
+    }
+
+    /// A run's replicated view, played at turns of `turn` (the round's info carries it).
+    pub fn of_view(view: &TandemView, turn: TurnTicks) -> Sight {
+        let p = view.pose;
+        Sight { tick: view.tick, turn_ticks: turn, x: p.x_um, y: p.y_um, angle: p.angle_q20 }
+    }
+}
+
 /// One seat's porter.
 #[derive(Clone, Debug)]
 pub struct Porter {
@@ -165,18 +191,23 @@ impl Porter {
 
     /// This seat's order for the room's next tick.
     pub fn order(&mut self, room: &TandemRoom) -> SeatOrder {
-        self.advance(room);
-        match room.turn_ticks {
-            TurnTicks::Live => self.live_order(room),
-            TurnTicks::Decision => self.turn_order(room),
+        self.order_at(Sight::of_room(room))
+    }
+
+    /// This seat's order for the tick after what it sees (a room, or a replicated view).
+    pub fn order_at(&mut self, seen: Sight) -> SeatOrder {
+        self.advance(seen);
+        match seen.turn_ticks {
+            TurnTicks::Live => self.live_order(seen),
+            TurnTicks::Decision => self.turn_order(seen),
         }
     }
 
     /// Advance past reached waypoints (and ones already behind on the way to the next).
     /// A waypoint the centre has passed (toward the next one) counts within `2·REACH` at live
     /// turns, within `TURN_PASSED` at decision turns (a 2 s move overshoots further).
-    fn advance(&mut self, room: &TandemRoom) {
-        let c = Pt::new(room.motion.x, room.motion.y);
+    fn advance(&mut self, room: Sight) {
+        let c = Pt::new(room.x, room.y);
         let passed = match room.turn_ticks {
             TurnTicks::Live => 2 * REACH,
             TurnTicks::Decision => TURN_PASSED,
@@ -197,8 +228,8 @@ impl Porter {
     }
 
     /// Live turns: steer every tick toward the current waypoint.
-    fn live_order(&mut self, room: &TandemRoom) -> SeatOrder {
-        let m = room.motion;
+    fn live_order(&mut self, room: Sight) -> SeatOrder {
+        let m = room;
         let c = Pt::new(m.x, m.y);
         if room.tick >= self.advanced_at + STALL_TICKS && room.tick >= self.back_until {
             self.back_until = room.tick + BACK_TICKS;
@@ -266,12 +297,12 @@ impl Porter {
     /// in a few ticks). The pose: along the path by a turn's worth of travel, stopping at a
     /// waypoint where the heading changes (the couch turns there, in place, at most
     /// `TURN_STEP` a turn), slower when a door is in the stretch.
-    fn turn_order(&mut self, room: &TandemRoom) -> SeatOrder {
+    fn turn_order(&mut self, room: Sight) -> SeatOrder {
         let turn = room.turn_ticks.ticks();
         if !room.tick.is_multiple_of(turn) {
             return self.held;
         }
-        let m = room.motion;
+        let m = room;
         let c = Pt::new(m.x, m.y);
         let backing = room.tick >= self.advanced_at + STALL_TURNS * turn;
         if backing {
@@ -348,4 +379,26 @@ pub fn play_pair(mut room: TandemRoom) -> TandemRoom {
         }
     }
     room
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_porter_plans_the_same_from_a_replicated_view_as_from_the_room() {
+        let mut room = TandemRoom::new(2, TurnTicks::Live);
+        let mut by_room = Seat::BOTH.map(|s| Porter::new(s, &room.course, room.turn_ticks));
+        let mut by_view = by_room.clone();
+        for _ in 0..600 {
+            let seen = Sight::of_view(&room.view(), room.turn_ticks);
+            assert_eq!(seen, Sight::of_room(&room));
+            let orders = [by_room[0].order(&room), by_room[1].order(&room)];
+            assert_eq!(orders, [by_view[0].order_at(seen), by_view[1].order_at(seen)]);
+            if room.step(orders).is_err() {
+                break;
+            }
+        }
+        assert!(room.best_progress_permille > 100, "the pair carried it: {room:?}");
+    }
 }

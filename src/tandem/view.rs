@@ -40,11 +40,22 @@ pub struct SeatView {
     pub slip_permille: i32,
 }
 
+/// The couch's exact pose in the rules' own units (world µm, y down; Q20 turns): what a porter
+/// driving a remote seat plans from (`porter::Sight::of_view`), where the drawing's rounded
+/// millimetres and degrees would plan another run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorldPose {
+    pub x_um: i32,
+    pub y_um: i32,
+    pub angle_q20: i32,
+}
+
 /// One tick of a run, as drawn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TandemView {
     pub tick: u32,
     pub phase: Phase,
+    pub pose: WorldPose,
     pub centre_mm: (i32, i32),
     pub heading_deg: i32,
     /// The five hull discs' centres (the couch), view mm.
@@ -78,6 +89,7 @@ impl TandemRoom {
         TandemView {
             tick: self.tick,
             phase: self.phase,
+            pose: WorldPose { x_um: m.x, y_um: m.y, angle_q20: m.angle },
             centre_mm: view_mm(m.x, m.y),
             heading_deg: view_degrees(m.angle),
             hull_mm: (0..super::body::HULL).map(disc).collect(),
@@ -110,6 +122,23 @@ mod tests {
         // A quarter turn in the world (y down) is screen-south: 270° ccw in the view.
         assert_eq!(view_degrees(QUARTER), 270);
         assert_eq!(view_degrees(3 * QUARTER), 90);
+    }
+
+    #[test]
+    fn the_exact_pose_costs_about_a_dozen_bytes_of_a_ticks_view() {
+        let mut room = TandemRoom::new(3, TurnTicks::Live);
+        let mut porters = crate::tandem::control::Seat::BOTH
+            .map(|s| crate::tandem::porter::Porter::new(s, &room.course, room.turn_ticks));
+        for _ in 0..240 {
+            let orders = [porters[0].order(&room), porters[1].order(&room)];
+            room.step(orders).unwrap();
+        }
+        let v = room.view();
+        let (mut all, mut pose) = ([0u8; 512], [0u8; 32]);
+        let all = postcard::to_slice(&v, &mut all).unwrap().len();
+        let pose = postcard::to_slice(&v.pose, &mut pose).unwrap().len();
+        eprintln!("a tick's view: {all} bytes (postcard), of which the exact pose {pose}");
+        assert!(pose <= 12 && all < 160, "view {all} bytes, of which the pose {pose}");
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! The Tandem HUD: each seat's felt strain as a meter (and a gamepad rumble when it runs
-//! high), damage, progress, doorway beats and time left; the results with the integer score
+//! high), damage, progress, doorways and time left, the newest beat called out (a doorway, a
+//! bump, a drop: `beats.rs`, local and online alike); the results with the integer score
 //! when the run ends, then back to the menu (Enter / South, or Esc at any time) — or, online,
 //! to the room's lobby, which comes by itself. It reads only the [`TandemScreen`].
 
+use super::beats::BeatLine;
 use super::run::{TANDEM_HZ, TandemRun};
 use super::screen::TandemScreen;
 use crate::client::state::AppState;
@@ -22,6 +24,9 @@ struct StatusText;
 /// The results line (empty until the run ends).
 #[derive(Component)]
 struct ResultText;
+/// The beat line (the newest doorway, bump or drop, for a moment).
+#[derive(Component)]
+struct BeatText;
 /// The HUD's root (it lives as long as a run is on screen).
 #[derive(Component)]
 struct TandemHudRoot;
@@ -84,17 +89,27 @@ fn spawn_hud(commands: &mut Commands, mine: [bool; 2]) {
                     });
             }
             p.spawn((StatusText, label("", 18.0, PLAIN)));
+            p.spawn((BeatText, label("", 24.0, GOLD)));
             p.spawn((ResultText, label("", 28.0, GOLD)));
         });
 }
 
+type OnlyStatus = (With<StatusText>, Without<ResultText>, Without<BeatText>);
+type OnlyResult = (With<ResultText>, Without<StatusText>, Without<BeatText>);
+type OnlyBeat = (With<BeatText>, Without<StatusText>, Without<ResultText>);
+
 fn paint_hud(
     screen: Option<Res<TandemScreen>>,
+    beat: Res<BeatLine>,
+    time: Res<Time<Real>>,
     mut fills: Query<(&StrainFill, &mut Node)>,
-    mut status: Query<&mut Text, (With<StatusText>, Without<ResultText>)>,
-    mut result: Query<&mut Text, (With<ResultText>, Without<StatusText>)>,
+    mut status: Query<&mut Text, OnlyStatus>,
+    mut result: Query<&mut Text, OnlyResult>,
+    mut beats: Query<&mut Text, OnlyBeat>,
 ) {
     let Some(screen) = screen else { return };
+    let showing = time.elapsed_secs() < beat.until;
+    set_text(&mut beats, if showing { beat.line.clone() } else { String::new() });
     let v = &screen.view;
     for (fill, mut node) in &mut fills {
         node.width = percent(v.seats[fill.0].strain_meter as f32 / 10.0);

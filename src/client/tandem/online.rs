@@ -1,16 +1,22 @@
 //! Tandem in an online room (the window and the browser alike): while the server replicates a
 //! Tandem round, its course (generated here from the round's seed, the digest checked) and its
-//! newest view fill the [`TandemScreen`] the scene and HUD draw, and each of this window's
-//! carrying seats sends its order every Tandem tick from the same binding code as the local
-//! run (`run::order_from_action`), at once when it changes.
+//! newest view fill the [`TandemScreen`] the scene and HUD draw, the facts of each tick the
+//! server tells of go once into the [`TandemTick`] stream the local run writes (sounds, HUD
+//! beats), and each of this window's carrying seats sends its order every Tandem tick from the
+//! same binding code as the local run (`run::order_from_action`), at once when it changes; under
+//! `--autoplay` the seat is driven as a headless `join --inputs` seat is
+//! (`net::tandem_seat::TandemSeat`: `bot` the porter, from the replicated view).
 
+use super::beats::TandemTick;
 use super::run::{TANDEM_HZ, TandemRun, order_from_action};
 use super::screen::TandemScreen;
+use crate::client::args::{Autoplay, Options};
 use crate::client::device::{CookAction, Device};
 use crate::client::input::{Lineup, LocalPlayer};
 use crate::client::online::OnlineSession;
 use crate::net::session::SendPace;
-use crate::protocol::tandem::{Carrier, TandemLive, TandemOrder, TandemRoundInfo};
+use crate::net::tandem_seat::{SeatDriver, TandemSeat};
+use crate::protocol::tandem::{Carrier, TandemEvents, TandemLive, TandemOrder, TandemRoundInfo};
 use crate::tandem::control::SeatOrder;
 use crate::tandem::course::{Course, generate};
 use bevy::prelude::*;
@@ -23,10 +29,13 @@ pub struct TandemOnlinePlugin;
 
 impl Plugin for TandemOnlinePlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<OrderClock>();
+        // The stream the round's facts go into (read by `beats.rs` where a window presents).
+        app.init_resource::<OrderClock>().add_message::<TandemTick>();
         app.add_systems(
             Update,
-            (follow_round, send_orders).chain().run_if(resource_exists::<RenetClient>),
+            (follow_round, hear_round, send_orders, send_autoplay_orders)
+                .chain()
+                .run_if(resource_exists::<RenetClient>),
         );
     }
 }
@@ -107,6 +116,58 @@ fn follow_round(
                 online: true,
             });
         }
+    }
+}
+
+/// The server's facts of each tick into the window's [`TandemTick`] stream, each tick once: a
+/// tick not above the last one played this round is dropped (a repeat never sounds twice).
+fn hear_round(
+    mut told: MessageReader<TandemEvents>,
+    rounds: Query<&TandemRoundInfo>,
+    mut ticks: MessageWriter<TandemTick>,
+    mut last: Local<(Option<u64>, Option<u32>)>,
+) {
+    let seed = rounds.iter().next().map(|i| i.seed);
+    if seed.is_some() && seed != last.0 {
+        *last = (seed, None);
+    }
+    for message in told.read() {
+        if last.1.is_some_and(|t| message.tick <= t) {
+            continue;
+        }
+        last.1 = Some(message.tick);
+        ticks.write(TandemTick(message.clone()));
+    }
+}
+
+/// `--autoplay bot|random` online: each of this window's seats that carries is driven as a
+/// headless `join --inputs bot|random` seat (the porter planning from the replicated view, or
+/// a wandering stick), answering every new view once.
+fn send_autoplay_orders(
+    rounds: Query<(&TandemRoundInfo, &TandemLive)>,
+    options: Option<Res<Options>>,
+    session: Res<OnlineSession>,
+    mut clock: ResMut<OrderClock>,
+    mut seats: Local<Vec<TandemSeat>>,
+    mut pace: ResMut<SendPace>,
+    mut out: MessageWriter<TandemOrder>,
+) {
+    let driver = match options.and_then(|o| o.0.autoplay) {
+        Some(Autoplay::Bot) => SeatDriver::Porter,
+        Some(Autoplay::Random) => SeatDriver::Random,
+        None => return,
+    };
+    let Some((info, live)) = rounds.iter().next() else { return };
+    let held = session.seats();
+    if seats.len() != held.len() {
+        *seats = held.iter().map(|&seat| TandemSeat::new(driver, Some(seat))).collect();
+    }
+    for (slot, seat) in seats.iter_mut().enumerate() {
+        seat.follow(info);
+        let Some(order) = seat.answer(info, live) else { continue };
+        clock.seq += 1;
+        out.write(TandemOrder { slot: slot as u8, seq: clock.seq, order });
+        pace.due = true;
     }
 }
 

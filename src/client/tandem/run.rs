@@ -1,8 +1,10 @@
 //! The Tandem run in the window: one `TandemRoom`, stepped at the mode's 24 Hz on its own
 //! accumulator, one order per seat per tick from a local player's stick and hold button
 //! (`SeatOrder::from_stick`, integers only into the rules) or from the porter bot; each tick's
-//! view goes to the [`TandemScreen`] the scene and HUD draw.
+//! view goes to the [`TandemScreen`] the scene and HUD draw, and its facts to the same
+//! [`TandemTick`] stream an online round's come in by (sounds and HUD beats).
 
+use super::beats::TandemTick;
 use super::screen::TandemScreen;
 use super::setup::TandemSetup;
 use crate::client::args::Partner;
@@ -11,6 +13,7 @@ use crate::client::config::Bindings;
 use crate::client::device::{CookAction, Device};
 use crate::client::input::{Lineup, fill_lineup, frame_from_action};
 use crate::client::state::AppState;
+use crate::protocol::tandem::TandemEvents;
 use crate::tandem::control::{Seat, SeatOrder};
 use crate::tandem::porter::Porter;
 use crate::tandem::recorder::TandemRecorder;
@@ -141,6 +144,7 @@ pub fn step_run(
     run: Option<ResMut<TandemRun>>,
     screen: Option<ResMut<TandemScreen>>,
     hands: Query<(&TandemHand, &ActionState<CookAction>)>,
+    mut ticks: MessageWriter<TandemTick>,
 ) {
     let (Some(mut run), Some(mut screen)) = (run, screen) else { return };
     let mut player_orders = [SeatOrder::HOLD; 2];
@@ -166,6 +170,7 @@ pub fn step_run(
             info!("tandem: {refusal}");
             break;
         }
+        ticks.write_batch(TandemEvents::of(run.room.tick - 1, &run.room.events).map(TandemTick));
     }
     if screen.view.tick != run.room.tick {
         TandemScreen::show(&mut screen, &run.room.view());

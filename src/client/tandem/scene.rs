@@ -1,7 +1,7 @@
 //! The Tandem course and couch drawn in the kitchen's style (`kitchen::art` primitives,
 //! `theme` colours): the floor, the route's cells, walls and blocks, pillars, doorway sills,
 //! the goal pad, the couch from its hull discs' pose and the two cooks at their handles in
-//! their seat colours, under a camera that frames the whole course. Built when a
+//! their seat colours, under the camera that follows the couch (`camera.rs`). Built when a
 //! [`TandemScreen`] appears (a local run, or an online room's round), rebuilt for a new course,
 //! torn down when it goes; the kitchen's camera is off meanwhile.
 
@@ -46,9 +46,9 @@ struct CouchFrame;
 /// A cook at a handle.
 #[derive(Component)]
 struct HandleCook(usize);
-/// The run's camera.
+/// The run's camera (`camera.rs` moves it).
 #[derive(Component)]
-struct TandemCamera;
+pub struct TandemCamera;
 /// Every top-level entity of the scene (torn down together).
 #[derive(Component)]
 struct TandemPiece;
@@ -168,7 +168,7 @@ fn spawn_scene(
             ));
         });
     }
-    // The whole course in view: above its centre, tipped toward the player like the kitchen's.
+    // Tipped toward the player like the kitchen's; `camera.rs` puts it over the couch.
     commands.spawn((
         Camera3d::default(),
         Camera { order: 1, ..default() },
