@@ -46,38 +46,27 @@ fn lay_grid(
         for x in 0..grid.width {
             let Some(&tile) = grid.tiles.get((y * grid.width + x) as usize) else { continue };
             let c = Vec3::new(x as f32 + 0.5, 0.0, y as f32 + 0.5);
-            match tile {
-                Tile::Floor | Tile::Station(_) => {
-                    let color = if (x + y) % 2 == 0 { FLOOR_LIGHT } else { FLOOR_DARK };
-                    pieces.push(art.piece(
-                        mats,
-                        Shape::Cube,
-                        color,
-                        c - Vec3::Y * 0.05,
-                        Vec3::new(1.0, 0.1, 1.0),
-                    ));
-                }
-                Tile::Wall => pieces.push(art.piece(
-                    mats,
-                    Shape::Cube,
-                    WALL,
-                    c + Vec3::Y * 0.6,
-                    Vec3::new(1.0, 1.2, 1.0),
-                )),
+            // (colour, centre height, thickness) of the tile's one block.
+            let checker = |light, dark| if (x + y) % 2 == 0 { light } else { dark };
+            let block = match tile {
+                Tile::Floor | Tile::Station(_) => (checker(FLOOR_LIGHT, FLOOR_DARK), -0.05, 0.1),
+                Tile::Wall => (WALL, 0.6, 1.2),
                 // A hole between floors is water, a little below the floor (its top under the
-                // floor slab's, so the bank reads without a dark seam); a hole on the kitchen's outside shows the dark background.
+                // floor slab's, so the bank reads without a dark seam); a hole on the
+                // kitchen's outside shows the dark background.
                 Tile::Void if enclosed(grid, x, y) => {
-                    let color = if (x + y) % 2 == 0 { WATER_LIGHT } else { WATER_DARK };
-                    pieces.push(art.piece(
-                        mats,
-                        Shape::Cube,
-                        color,
-                        c - Vec3::Y * 0.14,
-                        Vec3::new(1.0, 0.12, 1.0),
-                    ));
+                    (checker(WATER_LIGHT, WATER_DARK), -0.14, 0.12)
                 }
-                Tile::Void => {}
-            }
+                Tile::Void => continue,
+            };
+            let (color, height, thickness) = block;
+            pieces.push(art.piece(
+                mats,
+                Shape::Cube,
+                color,
+                c + Vec3::Y * height,
+                Vec3::new(1.0, thickness, 1.0),
+            ));
         }
     }
     commands.entity(room).with_children(|p| {
