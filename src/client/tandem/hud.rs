@@ -8,7 +8,7 @@ use super::beats::BeatLine;
 use super::run::{TANDEM_HZ, TandemRun};
 use super::screen::TandemScreen;
 use crate::client::state::AppState;
-use crate::client::theme::{BAR_BACK, GOLD, PLAIN, label, seat_color};
+use crate::client::theme::{BAR_BACK, GOLD, PANEL, PLAIN, label, seat_color};
 use crate::tandem::events::{Outcome, Phase};
 use crate::tandem::room::MAX_TICKS;
 use bevy::input::gamepad::{GamepadRumbleIntensity, GamepadRumbleRequest};
@@ -62,12 +62,17 @@ fn spawn_hud(commands: &mut Commands, mine: [bool; 2]) {
             TandemHudRoot,
             Node {
                 position_type: PositionType::Absolute,
-                top: px(10),
-                left: px(10),
+                top: px(8),
+                left: px(8),
+                padding: UiRect::all(px(10)),
                 flex_direction: FlexDirection::Column,
                 row_gap: px(6),
+                border_radius: BorderRadius::all(px(8)),
                 ..default()
             },
+            // The kitchen's panel: the couch-following camera puts bright floor under the
+            // text, where plain white lettering on nothing was hard to read.
+            BackgroundColor(PANEL),
         ))
         .with_children(|p| {
             for (seat, mine) in mine.into_iter().enumerate() {
