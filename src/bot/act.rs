@@ -116,6 +116,15 @@ pub struct Exec {
 }
 
 impl Exec {
+    /// One more tick of waiting on the stand, still, or `Stuck` once `max` ticks have gone.
+    fn wait_longer(&mut self, n: u32, max: u32, hold_still: Intent) -> Result<Intent, Outcome> {
+        if n >= max {
+            return Err(Outcome::Stuck);
+        }
+        self.phase = Phase::Waiting(n + 1);
+        Ok(hold_still)
+    }
+
     pub fn new(act: Act) -> Exec {
         Exec::with_latency(act, 1)
     }
@@ -197,11 +206,8 @@ impl Exec {
                     if until.met(room, seat, station) && !pressed_last {
                         self.phase = Phase::Acting(1);
                         Ok(Intent { action: true, ..hold_still })
-                    } else if n >= max {
-                        Err(Outcome::Stuck)
                     } else {
-                        self.phase = Phase::Waiting(n + 1);
-                        Ok(hold_still)
+                        self.wait_longer(n, max, hold_still)
                     }
                 }
                 // The thrower waits on its cell until the flight would end in the catcher's
@@ -212,21 +218,15 @@ impl Exec {
                     } else if throw_ends(room, cook) == Some(FlightEnd::Caught(to)) {
                         self.phase = Phase::Acting(1);
                         Ok(Intent { dash: true, ..hold_still })
-                    } else if n >= max {
-                        Err(Outcome::Stuck)
                     } else {
-                        self.phase = Phase::Waiting(n + 1);
-                        Ok(hold_still)
+                        self.wait_longer(n, max, hold_still)
                     }
                 }
                 Mode::Catch { max, .. } => {
                     if cook.held.is_some() {
                         Err(Outcome::Done)
-                    } else if n >= max {
-                        Err(Outcome::Stuck)
                     } else {
-                        self.phase = Phase::Waiting(n + 1);
-                        Ok(hold_still)
+                        self.wait_longer(n, max, hold_still)
                     }
                 }
                 _ => Err(Outcome::Stuck),
