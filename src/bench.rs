@@ -31,7 +31,7 @@ pub enum BenchCommand {
     /// A room of clients through the impairment proxy at several round trips: frames admitted
     /// and late, press → applied latency, prediction corrections, bandwidth.
     #[cfg(not(target_arch = "wasm32"))]
-    Net(crate::net::netbench::NetBenchArgs),
+    Net(crate::net::tools::netbench::NetBenchArgs),
 }
 
 /// Options of `bench sim`.
@@ -305,7 +305,7 @@ pub fn run(command: BenchCommand) -> u8 {
     match command {
         BenchCommand::Sim(args) => run_sim(&args),
         #[cfg(not(target_arch = "wasm32"))]
-        BenchCommand::Net(args) => crate::net::netbench::run(&args),
+        BenchCommand::Net(args) => crate::net::tools::netbench::run(&args),
     }
 }
 

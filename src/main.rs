@@ -52,7 +52,7 @@ struct HostArgs {
     /// Fill empty seats with planner bots when a round starts: alone, up to the level's spawn
     /// count; `--bots-fill N`, up to N cooks in all (1-4). Players are never displaced.
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "spawns")]
-    bots_fill: Option<undercooked::net::bots::BotsFill>,
+    bots_fill: Option<undercooked::net::server::bots::BotsFill>,
     /// Server worlds behind the one web port, each on its own UDP port (--port + i) with
     /// --max-rooms split between them: for big hosts (docs/PERFORMANCE.md, capacity).
     #[arg(long, default_value_t = 1)]
@@ -69,8 +69,8 @@ struct HostArgs {
     #[arg(long = "allow-origin")]
     allow_origin: Vec<String>,
     /// Log lines on stderr: `text` (key=value) or `json` (one object per line).
-    #[arg(long, value_enum, default_value_t = undercooked::net::logs::LogFormat::Text)]
-    log_format: undercooked::net::logs::LogFormat,
+    #[arg(long, value_enum, default_value_t = undercooked::net::server::logs::LogFormat::Text)]
+    log_format: undercooked::net::server::logs::LogFormat,
     /// Most connections open on the web port at once; the next is closed at accept.
     #[arg(long, default_value_t = 4096)]
     max_connections: usize,
@@ -116,7 +116,7 @@ enum Command {
     #[cfg(not(target_arch = "wasm32"))]
     Join {
         #[command(flatten)]
-        args: undercooked::net::loadgen::JoinArgs,
+        args: undercooked::net::tools::loadgen::JoinArgs,
         /// No window: the headless client (scripted inputs, `--stats`, `--clients`). Without it
         /// the game window opens on the room (client builds).
         #[arg(long)]
@@ -146,7 +146,7 @@ enum Command {
     /// Impair traffic to a server by hand: a UDP or TCP proxy adding delay, jitter, loss,
     /// reordering and duplication, printing its counters every second.
     #[cfg(not(target_arch = "wasm32"))]
-    Netem(undercooked::net::impair::cli::NetemArgs),
+    Netem(undercooked::net::tools::impair::cli::NetemArgs),
 }
 
 #[derive(Subcommand)]
@@ -221,7 +221,7 @@ fn main() -> ExitCode {
             // A join link names the room: `join http://HOST:PORT/?room=CODE` needs no --room.
             if args.room.is_none()
                 && !args.create
-                && let Some((web, code)) = undercooked::net::api::parse_join_link(&args.web)
+                && let Some((web, code)) = undercooked::net::client::api::parse_join_link(&args.web)
             {
                 args.web = web;
                 args.room = Some(code);
@@ -239,7 +239,7 @@ fn main() -> ExitCode {
             }
             if !headless {
                 #[cfg(feature = "client")]
-                return undercooked::client::join::run(
+                return undercooked::client::online::join::run(
                     &args.web,
                     if args.create { None } else { args.room.as_deref() },
                     &args.name,
@@ -252,22 +252,22 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
-            ExitCode::from(undercooked::net::loadgen::run_join(&args))
+            ExitCode::from(undercooked::net::tools::loadgen::run_join(&args))
         }
         Command::Bot { what } => ExitCode::from(undercooked::bot::prove::run(what)),
         Command::Soak(args) => ExitCode::from(undercooked::soak::run(&args)),
         #[cfg(not(target_arch = "wasm32"))]
         Command::Fuzz(args) => ExitCode::from(undercooked::fuzz::runner::run(&args)),
         #[cfg(not(target_arch = "wasm32"))]
-        Command::Netem(args) => ExitCode::from(undercooked::net::impair::cli::run(&args)),
+        Command::Netem(args) => ExitCode::from(undercooked::net::tools::impair::cli::run(&args)),
     }
 }
 
 /// Runs the headless dedicated server until SIGINT/SIGTERM.
 #[cfg(not(target_arch = "wasm32"))]
 fn run_host(h: HostArgs) -> u8 {
-    undercooked::net::server::run_headless(
-        &undercooked::net::server::HostConfig {
+    undercooked::net::server::worlds::run_headless(
+        &undercooked::net::server::worlds::HostConfig {
             bind: h.bind,
             port: h.port,
             web_port: h.web_port,
@@ -278,11 +278,11 @@ fn run_host(h: HostArgs) -> u8 {
             empty_timeout: std::time::Duration::from_secs(h.empty_room_secs),
             bots_fill: h.bots_fill,
             shards: h.shards,
-            web: undercooked::net::web::WebConfig {
+            web: undercooked::net::server::web::WebConfig {
                 root: h.web_root,
                 max_relays: h.max_relays,
                 origins: h.allow_origin,
-                limits: undercooked::net::web::WebLimits {
+                limits: undercooked::net::server::web::WebLimits {
                     max_connections: h.max_connections,
                     per_address: h.max_connections_per_address,
                     rooms_per_address: h.rooms_per_address,

@@ -14,7 +14,7 @@ use std::process::Command;
 use std::time::Duration;
 use undercooked::client::hud::{Nudge, spawn_nudges};
 use undercooked::client::input::{CookAction, Device, Outbox, frame_from_action, input_map};
-use undercooked::client::interp::{DrawnAt, Trail, blend_cooks};
+use undercooked::client::kitchen::interp::{DrawnAt, Trail, blend_cooks};
 use undercooked::project::RoomTick;
 use undercooked::sim::events::{DeniedReason, SimEvent};
 
@@ -79,8 +79,8 @@ fn outbox_numbers_frames_in_send_order() {
 /// the other half's), X / West on a gamepad; the stick and action are unchanged by it.
 #[test]
 fn the_second_button_is_bound_by_default_on_every_device() {
-    use undercooked::client::config::{Bindings, Control, Press, Slot};
     use undercooked::client::input::dash_from_action;
+    use undercooked::client::settings::config::{Bindings, Control, Press, Slot};
     let dash_after = |device: Device, keys: &[KeyCode]| {
         let (mut app, p) = input_app(device);
         for k in keys {
@@ -116,7 +116,9 @@ fn the_second_button_is_bound_by_default_on_every_device() {
 /// unbound rather than refusing the whole file.
 #[test]
 fn a_config_from_before_the_second_button_loads_with_its_default() {
-    use undercooked::client::config::{Bindings, Control, Slot, bindings_text, parse_bindings};
+    use undercooked::client::settings::config::{
+        Bindings, Control, Slot, bindings_text, parse_bindings,
+    };
     let old = |b: &Bindings| {
         let text = bindings_text(b);
         let lines: Vec<&str> =
@@ -358,7 +360,7 @@ fn tandem_runs_and_moves_the_couch_under_xvfb() {
 /// projects every tile corner through the real camera (`Camera::world_to_viewport`).
 #[test]
 fn the_camera_frames_every_campaign_kitchen_at_every_aspect_under_xvfb() {
-    use undercooked::client::framing::FRAMING_SIZES;
+    use undercooked::client::capture::framing::FRAMING_SIZES;
     use undercooked::level::{load_campaign, load_recipes_file};
     let Some(xvfb) = xvfb_run() else {
         eprintln!(
@@ -402,9 +404,9 @@ fn the_camera_frames_every_campaign_kitchen_at_every_aspect_under_xvfb() {
 fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     use bevy::state::app::StatesPlugin;
     use undercooked::client::online::{OnlineSession, connect};
-    use undercooked::net::api::request_seat;
-    use undercooked::net::rooms::HostedRoom;
-    use undercooked::net::server::{HostConfig, spawn_server};
+    use undercooked::net::client::api::request_seat;
+    use undercooked::net::server::rooms::HostedRoom;
+    use undercooked::net::server::worlds::{HostConfig, spawn_server};
     use undercooked::protocol::{CookView, GridView, LobbyPhase, LobbyView, RoomClock, RoomView};
     use undercooked::sim::room::Room;
 
@@ -427,7 +429,7 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     app.cleanup();
 
     // Player 1 walks right and presses, every frame (what the input plugin puts in the outbox).
-    let admitted = |h: &undercooked::net::server::ServerHandle| {
+    let admitted = |h: &undercooked::net::server::worlds::ServerHandle| {
         let code = reply.code.clone();
         h.with_world(move |w| {
             let mut q = w.query::<&HostedRoom>();
@@ -479,7 +481,7 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     let predictor = &s.players.first().expect("the welcome started a prediction").predictor;
     assert!(predictor.stats.reconciles > 0, "authoritative ticks rebuilt it: {predictor:?}");
     let drawn = w
-        .get_resource::<undercooked::client::interp::PredictedCooks>()
+        .get_resource::<undercooked::client::kitchen::interp::PredictedCooks>()
         .and_then(|p| p.0.first().copied())
         .expect("the window draws its own cook from the prediction");
     assert_eq!(drawn.seat, 0);
@@ -560,10 +562,10 @@ fn the_window_drives_its_tandem_seat_with_the_porter_online_and_hears_the_beats(
     use undercooked::client::tandem::beats::{BeatLine, TandemBeatsPlugin, TandemTick};
     use undercooked::client::tandem::online::TandemOnlinePlugin;
     use undercooked::client::tandem::screen::TandemScreen;
-    use undercooked::net::api::api_create_mode;
-    use undercooked::net::rooms::HostedRoom;
-    use undercooked::net::server::{HostConfig, spawn_server};
-    use undercooked::net::tandem_round::TandemRound;
+    use undercooked::net::client::api::api_create_mode;
+    use undercooked::net::server::rooms::HostedRoom;
+    use undercooked::net::server::tandem_round::TandemRound;
+    use undercooked::net::server::worlds::{HostConfig, spawn_server};
     use undercooked::protocol::tandem::GameMode;
     use undercooked::tandem::control::SeatOrder;
     use undercooked::tandem::events::TandemEvent;
@@ -587,7 +589,7 @@ fn the_window_drives_its_tandem_seat_with_the_porter_online_and_hears_the_beats(
     app.finish();
     app.cleanup();
     // The fore seat's orders the server stepped that were not a still hold.
-    let driven = |h: &undercooked::net::server::ServerHandle| {
+    let driven = |h: &undercooked::net::server::worlds::ServerHandle| {
         let code = reply.code.clone();
         h.with_world(move |w| {
             let mut q = w.query::<&HostedRoom>();
@@ -671,7 +673,7 @@ fn local_bots_cook_and_serve_through_room_inputs() {
 
 #[test]
 fn the_designer_overlay_lists_a_rejected_edit_and_clears_on_fix() {
-    use undercooked::client::designer::{DesignerOverlay, DesignerToolsPlugin};
+    use undercooked::client::local::designer::{DesignerOverlay, DesignerToolsPlugin};
     use undercooked::client::state::AppState;
     use undercooked::level::{LevelWatchConfig, LevelWatchPlugin};
 
@@ -744,7 +746,7 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// built from the new bindings make different input frames.
 #[test]
 fn rebinding_changes_the_frames_refuses_conflicts_and_saves() {
-    use undercooked::client::config::{
+    use undercooked::client::settings::config::{
         Bindings, ConfigFile, Control, Rebinding, Slot, capture_rebind, load_bindings,
     };
     let dir = temp_dir("rebind");
@@ -809,7 +811,7 @@ fn input_app_with(map: InputMap<CookAction>) -> (App, Entity) {
 
 #[test]
 fn the_config_file_round_trips() {
-    use undercooked::client::config::{
+    use undercooked::client::settings::config::{
         Bindings, Control, Press, Slot, load_bindings, store_bindings,
     };
     let dir = temp_dir("config-rt");
@@ -829,7 +831,9 @@ fn the_config_file_round_trips() {
 
 #[test]
 fn a_malformed_or_conflicting_config_is_refused_by_name_and_kept() {
-    use undercooked::client::config::{Bindings, bad_copy_path, bindings_text, load_bindings};
+    use undercooked::client::settings::config::{
+        Bindings, bad_copy_path, bindings_text, load_bindings,
+    };
     let dir = temp_dir("config-bad");
     let file = dir.join("config.ron");
     let broken = "Bindings(\n  keyboard_1: (up: KeyW, down: Oops,\n";
@@ -862,11 +866,11 @@ fn a_malformed_or_conflicting_config_is_refused_by_name_and_kept() {
 /// name (the defaults used, the file kept as .bad), as the bindings are.
 #[test]
 fn accessibility_options_round_trip_and_a_bad_value_is_refused_by_name() {
-    use undercooked::client::access::{AccessOption, Accessibility};
-    use undercooked::client::config::{
+    use undercooked::client::settings::access::{AccessOption, Accessibility};
+    use undercooked::client::settings::config::{
         Bindings, bad_copy_path, bindings_text, load_bindings, store_bindings,
     };
-    use undercooked::client::palette::PaletteKind;
+    use undercooked::client::settings::palette::PaletteKind;
     let dir = temp_dir("access-rt");
     let file = dir.join("config.ron");
     // Each option on its own, then all together.
@@ -931,7 +935,7 @@ fn accessibility_options_round_trip_and_a_bad_value_is_refused_by_name() {
 fn the_loading_state_loads_the_content_then_opens_the_title() {
     use bevy::state::app::StatesPlugin;
     use undercooked::client::args::{Options, PlayArgs};
-    use undercooked::client::loading::{
+    use undercooked::client::screens::loading::{
         GameAssets, LoadProgress, campaign_from_assets, register_content_sources,
     };
     use undercooked::client::state::AppState;
@@ -947,7 +951,7 @@ fn the_loading_state_loads_the_content_then_opens_the_title() {
     app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()));
     app.insert_resource(Options(args.clone()));
     app.init_state::<AppState>();
-    app.add_plugins(undercooked::client::loading::LoadingPlugin);
+    app.add_plugins(undercooked::client::screens::loading::LoadingPlugin);
     app.update();
     assert_eq!(*app.world().resource::<State<AppState>>().get(), AppState::Loading);
     let end = std::time::Instant::now() + Duration::from_secs(60);
@@ -985,7 +989,7 @@ fn the_loading_state_loads_the_content_then_opens_the_title() {
 #[test]
 fn join_links_and_typed_addresses_name_the_room() {
     use undercooked::client::online::join_target;
-    use undercooked::net::api::{join_link, parse_join_link};
+    use undercooked::net::client::api::{join_link, parse_join_link};
     let link = join_link("192.168.1.5:7780", "KQX4");
     assert_eq!(link, "http://192.168.1.5:7780/?room=KQX4");
     let pair = ("192.168.1.5:7780".to_string(), "KQX4".to_string());
@@ -1009,13 +1013,13 @@ fn join_links_and_typed_addresses_name_the_room() {
 #[test]
 fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
     use bevy::state::app::StatesPlugin;
-    use undercooked::client::netmenu::host_lines;
     use undercooked::client::online::{
         Hosting, WindowedOnlinePlugin, go_online, host_lan, join_target, leave_online,
     };
+    use undercooked::client::screens::netmenu::host_lines;
     use undercooked::client::state::{AppState, Online};
-    use undercooked::net::api::request_seat;
-    use undercooked::net::headless::{HeadlessClient, InputMode};
+    use undercooked::net::client::api::request_seat;
+    use undercooked::net::client::headless::{HeadlessClient, InputMode};
     use undercooked::protocol::LobbyView;
 
     let dir = temp_dir("host");
@@ -1027,7 +1031,7 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin));
     app.init_state::<AppState>();
-    app.insert_resource(undercooked::client::config::Bindings::default());
+    app.insert_resource(undercooked::client::settings::config::Bindings::default());
     app.add_plugins(WindowedOnlinePlugin);
     app.finish();
     app.cleanup();
@@ -1082,7 +1086,7 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
 #[cfg(target_os = "linux")]
 #[test]
 fn paste_reads_the_clipboard_owners_text() {
-    use undercooked::client::paste::{clipboard_text, first_line};
+    use undercooked::client::screens::paste::{clipboard_text, first_line};
     use x11rb::connection::Connection;
     use x11rb::protocol::Event;
     use x11rb::protocol::xproto::{
@@ -1257,9 +1261,9 @@ fn f3_toggles_the_perf_overlay_with_live_numbers() {
 /// admitted log, which replays the round to the server's hash (skipped, loudly, without Xvfb).
 #[test]
 fn two_local_players_in_one_window_take_two_seats() {
-    use undercooked::net::inputs::seat_frame_counts;
-    use undercooked::net::rooms::{HostedRoom, replay_live};
-    use undercooked::net::server::{HostConfig, spawn_server};
+    use undercooked::net::server::inputs::seat_frame_counts;
+    use undercooked::net::server::rooms::{HostedRoom, replay_live};
+    use undercooked::net::server::worlds::{HostConfig, spawn_server};
     use undercooked::sim::room::Room;
 
     let Some(xvfb) = std::env::var_os("PATH")
@@ -1295,7 +1299,7 @@ fn two_local_players_in_one_window_take_two_seats() {
 
     // Both seats held by one connection, a live round, and frames with a stick from both.
     type Seen = (Vec<Option<Entity>>, Vec<String>, Option<Room>);
-    let state = |h: &undercooked::net::server::ServerHandle| -> Option<Seen> {
+    let state = |h: &undercooked::net::server::worlds::ServerHandle| -> Option<Seen> {
         h.with_world(|w| {
             let hosted = w.query::<&HostedRoom>().iter(w).next()?;
             let clients = hosted.seats.iter().flatten().map(|s| s.client).collect();
@@ -1371,9 +1375,9 @@ fn online_a_lone_player_takes_every_device_and_a_couch_keeps_its_own() {
     use bevy::state::app::StatesPlugin;
     use bevy_replicon_renet::RenetClient;
     use bevy_replicon_renet::renet::ConnectionConfig;
-    use undercooked::client::config::Bindings;
     use undercooked::client::input::{Lineup, LocalPlayer};
     use undercooked::client::online::OnlinePlugin;
+    use undercooked::client::settings::config::Bindings;
 
     let bindings = Bindings::default();
     for (lineup, solo) in [
@@ -1407,10 +1411,10 @@ fn the_online_client_draws_a_rooms_tandem_round_and_sends_its_seats_order() {
     use undercooked::client::online::connect;
     use undercooked::client::tandem::online::{OrderClock, TandemOnlinePlugin};
     use undercooked::client::tandem::screen::TandemScreen;
-    use undercooked::net::api::request_seat;
-    use undercooked::net::rooms::HostedRoom;
-    use undercooked::net::server::{HostConfig, spawn_server};
-    use undercooked::net::tandem_round::TandemRound;
+    use undercooked::net::client::api::request_seat;
+    use undercooked::net::server::rooms::HostedRoom;
+    use undercooked::net::server::tandem_round::TandemRound;
+    use undercooked::net::server::worlds::{HostConfig, spawn_server};
     use undercooked::protocol::LobbyCommand;
     use undercooked::protocol::LobbyView;
     use undercooked::protocol::tandem::{GameMode, TandemRoundInfo};
@@ -1425,7 +1429,7 @@ fn the_online_client_draws_a_rooms_tandem_round_and_sends_its_seats_order() {
     app.add_plugins((MinimalPlugins, StatesPlugin));
     connect(&mut app, &reply).expect("client starts");
     app.add_plugins(TandemOnlinePlugin);
-    app.init_resource::<undercooked::client::config::Bindings>();
+    app.init_resource::<undercooked::client::settings::config::Bindings>();
     // Player 1's stick full right (no input plugin runs here: the state stays as set).
     let mut state = ActionState::<CookAction>::default();
     state.set_axis_pair(&CookAction::Move, Vec2::X);
@@ -1433,7 +1437,7 @@ fn the_online_client_draws_a_rooms_tandem_round_and_sends_its_seats_order() {
     app.finish();
     app.cleanup();
     let right = SeatOrder::from_stick(1000, 0, false);
-    let server_order = |h: &undercooked::net::server::ServerHandle| {
+    let server_order = |h: &undercooked::net::server::worlds::ServerHandle| {
         let code = reply.code.clone();
         h.with_world(move |w| {
             let mut q = w.query::<&HostedRoom>();

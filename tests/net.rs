@@ -5,17 +5,17 @@
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use undercooked::net::api::{api_create, api_create_mode, api_join, request_seat};
-use undercooked::net::error::NetError;
-use undercooked::net::headless::{HeadlessClient, InputMode, Transport};
-use undercooked::net::inputs::seat_frame_counts;
-use undercooked::net::loadgen::{JoinArgs, connect_seats, open_seats};
-use undercooked::net::lobby::LobbyRefusals;
-use undercooked::net::rooms::{HostedRoom, RoomPolicy, replay_live};
-use undercooked::net::server::{HostConfig, ServerHandle, spawn_server};
-use undercooked::net::session::JoinReply;
-use undercooked::net::tandem_round::TandemRound;
-use undercooked::net::web::WebConfig;
+use undercooked::net::client::api::{api_create, api_create_mode, api_join, request_seat};
+use undercooked::net::client::headless::{HeadlessClient, InputMode, Transport};
+use undercooked::net::client::session::JoinReply;
+use undercooked::net::server::inputs::seat_frame_counts;
+use undercooked::net::server::lobby::LobbyRefusals;
+use undercooked::net::server::rooms::{HostedRoom, RoomPolicy, replay_live};
+use undercooked::net::server::tandem_round::TandemRound;
+use undercooked::net::server::web::WebConfig;
+use undercooked::net::server::worlds::{HostConfig, ServerHandle, spawn_server};
+use undercooked::net::tools::loadgen::{JoinArgs, connect_seats, open_seats};
+use undercooked::net::wire::error::NetError;
 use undercooked::protocol::tandem::{Carrier, GameMode, TandemEvents, TandemOrder};
 use undercooked::protocol::{InputBatch, LobbyCommand, LobbyPhase, PackedInput};
 use undercooked::replay::bundle::{Bundle, check_bundle};
@@ -436,7 +436,7 @@ fn a_network_rounds_bundle_checks_ok_and_a_tampered_one_does_not() {
 /// bundle and the results line say so.
 #[test]
 fn an_assisted_room_plays_assisted_rounds_and_its_bundle_and_results_say_so() {
-    use undercooked::net::api::api_create_assisted;
+    use undercooked::net::client::api::api_create_assisted;
     use undercooked::sim::assist::{Assist, OrderTime};
     let (h, dir) = server("assist");
     let web = h.addrs.web.to_string();
@@ -599,8 +599,10 @@ fn bots_fill_the_empty_seats_and_the_round_reaches_serves() {
     // `--bots-fill`: one player on the tutorial (two spawns) gets one bot partner, who cooks
     // through the same input buffer; the round still replays from its admitted frames.
     let dir = data_dir("botsfill");
-    let cfg =
-        HostConfig { bots_fill: Some(undercooked::net::bots::BotsFill::Spawns), ..config(dir) };
+    let cfg = HostConfig {
+        bots_fill: Some(undercooked::net::server::bots::BotsFill::Spawns),
+        ..config(dir)
+    };
     let h = spawn_server(cfg).expect("server starts");
     let web = h.addrs.web.to_string();
     let a = api_create(&web, "Ann", Some("tutorial")).unwrap();
@@ -663,7 +665,7 @@ fn all_see_all_move(clients: &mut [&mut HeadlessClient], seats: u8) -> bool {
 }
 
 fn relays_open(h: &ServerHandle) -> usize {
-    h.with_world(|w| w.resource::<undercooked::net::http::HttpHandle>().relays() as usize)
+    h.with_world(|w| w.resource::<undercooked::net::server::http::HttpHandle>().relays() as usize)
 }
 
 fn ws(web: &str, origin: Option<String>) -> Transport {
@@ -820,9 +822,9 @@ fn the_relay_refuses_a_foreign_origin_and_holds_its_cap() {
     let (h, _) = server_with("ws-cap", web_cfg);
     let web = h.addrs.web.to_string();
     let a = api_create(&web, "A", None).unwrap();
-    let token = || undercooked::net::tokens::read_token(&a.token).unwrap();
+    let token = || undercooked::net::wire::tokens::read_token(&a.token).unwrap();
     let open = |origin: Option<&str>| {
-        undercooked::net::ws::WsClientTransport::connect(&web, origin, token())
+        undercooked::net::client::ws::WsClientTransport::connect(&web, origin, token())
     };
     let err = open(Some("http://evil.example")).err().expect("a foreign origin is refused");
     assert!(matches!(&err, NetError::WebSocketRefused(s) if s.starts_with("403")), "{err}");
@@ -1005,8 +1007,8 @@ fn two_remote_bots_in_one_process_share_the_kitchen() {
 /// every authoritative tick no late frame touched (it is alone, so nothing else does).
 #[test]
 fn a_client_over_a_bad_link_loses_no_press_and_predicts_its_cook() {
-    use undercooked::net::impair::Conditions;
-    use undercooked::net::netbench::{ImpairedHost, seat_room};
+    use undercooked::net::tools::impair::Conditions;
+    use undercooked::net::tools::netbench::{ImpairedHost, seat_room};
     for ws in [false, true] {
         let cond = Conditions::around_rtt(200, 20, 5.0);
         let host = ImpairedHost::start(if ws { "bad-link-ws" } else { "bad-link" }, cond, 3, ws)
@@ -1014,7 +1016,7 @@ fn a_client_over_a_bad_link_loses_no_press_and_predicts_its_cook() {
         let (code, mut clients) =
             seat_room(&host, 1, "tutorial", InputMode::Random).expect("the round starts");
         let end = Instant::now() + Duration::from_secs(8);
-        undercooked::net::loadgen::drive(&mut clients, Duration::from_millis(5), end);
+        undercooked::net::tools::loadgen::drive(&mut clients, Duration::from_millis(5), end);
         let s = clients[0].session();
         let sent = s.frames_sent;
         let stats = s.stats();
@@ -1079,8 +1081,8 @@ fn told_of(seed: u64, orders: &[[SeatOrder; 2]]) -> Vec<(u32, TandemEvent)> {
 /// the kitchen's rounds use, and the lobby comes back.
 #[test]
 fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score() {
-    use undercooked::net::impair::Conditions;
-    use undercooked::net::netbench::ImpairedHost;
+    use undercooked::net::tools::impair::Conditions;
+    use undercooked::net::tools::netbench::ImpairedHost;
     let host = ImpairedHost::start("tandem", Conditions::around_rtt(150, 15, 5.0), 7, false)
         .expect("server and proxy start");
     let (h, dir) = (&host.server, host.dir.clone());
@@ -1163,7 +1165,7 @@ fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score
     let line = results(&dir).into_iter().find(|l| l["room"] == a.code.as_str()).expect("a line");
     // The round's replay bundle, as a kitchen round's: written on the writer's thread, it
     // re-plays to the recorded chain on the course it carries.
-    h.with_world(|w| w.resource::<undercooked::net::records::BundleWriter>().flush());
+    h.with_world(|w| w.resource::<undercooked::net::server::records::BundleWriter>().flush());
     let path = dir.join("bundles").join(format!("{}-1.tandem-bundle.ron", a.code));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let bundle = TandemBundle::parse(&text).expect("the round's bundle parses");
@@ -1181,7 +1183,7 @@ fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score
 }
 
 /// `join --headless --inputs bot` in a Tandem room: each connection's seat is driven by the
-/// porter planning from the replicated view (`net::tandem_seat`), so two of them are a bot pair
+/// porter planning from the replicated view (`net::client::tandem_seat`), so two of them are a bot pair
 /// online: both seats' orders are the bots', the couch is carried through a doorway, and both
 /// clients are told of it.
 #[test]

@@ -71,7 +71,7 @@ fi
 cp web/index.html "$out/"
 cp -r assets "$out/assets"
 # Precompressed copies beside the files a first visit downloads: the web port sends X.br or
-# X.gz by the client's Accept-Encoding, when not older than X (src/net/web/files.rs). Debian's
+# X.gz by the client's Accept-Encoding, when not older than X (src/net/server/web/files.rs). Debian's
 # `brotli` and `gzip` are the formats' reference encoders, at their smallest settings: nothing
 # to build, nothing hand-written, and the server only reads the files. `gzip -n` keeps the name
 # and time out of the header, so a build compresses to the same bytes every time. Assets (PNG,

@@ -23,7 +23,7 @@
 // --mode tandem: the room is made for Tandem (`{"mode": "Tandem"}`), the page seats one player
 // (`players=1`: seat 1, the couch's aft handle) and the watcher holds the fore handle sending
 // nothing (a player seat without orders holds: no push). In the round D is held 3 s, then the
-// screenshot as above. The watcher's `--stats` `tandem` object (src/net/tandem_watch.rs: what
+// screenshot as above. The watcher's `--stats` `tandem` object (src/net/client/tandem_watch.rs: what
 // the server replicated, not what the page says) must show both handles held by the two
 // players (no porter), the aft seat's order pushing and the fore seat's never, and the couch's
 // centre at least 100 mm from where the watcher first saw it: the browser's orders reached the

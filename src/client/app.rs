@@ -1,23 +1,23 @@
 //! The client's app: every client plugin in the order they are added, and `undercooked play`.
 
 use super::args::{Options, PlayArgs};
-use super::assist_menu::AssistMenuPlugin;
-use super::backdrop::BackdropPlugin;
-use super::designer::DesignerOverlayPlugin;
-use super::framing::FramingCheckPlugin;
-use super::level_select::LevelSelectPlugin;
-use super::loading::{LoadingPlugin, register_content_sources};
-#[cfg(not(target_arch = "wasm32"))]
-use super::lobby_assist::LobbyAssistPlugin;
-use super::lobby_mode::LobbyModePlugin;
+use super::capture::framing::FramingCheckPlugin;
+use super::capture::shot::StartedAt;
 use super::local::LocalHostPlugin;
-use super::menu::MenuPlugin;
-#[cfg(not(target_arch = "wasm32"))]
-use super::netmenu::NetMenuPlugin;
+use super::local::assist_menu::AssistMenuPlugin;
+use super::local::backdrop::BackdropPlugin;
+use super::local::designer::DesignerOverlayPlugin;
 #[cfg(not(target_arch = "wasm32"))]
 use super::online::WindowedOnlinePlugin;
+#[cfg(not(target_arch = "wasm32"))]
+use super::online::lobby_assist::LobbyAssistPlugin;
+use super::online::lobby_mode::LobbyModePlugin;
 use super::presentation::PresentationPlugin;
-use super::shot::StartedAt;
+use super::screens::level_select::LevelSelectPlugin;
+use super::screens::loading::{LoadingPlugin, register_content_sources};
+use super::screens::menu::MenuPlugin;
+#[cfg(not(target_arch = "wasm32"))]
+use super::screens::netmenu::NetMenuPlugin;
 use super::state::AppState;
 use super::tandem::online::TandemOnlinePlugin;
 use super::tandem::run::TandemRunPlugin;

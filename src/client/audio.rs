@@ -2,8 +2,8 @@
 //! played through Bevy's audio as a custom `Decodable` source, chosen from `RoomTick` facts
 //! (a Tandem run's ticks ask through [`PlayCue`]: `client::tandem::beats`).
 
+use super::hud::pops::refused_serve;
 use super::local::RoundPhase;
-use super::pops::refused_serve;
 use super::save::SaveData;
 use super::state::BackdropRoom;
 use crate::project::RoomTick;

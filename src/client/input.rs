@@ -2,11 +2,11 @@
 //! menu, and one `InputFrame` per local seat per tick into the outbox the host (or, online,
 //! the network) drains.
 
-use super::config::Bindings;
+use super::settings::config::Bindings;
 // The actions and devices live in `device`, so `config` can bind them without importing this
 // file back; re-exported for the callers (the client tests) that name them `input::…`.
 use super::args::{Autoplay, Options};
-pub use super::device::{CookAction, Device};
+pub use super::settings::device::{CookAction, Device};
 use super::state::AppState;
 use crate::schedule::TickSystems;
 use crate::sim::ids::Seat;

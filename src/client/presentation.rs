@@ -1,15 +1,15 @@
 //! The plugins every game window presents the kitchen with, whoever runs its rooms.
 
-use super::access_sync::AccessibilityPlugin;
 use super::audio::SoundPlugin;
-use super::config::ConfigPlugin;
+use super::capture::shot::ShotPlugin;
 use super::hud::HudPlugin;
 use super::input::CookInputPlugin;
-use super::interp::InterpPlugin;
 use super::kitchen::KitchenPlugin;
+use super::kitchen::interp::InterpPlugin;
 use super::perf::PerfPlugin;
 use super::save::SavePlugin;
-use super::shot::ShotPlugin;
+use super::settings::access_sync::AccessibilityPlugin;
+use super::settings::config::ConfigPlugin;
 use super::tandem::beats::TandemBeatsPlugin;
 use super::tandem::camera::TandemCameraPlugin;
 use super::tandem::hud::TandemHudPlugin;
@@ -18,7 +18,7 @@ use bevy::prelude::*;
 
 /// The plugins that read views and devices and present them (no sim, no local host, no
 /// menu): shared by local play ([`super::app::ClientPlugin`]), the online client
-/// ([`super::join::run`]) and the browser.
+/// ([`super::online::join::run`]) and the browser.
 pub struct PresentationPlugin;
 
 impl Plugin for PresentationPlugin {

@@ -4,7 +4,7 @@
 //! Colours are constants so a palette change is one edit and two screens can never drift
 //! apart by a digit; the values are the ones the screenshots were taken with.
 
-use super::palette;
+use super::settings::palette;
 use crate::sim::kinds::{Form, Ingredient};
 use crate::sim::units::MAX_COOKS;
 use bevy::prelude::*;

@@ -9,7 +9,7 @@
 //! files, which only the desktop game has.
 //!
 //! The seat comes from the web port's API over `fetch` and the connection is the page's
-//! WebSocket to the relay (`net::browser`); from there on it is the native online client's app
+//! WebSocket to the relay (`net::client::browser`); from there on it is the native online client's app
 //! (`online::OnlinePlugin`, the presentation plugins), as `undercooked join` builds it.
 //!
 //! For the end-to-end test (web/e2e.sh) the page logs a few fixed lines to the console:
@@ -18,17 +18,17 @@
 //! frames=F` (netcode bytes over the WebSocket and frames drawn since it opened).
 
 use super::args::{Options, PlayArgs};
-use super::assist_menu::{AssistOption, RoundAssist, assist_label, step_assist};
 use super::hud::font;
+use super::local::assist_menu::{AssistOption, RoundAssist, assist_label, step_assist};
 use super::online::{InviteLink, LobbyPanelPlugin, OnlinePlugin, OnlineSession};
 use super::presentation::PresentationPlugin;
 use super::state::AppState;
 use super::tandem::online::TandemOnlinePlugin;
 use super::window::GamePlugins;
-use crate::net::browser;
-use crate::net::error::NetError;
-use crate::net::session::{BadRoomCode, ClientNetPlugin, JoinReply, insert_client};
-use crate::net::ws::{WsClientPlugin, WsClientTransport};
+use crate::net::client::browser;
+use crate::net::client::session::{BadRoomCode, ClientNetPlugin, JoinReply, insert_client};
+use crate::net::client::ws::{WsClientPlugin, WsClientTransport};
+use crate::net::wire::error::NetError;
 use crate::protocol::{LobbyPhase, LobbyView, RoomClock};
 use crate::sim::units::MAX_COOKS;
 use bevy::asset::AssetMetaCheck;
@@ -91,15 +91,15 @@ pub fn run() {
             // No asset has a .meta file: asking the server for each would be 404s.
             .set(AssetPlugin { meta_check: AssetMetaCheck::Never, ..default() }),
     );
-    app.insert_resource(super::shot::StartedAt(Instant::now()));
+    app.insert_resource(super::capture::shot::StartedAt(Instant::now()));
     let mut args = PlayArgs::default();
     app.insert_state(AppState::Menu);
     app.add_plugins(PresentationPlugin);
     app.add_plugins(ClientNetPlugin);
     app.add_plugins((WsClientPlugin, OnlinePlugin, LobbyPanelPlugin));
-    app.add_plugins(super::lobby_assist::LobbyAssistPlugin);
+    app.add_plugins(super::online::lobby_assist::LobbyAssistPlugin);
     // The host's mode choice (F8) and an online Tandem round, as in the window.
-    app.add_plugins((super::lobby_mode::LobbyModePlugin, TandemOnlinePlugin));
+    app.add_plugins((super::online::lobby_mode::LobbyModePlugin, TandemOnlinePlugin));
     let mut joining = Joining::default();
     match browser::page_query() {
         Ok(query) => {
@@ -234,8 +234,9 @@ fn players_label(players: u8) -> String {
 }
 
 fn spawn_menu(mut commands: Commands, options: Res<Options>) {
-    commands.spawn(super::theme::screen(AppState::Menu, super::menu::MENU_GAP)).with_children(
-        |p| {
+    commands
+        .spawn(super::theme::screen(AppState::Menu, super::screens::menu::MENU_GAP))
+        .with_children(|p| {
             p.spawn((Text::new("UNDERCOOKED"), font(56.0), TextColor(HIGHLIGHT)));
             let assist = options.0.assist();
             let items = [
@@ -283,8 +284,7 @@ fn spawn_menu(mut commands: Commands, options: Res<Options>) {
                 font(18.0),
                 TextColor(Color::srgb(1.0, 0.55, 0.4)),
             ));
-        },
-    );
+        });
 }
 
 fn steer_menu(
@@ -338,7 +338,7 @@ fn steer_menu(
         WebAction::Create => None,
         WebAction::Join => {
             let Some(text) = browser::prompt("Room code?", "") else { return };
-            match crate::net::tokens::parse_code(&text) {
+            match crate::net::wire::tokens::parse_code(&text) {
                 Some(code) => Some(code),
                 None => {
                     joining.status = Some(BadRoomCode(text).to_string());

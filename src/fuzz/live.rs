@@ -1,10 +1,10 @@
-//! A real server on 127.0.0.1 (`net::server::spawn_server`, ephemeral ports) for the socket
+//! A real server on 127.0.0.1 (`net::server::worlds::spawn_server`, ephemeral ports) for the socket
 //! targets, raw TCP exchanges with it, and the after-run proof that it still serves and plays.
 
-use crate::net::api::{api_create, api_join};
-use crate::net::headless::{HeadlessClient, InputMode};
-use crate::net::server::{HostConfig, ServerHandle, spawn_server};
-use crate::net::web::{WebConfig, WebLimits};
+use crate::net::client::api::{api_create, api_join};
+use crate::net::client::headless::{HeadlessClient, InputMode};
+use crate::net::server::web::{WebConfig, WebLimits};
+use crate::net::server::worlds::{HostConfig, ServerHandle, spawn_server};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;

@@ -149,7 +149,7 @@ impl LoadersTarget {
         #[cfg(feature = "client")]
         corpus.push((
             FileKind::Config,
-            crate::client::config::bindings_text(&Default::default()).into_bytes(),
+            crate::client::settings::config::bindings_text(&Default::default()).into_bytes(),
         ));
         let kinds = corpus.iter().map(|(k, _)| *k).collect::<Vec<_>>();
         let missing = KINDS.iter().find(|k| !kinds.contains(k));
@@ -215,21 +215,23 @@ impl Target for LoadersTarget {
                 Err(e) => tandem_bundle_kind(&e).to_string(),
             },
             #[cfg(feature = "client")]
-            FileKind::Config => match crate::client::config::parse_bindings(&text, "config.ron") {
-                Ok(_) => "ok".to_string(),
-                Err(crate::client::config::ConfigError::Malformed { .. }) => {
-                    "CONFIG_MALFORMED".into()
+            FileKind::Config => {
+                match crate::client::settings::config::parse_bindings(&text, "config.ron") {
+                    Ok(_) => "ok".to_string(),
+                    Err(crate::client::settings::config::ConfigError::Malformed { .. }) => {
+                        "CONFIG_MALFORMED".into()
+                    }
+                    Err(crate::client::settings::config::ConfigError::Conflict { .. }) => {
+                        "CONFIG_CONFLICT".into()
+                    }
+                    Err(crate::client::settings::config::ConfigError::Unreadable { .. }) => {
+                        "CONFIG_UNREADABLE".into()
+                    }
+                    Err(crate::client::settings::config::ConfigError::BadValue { .. }) => {
+                        "CONFIG_BAD_VALUE".into()
+                    }
                 }
-                Err(crate::client::config::ConfigError::Conflict { .. }) => {
-                    "CONFIG_CONFLICT".into()
-                }
-                Err(crate::client::config::ConfigError::Unreadable { .. }) => {
-                    "CONFIG_UNREADABLE".into()
-                }
-                Err(crate::client::config::ConfigError::BadValue { .. }) => {
-                    "CONFIG_BAD_VALUE".into()
-                }
-            },
+            }
         };
         format!("{}: {what}", kind.name())
     }

@@ -10,7 +10,7 @@
 
 use super::mutate::mutate;
 use super::target::{Outcome, Target};
-use crate::net::tokens::{Admission, PROTOCOL_ID};
+use crate::net::wire::tokens::{Admission, PROTOCOL_ID};
 use crate::sim::rng::SplitMix64;
 use bevy_replicon_renet::renet::{ConnectionConfig, RenetServer};
 use renetcode::{
@@ -216,7 +216,7 @@ impl Link {
         let mut reply: Option<(SocketAddr, Vec<u8>)> = None;
         let mut payload: Option<(u64, Vec<u8>)> = None;
         let kind = {
-            // The typed path the server's own transport (net::udp) takes, without its screen:
+            // The typed path the server's own transport (net::server::udp) takes, without its screen:
             // netcode itself must survive what the screen would have dropped.
             let r = match self.server.process_packet_internal(from, datagram) {
                 Ok(r) => r,

@@ -8,7 +8,7 @@
 use super::live::{LiveServer, status_line};
 use super::mutate::mutate;
 use super::target::{Outcome, Target};
-use crate::net::ws::WS_PATH;
+use crate::net::client::ws::WS_PATH;
 use crate::sim::rng::SplitMix64;
 use base64::Engine;
 use renetcode::{ClientAuthentication, ConnectToken, NetcodeClient};
@@ -19,12 +19,12 @@ use tungstenite::protocol::frame::coding::{Data, OpCode};
 
 /// A real netcode connection request for a room on `server`, as a browser would relay it.
 fn connection_request(server: &LiveServer) -> Result<Vec<u8>, String> {
-    let reply = crate::net::api::api_create(&server.web.to_string(), "Relay", None)?;
+    let reply = crate::net::client::api::api_create(&server.web.to_string(), "Relay", None)?;
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(reply.token.as_bytes())
         .map_err(|e| e.to_string())?;
     let token = ConnectToken::read(&mut bytes.as_slice()).map_err(|e| e.to_string())?;
-    let now = crate::net::tokens::unix_now();
+    let now = crate::net::wire::tokens::unix_now();
     let mut client = NetcodeClient::new(now, ClientAuthentication::Secure { connect_token: token })
         .map_err(|e| e.to_string())?;
     let (packet, _) = client.update(std::time::Duration::ZERO).ok_or("no connection request")?;

@@ -1,7 +1,7 @@
 //! Writing replay bundles: the numbered, fsynced file (`<room>-<n>.<ext>`, the first free
 //! `n`), and the writer's thread that serialises and writes them off the tick (a kitchen
 //! round's bundle is ~0.5 MB of RON; serialising and fsyncing it inside a tick would stall
-//! every other room). Shared by the server's kitchen rounds (`net/records.rs`) and the
+//! every other room). Shared by the server's kitchen rounds (`net/server/records.rs`) and the
 //! desktop client's Tandem rounds (`client/tandem/record.rs`).
 
 use bevy::log::{error, info};

@@ -1,7 +1,7 @@
 //! The state invariants every tick must keep: a pure check over one [`Room`], naming the ids
 //! involved when one breaks.
 //!
-//! The server runs it after every tick of every hosted room (`net::rooms::broken_invariant`,
+//! The server runs it after every tick of every hosted room (`net::server::rooms::broken_invariant`,
 //! which ends a broken round as a fault) and `undercooked soak` after every tick of its runs.
 //! It only reads the room, so a healthy room's hash chain and goldens are untouched by it.
 //! Each law here is one docs/SIMULATION.md states: items in exactly one place (§5.4), the

@@ -10,8 +10,8 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
-use undercooked::net::server::{HostConfig, ServerHandle, spawn_server};
-use undercooked::net::web::WebConfig;
+use undercooked::net::server::web::WebConfig;
+use undercooked::net::server::worlds::{HostConfig, ServerHandle, spawn_server};
 
 const PATIENCE: Duration = Duration::from_secs(10);
 

@@ -7,13 +7,13 @@
 use std::net::{SocketAddr, UdpSocket};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use undercooked::net::api::{api_create, api_join};
-use undercooked::net::error::NetError;
-use undercooked::net::headless::{HeadlessClient, InputMode};
-use undercooked::net::server::{HostConfig, ServerHandle, spawn_server};
-use undercooked::net::session::JoinReply;
-use undercooked::net::tokens::{read_token, unix_now};
-use undercooked::net::udp::{HostTransport, Refusal};
+use undercooked::net::client::api::{api_create, api_join};
+use undercooked::net::client::headless::{HeadlessClient, InputMode};
+use undercooked::net::client::session::JoinReply;
+use undercooked::net::server::udp::{HostTransport, Refusal};
+use undercooked::net::server::worlds::{HostConfig, ServerHandle, spawn_server};
+use undercooked::net::wire::error::NetError;
+use undercooked::net::wire::tokens::{read_token, unix_now};
 
 /// Bounded wait for anything here: generous, since the machines are shared.
 const PATIENCE: Duration = Duration::from_secs(40);
@@ -180,7 +180,7 @@ fn an_overlong_sequence_after_a_connection_request_is_refused_and_the_server_pla
 }
 
 fn metrics(h: &ServerHandle) -> String {
-    h.with_world(|w| w.resource::<undercooked::net::metrics::HostMetrics>().encode())
+    h.with_world(|w| w.resource::<undercooked::net::server::metrics::HostMetrics>().encode())
 }
 
 /// The value of one exposition line whose name and labels start with `prefix`.
@@ -198,7 +198,7 @@ fn metrics_count_what_they_claim_to_measure() {
     let (admitted, text) = h.with_world(|w| {
         let mut q = w.query::<&undercooked::sim::room::Room>();
         let admitted: usize = q.iter(w).map(|r| r.inputs.log().len()).sum();
-        (admitted, w.resource::<undercooked::net::metrics::HostMetrics>().encode())
+        (admitted, w.resource::<undercooked::net::server::metrics::HostMetrics>().encode())
     });
     // Published in `Last` of the frame before this job ran: nothing was admitted in between.
     let said = metric(&text, r#"undercooked_input_frames_total{shard="0",outcome="admitted"}"#);
@@ -306,7 +306,8 @@ fn a_session_that_never_passes_the_protocol_check_is_dropped() {
     peer.connect();
     // The raw peer keeps its netcode session alive but never sends replicon's protocol hash.
     let end = Instant::now() + PATIENCE;
-    let dropped = || h.with_world(|w| w.resource::<undercooked::net::gate::UnauthorisedDrops>().0);
+    let dropped =
+        || h.with_world(|w| w.resource::<undercooked::net::server::gate::UnauthorisedDrops>().0);
     while dropped() == 0 && Instant::now() < end {
         peer.tick();
         std::thread::sleep(Duration::from_millis(50));
@@ -338,7 +339,7 @@ fn one_seat_secret_mints_a_bounded_number_of_tokens() {
             }
         }
     }
-    let burst = undercooked::net::seats::SEAT_TOKENS.burst as usize;
+    let burst = undercooked::net::server::seats::SEAT_TOKENS.burst as usize;
     // The create spent one of the seat's tokens.
     assert_eq!(minted, burst - 1, "a burst of reconnect tokens, then refusals");
     let refusal = refusal.expect("the limit was met");

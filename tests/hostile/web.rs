@@ -10,10 +10,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use undercooked::net::error::NetError;
-use undercooked::net::http::HttpHandle;
-use undercooked::net::server::{HostConfig, ServerHandle, spawn_server};
-use undercooked::net::web::{WebConfig, WebCounters, WebLimits};
+use undercooked::net::server::http::HttpHandle;
+use undercooked::net::server::web::{WebConfig, WebCounters, WebLimits};
+use undercooked::net::server::worlds::{HostConfig, ServerHandle, spawn_server};
+use undercooked::net::wire::error::NetError;
 
 /// Bounded wait for any answer here: generous, since several engineers share two cores.
 const PATIENCE: Duration = Duration::from_secs(10);
@@ -334,7 +334,8 @@ fn room_creation_is_limited_per_address_by_count_and_by_rate() {
         .to_string();
     let gone = code.clone();
     h.with_world(move |w| {
-        let e = w.resource_mut::<undercooked::net::rooms::RoomIndex>().by_code.remove(&gone);
+        let e =
+            w.resource_mut::<undercooked::net::server::rooms::RoomIndex>().by_code.remove(&gone);
         if let Some(e) = e {
             w.despawn(e);
         }
@@ -371,8 +372,11 @@ fn the_router_prunes_rooms_that_ended_on_its_own() {
     assert_eq!(create(), Some(429));
     // Every room ends, and nobody asks for its code: the periodic prune finds out.
     h.with_world(|w| {
-        let codes: Vec<_> =
-            w.resource_mut::<undercooked::net::rooms::RoomIndex>().by_code.drain().collect();
+        let codes: Vec<_> = w
+            .resource_mut::<undercooked::net::server::rooms::RoomIndex>()
+            .by_code
+            .drain()
+            .collect();
         for (_, e) in codes {
             w.despawn(e);
         }
@@ -422,10 +426,10 @@ fn only_configured_origins_may_call_the_api_or_open_a_relay() {
         Some(201)
     );
     assert_eq!(create("https://play.example", &addr.to_string()).map(|a| a.0), Some(201));
-    let reply = undercooked::net::api::api_create(&addr.to_string(), "Ann", None).unwrap();
-    let token = || undercooked::net::tokens::read_token(&reply.token).unwrap();
+    let reply = undercooked::net::client::api::api_create(&addr.to_string(), "Ann", None).unwrap();
+    let token = || undercooked::net::wire::tokens::read_token(&reply.token).unwrap();
     let open = |origin: Option<&str>| {
-        undercooked::net::ws::WsClientTransport::connect(&addr.to_string(), origin, token())
+        undercooked::net::client::ws::WsClientTransport::connect(&addr.to_string(), origin, token())
     };
     let err = open(Some(&format!("http://evil.example:{port}"))).err().expect("refused");
     assert!(matches!(&err, NetError::WebSocketRefused(s) if s.starts_with("403")), "{err}");
@@ -471,9 +475,9 @@ fn a_relay_keeps_its_connections_place_under_the_per_address_cap() {
     let limits = WebLimits { per_address: 2, ..WebLimits::default() };
     let h = server("relaycap", WebConfig { limits, ..WebConfig::default() });
     let web = h.addrs.web.to_string();
-    let reply = undercooked::net::api::api_create(&web, "Ann", None).unwrap();
-    let token = || undercooked::net::tokens::read_token(&reply.token).unwrap();
-    let open = || undercooked::net::ws::WsClientTransport::connect(&web, None, token());
+    let reply = undercooked::net::client::api::api_create(&web, "Ann", None).unwrap();
+    let token = || undercooked::net::wire::tokens::read_token(&reply.token).unwrap();
+    let open = || undercooked::net::client::ws::WsClientTransport::connect(&web, None, token());
     let first = open().expect("relay 1");
     let _second = open().expect("relay 2");
     let relays = |h: &ServerHandle| h.with_world(|w| w.resource::<HttpHandle>().relays());

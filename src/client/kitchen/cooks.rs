@@ -3,7 +3,7 @@
 //! posed each frame where the interpolation puts them.
 
 use super::art::{Art, Shape};
-use crate::client::interp::DrawnAt;
+use crate::client::kitchen::interp::DrawnAt;
 use crate::client::theme::{CHEEK, MOUTH, SKIN, STUN_STARS, seat_color};
 use crate::protocol::CookView;
 use crate::sim::kinds::Dir4;

@@ -3,7 +3,7 @@
 //! away while the dash cools down (`dash_cooldown > 0`). Drawing only: the rules never see it.
 
 use super::art::{Art, Shape};
-use crate::client::access::Accessibility;
+use crate::client::settings::access::Accessibility;
 use crate::client::theme::{DASH_COOLDOWN, DASH_TRAIL};
 use crate::protocol::CookView;
 use crate::sim::units::{DASH_COOLDOWN_TICKS, DASH_TICKS};

@@ -2,8 +2,8 @@
 //! flash of a floor about to shift; built as a room's hazards change, posed each frame.
 
 use super::art::{Art, Shape};
-use crate::client::access::Accessibility;
-use crate::client::interp::{UTILE, lerp_utiles};
+use crate::client::kitchen::interp::{UTILE, lerp_utiles};
+use crate::client::settings::access::Accessibility;
 use crate::client::theme::{CART, CART_RIM, CART_WHEEL, ICE, OIL, SHIFT_FLASH};
 use crate::protocol::{HazardView, RoomClock};
 use crate::sim::hazard_spec::ShiftPhase;

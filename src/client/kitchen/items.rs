@@ -4,7 +4,7 @@
 use super::art::{Art, Shape};
 use super::food::food_pieces;
 use super::stations::StationParts;
-use crate::client::interp::UTILE;
+use crate::client::kitchen::interp::UTILE;
 use crate::client::theme::{EXTINGUISHER, EXTINGUISHER_CAP, PLATE_WELL};
 use crate::protocol::{CookView, InRoom, ItemLook, ItemPlace, ItemView, StationView};
 use bevy::platform::collections::HashMap;

@@ -5,6 +5,8 @@
 //! World space: x = grid column, z = grid row (rows grow toward the camera), y = up; one tile
 //! is one world unit, so a µtile position divided by 1 000 000 is a world position.
 
+pub mod interp;
+
 pub mod art;
 mod camera;
 mod cooks;

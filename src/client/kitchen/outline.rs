@@ -3,7 +3,7 @@
 //! only — so each item reads as a dark-edged shape against counters and floor whatever its
 //! colour. Works on any item model without knowing its parts.
 
-use crate::client::access::Accessibility;
+use crate::client::settings::access::Accessibility;
 use crate::protocol::ItemView;
 use bevy::prelude::*;
 use bevy::render::render_resource::Face;

@@ -3,7 +3,7 @@
 
 use super::art::{Art, Piece, Shape};
 use super::food::food_pieces;
-use crate::client::access::Accessibility;
+use crate::client::settings::access::Accessibility;
 use crate::client::theme::{
     BAR_BACK, BAR_COOK, BAR_FILL, BAR_WASH, BURN_HALO, BURN_WARNING, BURNER, BURNER_RING,
     CHOP_BOARD, CRATE_SLAT, DIRT, FLAMES, FOAM, GOLD_BELL, KNIFE, KNIFE_HANDLE, KNOB, PAN,

@@ -4,8 +4,8 @@
 
 use super::art::{Art, Shape};
 use super::stations::StationParts;
-use crate::client::access::Accessibility;
-use crate::client::interp::UTILE;
+use crate::client::kitchen::interp::UTILE;
+use crate::client::settings::access::Accessibility;
 use crate::client::theme::{CATCH_POP, FLIGHT_SHADOW};
 use crate::project::RoomTick;
 use crate::protocol::{CookView, InRoom, ItemPlace, ItemView, StationView};

@@ -5,17 +5,17 @@
 //! beats), and each of this window's carrying seats sends its order every Tandem tick from the
 //! same binding code as the local run (`run::order_from_action`), at once when it changes; under
 //! `--autoplay` the seat is driven as a headless `join --inputs` seat is
-//! (`net::tandem_seat::TandemSeat`: `bot` the porter, from the replicated view).
+//! (`net::client::tandem_seat::TandemSeat`: `bot` the porter, from the replicated view).
 
 use super::beats::TandemTick;
 use super::run::{TANDEM_HZ, TandemRun, order_from_action};
 use super::screen::TandemScreen;
 use crate::client::args::{Autoplay, Options};
-use crate::client::device::{CookAction, Device};
 use crate::client::input::{Lineup, LocalPlayer};
 use crate::client::online::OnlineSession;
-use crate::net::session::SendPace;
-use crate::net::tandem_seat::{SeatDriver, TandemSeat};
+use crate::client::settings::device::{CookAction, Device};
+use crate::net::client::session::SendPace;
+use crate::net::client::tandem_seat::{SeatDriver, TandemSeat};
 use crate::protocol::tandem::{Carrier, TandemEvents, TandemLive, TandemOrder, TandemRoundInfo};
 use crate::tandem::control::SeatOrder;
 use crate::tandem::course::{Course, generate};

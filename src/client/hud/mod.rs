@@ -1,0 +1,530 @@
+//! The HUD (bevy UI): score / target, streak, clock, countdown and pause banners,
+//! name tags and nudges that follow cooks, and the round-end screen with its star reveal;
+//! the ticket rail (`rail`) and the serve pops (`pops`) are its plugins. Reads views and
+//! `RoomTick` messages only.
+
+pub mod pops;
+pub mod rail;
+
+use super::audio::{Cue, PlayCue};
+use super::hud::pops::PopPlugin;
+use super::hud::rail::RailPlugin;
+use super::kitchen::KitchenCamera;
+use super::local::{LocalGame, RoundPhase};
+use super::state::{AppState, BackdropRoom, Online};
+use super::theme::{
+    GOLD, HINT, INK, LOST, NAME_TAG_DARK, NAME_TAG_EDGE, NUDGE, NUDGE_TEXT, PANEL, ROUND_END_PANEL,
+    STAR_UNLIT, WON, label, seat_color,
+};
+use crate::project::RoomTick;
+use crate::protocol::{CookView, InRoom, RoomClock, RoomView};
+use crate::schedule::FrameSystems;
+use crate::sim::events::SimEvent;
+use crate::sim::units::TICK_HZ;
+use crate::sim::verdict::Verdict;
+use bevy::prelude::*;
+
+/// Seconds a nudge stays up.
+pub const NUDGE_SECS: f32 = 1.6;
+
+/// The font lives in `theme`; `perf`, `online` and the web build still reach it here.
+pub use super::theme::font;
+
+/// A short refusal shown next to a cook ("station busy").
+#[derive(Component, Clone, Debug)]
+pub struct Nudge {
+    pub room: Entity,
+    pub seat: u8,
+    pub text: String,
+    /// Seconds left.
+    pub ttl: f32,
+}
+
+/// A label that follows a cook (by its view entity).
+#[derive(Component, Clone, Copy, Debug)]
+struct NameTag(Entity);
+
+#[derive(Component)]
+struct ScoreText;
+#[derive(Component)]
+struct ClockText;
+#[derive(Component)]
+struct Banner;
+
+/// The clock-and-score panel: shown only while a kitchen round's view is here (an online
+/// Tandem round runs in the same state and has its own HUD: `client/tandem/hud.rs`).
+#[derive(Component)]
+struct ScorePanel;
+
+/// Under the score while the round is assisted: which assists are on (a player sees that the
+/// kitchen has more time, and the stars it earns are marked assisted).
+#[derive(Component)]
+struct AssistBadge;
+
+/// The level's name and one-line hint, shown under the countdown before the round.
+#[derive(Component)]
+struct HintText;
+#[derive(Component)]
+struct RoundEndPanel;
+
+/// The round end's star reveal: seconds since the verdict, stars earned, stars lit so far.
+#[derive(Component, Clone, Copy, Debug)]
+struct StarReveal {
+    age: f32,
+    earned: u8,
+    lit: u8,
+}
+
+/// One of the three stars (its index), and the two squares it is drawn with.
+#[derive(Component, Clone, Copy, Debug)]
+struct StarSlot(u8);
+#[derive(Component, Clone, Copy, Debug)]
+struct StarPoint(u8);
+
+/// Seconds after the verdict the first star lights, and between stars.
+const STAR_FIRST_SECS: f32 = 0.8;
+const STAR_STEP_SECS: f32 = 0.7;
+
+/// The in-round HUD: rail, scoreboard, clock, banner, nudges and the round-end panel.
+pub struct HudPlugin;
+
+impl Plugin for HudPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_message::<PlayCue>();
+        app.add_plugins((RailPlugin, PopPlugin));
+        app.add_systems(OnEnter(AppState::Playing), spawn_hud);
+        app.add_observer(tag_cook);
+        app.add_systems(
+            Update,
+            (
+                spawn_nudges,
+                age_nudges,
+                follow_cooks,
+                show_score_panel,
+                update_scoreboard,
+                update_clock,
+                update_banner,
+                show_round_end,
+                reveal_stars,
+            )
+                .chain()
+                .in_set(FrameSystems::Draw),
+        );
+    }
+}
+
+fn spawn_hud(mut commands: Commands) {
+    let scope = DespawnOnExit(AppState::Playing);
+    commands
+        .spawn((
+            ScorePanel,
+            scope.clone(),
+            Node {
+                position_type: PositionType::Absolute,
+                top: px(8),
+                right: px(8),
+                padding: UiRect::all(px(10)),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::End,
+                border_radius: BorderRadius::all(px(8)),
+                ..default()
+            },
+            BackgroundColor(PANEL),
+        ))
+        .with_children(|p| {
+            p.spawn((ClockText, label("3:00", 30.0, INK)));
+            p.spawn((ScoreText, label("0 / 0", 20.0, GOLD)));
+            p.spawn((
+                AssistBadge,
+                label("", 16.0, HINT),
+                Node { display: Display::None, ..default() },
+            ));
+        });
+    commands.spawn((
+        Banner,
+        scope.clone(),
+        label("", 72.0, GOLD),
+        TextLayout::justify(Justify::Center),
+        Node {
+            position_type: PositionType::Absolute,
+            width: percent(100),
+            top: percent(40),
+            justify_content: JustifyContent::Center,
+            ..default()
+        },
+    ));
+    commands.spawn((
+        HintText,
+        scope.clone(),
+        label("", 22.0, INK),
+        TextLayout::justify(Justify::Center),
+        Node {
+            position_type: PositionType::Absolute,
+            width: percent(100),
+            top: percent(62),
+            justify_content: JustifyContent::Center,
+            ..default()
+        },
+    ));
+    commands.spawn((
+        RoundEndPanel,
+        scope,
+        Node {
+            display: Display::None,
+            position_type: PositionType::Absolute,
+            left: percent(25),
+            width: percent(50),
+            top: percent(18),
+            padding: UiRect::all(px(20)),
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            row_gap: px(8),
+            border_radius: BorderRadius::all(px(12)),
+            ..default()
+        },
+        BackgroundColor(ROUND_END_PANEL),
+        // Over the name tags and nudges that follow the cooks under it.
+        GlobalZIndex(10),
+    ));
+}
+
+/// A cook appeared: its name tag, a plate in its seat colour with dark text and a light
+/// outline, readable over any floor.
+fn tag_cook(
+    add: On<Add, CookView>,
+    cooks: Query<(&CookView, Option<&InRoom>)>,
+    backdrops: Query<(), With<BackdropRoom>>,
+    mut commands: Commands,
+) {
+    let Ok((cook, room)) = cooks.get(add.entity) else { return };
+    // The title's live kitchen goes untagged: its cooks are scenery.
+    if room.is_some_and(|r| backdrops.contains(r.0)) {
+        return;
+    }
+    let plate = seat_color(cook.seat);
+    commands.spawn((
+        NameTag(add.entity),
+        label(cook.name.clone(), 15.0, tag_text_color(plate)),
+        BackgroundColor(plate),
+        BorderColor::all(NAME_TAG_EDGE),
+        Node {
+            position_type: PositionType::Absolute,
+            padding: UiRect::axes(px(6), px(1)),
+            border: UiRect::all(px(2)),
+            border_radius: BorderRadius::all(px(6)),
+            ..default()
+        },
+        Visibility::Hidden,
+    ));
+}
+
+/// Dark text on a light plate, white on a dark one (whichever contrasts more).
+fn tag_text_color(plate: Color) -> Color {
+    let c = plate.to_linear();
+    let luminance = 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue;
+    if luminance > 0.18 { NAME_TAG_DARK } else { Color::WHITE }
+}
+
+/// One nudge per `Denied` fact, next to the refused cook (a newer one replaces an older one).
+pub fn spawn_nudges(
+    mut commands: Commands,
+    mut ticks: MessageReader<RoomTick>,
+    existing: Query<(Entity, &Nudge)>,
+    backdrops: Query<(), With<BackdropRoom>>,
+) {
+    for tick in ticks.read().filter(|t| !backdrops.contains(t.room)) {
+        for event in &tick.events {
+            let SimEvent::Denied { seat, reason, .. } = event else { continue };
+            for (e, n) in &existing {
+                if n.room == tick.room && n.seat == *seat {
+                    commands.entity(e).despawn();
+                }
+            }
+            let text = reason.nudge().to_string();
+            commands.spawn((
+                Nudge { room: tick.room, seat: *seat, text: text.clone(), ttl: NUDGE_SECS },
+                label(text, 18.0, NUDGE_TEXT),
+                BackgroundColor(NUDGE),
+                Node {
+                    position_type: PositionType::Absolute,
+                    padding: UiRect::axes(px(6), px(2)),
+                    border_radius: BorderRadius::all(px(6)),
+                    ..default()
+                },
+                Visibility::Hidden,
+            ));
+        }
+    }
+}
+
+fn age_nudges(
+    time: Res<Time<Real>>,
+    mut commands: Commands,
+    mut nudges: Query<(Entity, &mut Nudge)>,
+) {
+    for (e, mut n) in &mut nudges {
+        n.ttl -= time.delta_secs();
+        if n.ttl <= 0.0 {
+            commands.entity(e).despawn();
+        }
+    }
+}
+
+/// Name tags under and nudges over their cooks, projected from the world to the window.
+fn follow_cooks(
+    mut commands: Commands,
+    camera: Query<(&Camera, &GlobalTransform), With<KitchenCamera>>,
+    cooks: Query<(Entity, &CookView, &InRoom, &GlobalTransform)>,
+    mut tags: Query<(Entity, &NameTag, &mut Node, &mut Visibility, &ComputedNode), Without<Nudge>>,
+    mut nudges: Query<(&Nudge, &mut Node, &mut Visibility, &ComputedNode), Without<NameTag>>,
+) {
+    let Ok((cam, cam_tf)) = camera.single() else { return };
+    let screen = |p: Vec3| cam.world_to_viewport(cam_tf, p).ok();
+    for (e, tag, mut node, mut vis, size) in &mut tags {
+        let Ok((_, _, _, tf)) = cooks.get(tag.0) else {
+            commands.entity(e).despawn();
+            continue;
+        };
+        if let Some(s) = screen(tf.translation() - Vec3::Y * 0.05) {
+            let w = size.size().x * size.inverse_scale_factor();
+            node.left = px(s.x - w / 2.0);
+            node.top = px(s.y + 2.0);
+            vis.set_if_neq(Visibility::Inherited);
+        }
+    }
+    for (n, mut node, mut vis, size) in &mut nudges {
+        let cook = cooks.iter().find(|(_, c, r, _)| r.0 == n.room && c.seat == n.seat);
+        let Some((_, _, _, tf)) = cook else { continue };
+        if let Some(s) = screen(tf.translation() + Vec3::Y * 1.6) {
+            let w = size.size().x * size.inverse_scale_factor();
+            let rise = (NUDGE_SECS - n.ttl) * 14.0;
+            node.left = px(s.x - w / 2.0);
+            node.top = px(s.y - 30.0 - rise);
+            vis.set_if_neq(Visibility::Inherited);
+        }
+    }
+}
+
+/// mm:ss of a tick count.
+pub fn clock_text(ticks: u32) -> String {
+    let secs = ticks.div_ceil(TICK_HZ);
+    format!("{}:{:02}", secs / 60, secs % 60)
+}
+
+#[allow(clippy::type_complexity)]
+fn update_scoreboard(
+    rooms: Query<&RoomView, (Changed<RoomView>, Without<BackdropRoom>)>,
+    mut score: Query<&mut Text, (With<ScoreText>, Without<ClockText>, Without<AssistBadge>)>,
+    mut badge: Query<(&mut Text, &mut Node), (With<AssistBadge>, Without<ScoreText>)>,
+) {
+    let Some(view) = rooms.iter().next() else { return };
+    if let Ok(mut t) = score.single_mut() {
+        let streak =
+            if view.streak > 1 { format!("   streak x{}", view.streak) } else { String::new() };
+        t.0 = format!("score {} / {}{streak}", view.score, view.target);
+    }
+    if let Ok((mut t, mut node)) = badge.single_mut() {
+        let (text, display) = if view.assist.is_on() {
+            (format!("ASSIST: {}", view.assist.summary()), Display::Flex)
+        } else {
+            (String::new(), Display::None)
+        };
+        if t.0 != text {
+            t.0 = text;
+        }
+        if node.display != display {
+            node.display = display;
+        }
+    }
+}
+
+/// The clock and score only over a kitchen round (not over an online Tandem round's HUD).
+fn show_score_panel(
+    rooms: Query<(), (With<RoomView>, Without<BackdropRoom>)>,
+    mut panel: Query<&mut Node, With<ScorePanel>>,
+) {
+    let want = if rooms.is_empty() { Display::None } else { Display::Flex };
+    for mut node in &mut panel {
+        if node.display != want {
+            node.display = want;
+        }
+    }
+}
+
+/// The round clock: its own component, changed every tick.
+fn update_clock(
+    rooms: Query<&RoomClock, (Changed<RoomClock>, Without<BackdropRoom>)>,
+    mut clock: Query<&mut Text, (With<ClockText>, Without<ScoreText>)>,
+) {
+    let Some(room) = rooms.iter().next() else { return };
+    if let Ok(mut t) = clock.single_mut() {
+        let text = clock_text(room.time_left);
+        if t.0 != text {
+            t.0 = text;
+        }
+    }
+}
+
+fn update_banner(
+    phase: Res<RoundPhase>,
+    mut banner: Query<&mut Text, (With<Banner>, Without<HintText>)>,
+    mut hint: Query<&mut Text, (With<HintText>, Without<Banner>)>,
+    rooms: Query<&RoomView, Without<BackdropRoom>>,
+) {
+    if let Ok(mut h) = hint.single_mut() {
+        // The level's name and hint while the countdown runs: the designer's one line of advice.
+        let text = match (*phase, rooms.iter().next()) {
+            (RoundPhase::Countdown(_), Some(view)) if !view.hint.is_empty() => {
+                format!("{}\n{}", view.level_name, view.hint)
+            }
+            _ => String::new(),
+        };
+        if h.0 != text {
+            h.0 = text;
+        }
+    }
+    let Ok(mut t) = banner.single_mut() else { return };
+    let text = match *phase {
+        RoundPhase::Countdown(left) if left > 0.4 => format!("{}", left.ceil() as u32),
+        RoundPhase::Countdown(_) => "GO!".to_string(),
+        RoundPhase::Paused => "PAUSED\nP: resume   R: restart   M: menu".to_string(),
+        _ => String::new(),
+    };
+    if t.0 != text {
+        t.0 = text;
+    }
+}
+
+/// The verdict is in: result, stars (revealed one at a time by [`reveal_stars`]), score, and
+/// each cook's part.
+#[allow(clippy::type_complexity)]
+fn show_round_end(
+    mut commands: Commands,
+    rooms: Query<(Entity, &RoomView), (Changed<RoomView>, Without<BackdropRoom>)>,
+    cooks: Query<(&CookView, &InRoom)>,
+    mut panel: Query<(Entity, &mut Node, Option<&Children>), With<RoundEndPanel>>,
+    local: Option<Res<LocalGame>>,
+    from_menu: Option<Res<Online>>,
+) {
+    let Some((room, view)) = rooms.iter().next() else { return };
+    // Locally R restarts and Esc leaves; online the server's lobby starts the next round.
+    let keys_line = match (local.is_some(), from_menu.is_some()) {
+        (true, _) => "R: play again    Esc: menu",
+        (false, true) => "The next round starts from the lobby    M: menu",
+        (false, false) => "The next round starts from the lobby",
+    };
+    let Ok((panel, mut node, children)) = panel.single_mut() else { return };
+    let Some(result) = view.result else {
+        node.display = Display::None;
+        return;
+    };
+    if node.display != Display::None && children.is_some_and(|c| !c.is_empty()) {
+        return;
+    }
+    node.display = Display::Flex;
+    commands.entity(panel).insert(StarReveal { age: 0.0, earned: view.stars.min(3), lit: 0 });
+    let mut cooks: Vec<&CookView> =
+        cooks.iter().filter(|(_, r)| r.0 == room).map(|(c, _)| c).collect();
+    cooks.sort_by_key(|c| c.seat);
+    let (title, color) = match result {
+        Verdict::Won => ("Kitchen cleared!", WON),
+        Verdict::Lost => ("Out of time", LOST),
+        Verdict::Aborted => ("Round aborted", INK),
+    };
+    commands.entity(panel).with_children(|p| {
+        p.spawn(label(view.level_name.clone(), 20.0, INK));
+        p.spawn(label(title, 40.0, color));
+        p.spawn(Node { column_gap: px(18), padding: UiRect::all(px(6)), ..default() })
+            .with_children(|row| {
+                for k in 0..3u8 {
+                    spawn_star(row, k);
+                }
+            });
+        p.spawn((label(
+            format!(
+                "score {} / {}    served {}    missed {}",
+                view.score, view.target, view.served, view.missed
+            ),
+            20.0,
+            GOLD,
+        ),));
+        if view.assist.is_on() {
+            // The save marks these stars assisted too (`save.rs`); say so where they are earned.
+            p.spawn(label(format!("Assisted round: {}", view.assist.summary()), 16.0, HINT));
+        }
+        for c in &cooks {
+            p.spawn((label(
+                format!("{:<16} {:>4} pts  {:>2} dishes", c.name, c.score, c.dishes_served),
+                18.0,
+                seat_color(c.seat),
+            ),));
+        }
+        p.spawn(label(keys_line, 16.0, HINT));
+    });
+}
+
+/// One star of the round end: two squares, one turned 45°, make an eight-point star (unlit
+/// until [`reveal_stars`] reaches it).
+fn spawn_star(row: &mut ChildSpawnerCommands, k: u8) {
+    row.spawn((
+        StarSlot(k),
+        Node {
+            width: px(48),
+            height: px(48),
+            justify_content: JustifyContent::Center,
+            align_items: AlignItems::Center,
+            ..default()
+        },
+    ))
+    .with_children(|star| {
+        for turn in [0.0f32, std::f32::consts::FRAC_PI_4] {
+            star.spawn((
+                StarPoint(k),
+                Node {
+                    position_type: PositionType::Absolute,
+                    width: px(34),
+                    height: px(34),
+                    border_radius: BorderRadius::all(px(4)),
+                    ..default()
+                },
+                BackgroundColor(STAR_UNLIT),
+                UiTransform::from_rotation(Rot2::radians(turn)),
+            ));
+        }
+    });
+}
+
+/// Each frame after a verdict: the earned stars light one at a time, each with a chime a step
+/// higher than the last and a pop in size.
+fn reveal_stars(
+    time: Res<Time<Real>>,
+    mut panels: Query<&mut StarReveal>,
+    mut slots: Query<(&StarSlot, &mut UiTransform)>,
+    mut points: Query<(&StarPoint, &mut BackgroundColor)>,
+    mut cues: MessageWriter<PlayCue>,
+) {
+    for mut reveal in &mut panels {
+        reveal.age += time.delta_secs();
+        while reveal.lit < reveal.earned
+            && reveal.age >= STAR_FIRST_SECS + STAR_STEP_SECS * reveal.lit as f32
+        {
+            let k = reveal.lit;
+            for (point, mut bg) in &mut points {
+                if point.0 == k {
+                    bg.0 = GOLD;
+                }
+            }
+            cues.write(PlayCue(Cue::Star(k)));
+            reveal.lit += 1;
+        }
+        for (slot, mut ui) in &mut slots {
+            if slot.0 >= reveal.lit {
+                continue;
+            }
+            // Lit at `at`: it pops to 1.6× and settles back over a quarter second.
+            let at = STAR_FIRST_SECS + STAR_STEP_SECS * slot.0 as f32;
+            let k = ((reveal.age - at) / 0.25).clamp(0.0, 1.0);
+            ui.scale = Vec2::splat(1.0 + 0.6 * (1.0 - k));
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! `undercooked join` without `--headless`: the game window on a hosted room, the presentation
+//! plugins fed by the online client ([`crate::client::online`]) instead of a local host.
+
+use crate::client::args::{Options, PlayArgs};
+use crate::client::capture::shot::StartedAt;
+use crate::client::online::{LobbyPanelPlugin, connect};
+use crate::client::presentation::PresentationPlugin;
+use crate::client::state::AppState;
+use crate::client::tandem::online::TandemOnlinePlugin;
+use crate::client::window::window_plugins;
+use crate::net::client::api::request_seat;
+use bevy::platform::time::Instant;
+use bevy::prelude::*;
+use std::process::ExitCode;
+
+/// `undercooked join HOST:WEB_PORT (--room CODE | --create) --name NAME [--players N]`: the
+/// game window on a hosted room, its `args.players` local players each in a seat of their own
+/// on one connection. Returns the exit code (1 when no seat or connection could be had).
+pub fn run(
+    web: &str,
+    room: Option<&str>,
+    name: &str,
+    level: Option<&str>,
+    args: PlayArgs,
+) -> ExitCode {
+    let started = Instant::now();
+    let reply = match request_seat(web, room, name, level, args.players.max(1)) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if room.is_none() {
+        println!("room: {}", reply.code);
+    }
+    let mut app = App::new();
+    app.add_plugins(window_plugins(&args));
+    app.insert_resource(StartedAt(started));
+    app.insert_resource(Options(args));
+    app.insert_state(AppState::Playing);
+    app.add_plugins(PresentationPlugin);
+    if let Err(e) = connect(&mut app, &reply) {
+        eprintln!("error: connect: {e}");
+        return ExitCode::from(1);
+    }
+    app.add_plugins((LobbyPanelPlugin, crate::client::online::lobby_assist::LobbyAssistPlugin));
+    app.add_plugins((crate::client::online::lobby_mode::LobbyModePlugin, TandemOnlinePlugin));
+    eprintln!("joined room {} as {name} (seats {:?})", reply.code, reply.seats);
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}

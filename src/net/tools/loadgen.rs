@@ -1,0 +1,329 @@
+//! `undercooked join … --headless`: the seats asked for, the connections driven from one thread
+//! (one `poll` over every socket), and the `--stats` summary; with `--rooms N`, the load
+//! generator.
+
+use crate::bot::remote::SharedClaims;
+use crate::net::client::api::{api_join, request_seat};
+use crate::net::client::headless::{HeadlessClient, InputMode, Transport};
+use crate::net::client::session::JoinReply;
+use crate::net::wire::error::NetError;
+use bevy::prelude::*;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// `undercooked join` options: the command line's (flattened into `join`, which adds only the
+/// window-or-headless choice) and what the headless client and the load generator run on.
+/// The doc comments are the `--help` text.
+#[derive(Clone, Debug, clap::Args)]
+pub struct JoinArgs {
+    /// The server's web address, HOST:WEB_PORT, or a join link
+    /// (`http://HOST:WEB_PORT/?room=CODE`, which needs no --room).
+    pub web: String,
+    /// Room code to join.
+    #[arg(long, conflicts_with = "create")]
+    pub room: Option<String>,
+    /// Create a room (prints `room: CODE` first).
+    #[arg(long)]
+    pub create: bool,
+    #[arg(long, default_value = "Cook")]
+    pub name: String,
+    #[arg(long, value_enum, default_value = "random")]
+    pub inputs: InputMode,
+    /// How long to stay connected.
+    #[arg(long, default_value_t = 30.0)]
+    pub seconds: f64,
+    /// End with one JSON line of measurements.
+    #[arg(long)]
+    pub stats: bool,
+    /// Connections opened by this process (all in the same room; with --rooms, per room).
+    #[arg(long, default_value_t = 1)]
+    pub clients: usize,
+    /// Create this many rooms, each with --clients connections, all driven by this one
+    /// process on one thread: the load generator (needs --create).
+    #[arg(long, default_value_t = 1, requires = "create")]
+    pub rooms: usize,
+    /// Level id for a room made with --create.
+    #[arg(long)]
+    pub level: Option<String>,
+    /// The longest a connection goes unstepped, in ms: a UDP connection is stepped when a
+    /// packet arrives and otherwise after this long; a --ws connection on this period.
+    // 5 ms follows the relay finely; a load run uses 50.
+    #[arg(long, default_value_t = 5)]
+    pub frame_ms: u64,
+    /// Connect through the web port's WebSocket relay (the browser's transport), not UDP.
+    #[arg(long)]
+    pub ws: bool,
+    /// Take back a held seat of `--room` with its reconnect secret (the `reconnect` of the
+    /// create or join answer) instead of taking a new one.
+    #[arg(long, requires = "room")]
+    pub reconnect: Option<String>,
+}
+
+/// The seats `undercooked join` asks for: the created, named or resumed (`--reconnect`) room's
+/// first, then `--clients` − 1 more in the same room (a refused extra seat is a warning); with
+/// `--rooms N`, that for each of N new rooms (a refused room is a warning, and ends the
+/// creating).
+pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, NetError> {
+    if args.rooms > 1 {
+        if !args.create {
+            return Err(NetError::Usage("--rooms needs --create"));
+        }
+        let mut replies = Vec::new();
+        for r in 0..args.rooms {
+            let one = JoinArgs { rooms: 1, name: format!("{}{r}", args.name), ..args.clone() };
+            match open_seats(&one) {
+                Ok(seats) => replies.extend(seats),
+                Err(e) => {
+                    eprintln!("warning: room {r}: {e}");
+                    break;
+                }
+            }
+        }
+        return if replies.is_empty() {
+            Err(NetError::Usage("no room was created"))
+        } else {
+            Ok(replies)
+        };
+    }
+    let first = if let (Some(code), Some(secret)) = (&args.room, &args.reconnect) {
+        api_join(&args.web, code, &args.name, Some(secret))?
+    } else if args.create || args.room.is_some() {
+        let code = if args.create { None } else { args.room.as_deref() };
+        request_seat(&args.web, code, &args.name, args.level.as_deref(), 1)?
+    } else {
+        return Err(NetError::Usage("give --room CODE or --create"));
+    };
+    let mut replies = vec![first.clone()];
+    for i in 1..args.clients.max(1) {
+        match api_join(&args.web, &first.code, &format!("{}-{i}", args.name), None) {
+            Ok(r) => replies.push(r),
+            Err(e) => eprintln!("warning: client {i}: {e}"),
+        }
+    }
+    Ok(replies)
+}
+
+/// One headless connection per seat, with `args.inputs`; `--inputs bot` connections of a room
+/// share one claim table, so the process's bots split each kitchen like a server team.
+pub fn connect_seats(
+    args: &JoinArgs,
+    replies: &[JoinReply],
+) -> Result<Vec<HeadlessClient>, NetError> {
+    let transport = if args.ws {
+        Transport::WebSocket { web: args.web.clone(), origin: None }
+    } else {
+        Transport::Udp
+    };
+    let mut clients = replies
+        .iter()
+        .map(|r| HeadlessClient::connect_via(r, args.inputs, &transport))
+        .collect::<Result<Vec<_>, NetError>>()
+        .map_err(|e| NetError::Connect(Box::new(e)))?;
+    if args.inputs == InputMode::Bot {
+        let mut claims: BTreeMap<&str, SharedClaims> = BTreeMap::new();
+        for (c, r) in clients.iter_mut().zip(replies) {
+            c.share_claims(claims.entry(r.code.as_str()).or_default().clone());
+        }
+    }
+    Ok(clients)
+}
+
+/// How long the load generator lets packets gather after the first arrives (see [`drive`]).
+const COALESCE: Duration = Duration::from_micros(1000);
+
+/// Steps `clients` until `end`: each when a packet is waiting on its socket, or when `idle`
+/// has passed since its last step (relay connections: on that period only).
+///
+/// Stepping every connection every few milliseconds made an idle step most of a load
+/// generator's work; a connection has something to do ~20 times a second (the room's tick
+/// arrives, its frame goes out) plus its keepalive, so one `poll` over every socket decides.
+///
+/// Answers how many steps it took.
+pub fn drive(clients: &mut [HeadlessClient], idle: Duration, end: Instant) -> u64 {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let mut last = vec![Instant::now(); clients.len()];
+    let mut ready = vec![false; clients.len()];
+    let mut steps = 0;
+    loop {
+        let now = Instant::now();
+        if now >= end {
+            return steps;
+        }
+        // Each connection wakes for its packets, its keepalive, and the moment its next frame
+        // is due (the uplink sends each frame as late as still arrives in time).
+        let due: Vec<Instant> = clients
+            .iter()
+            .zip(&last)
+            .map(|(c, t)| c.until_send().map_or(*t + idle, |d| (now + d).min(*t + idle)))
+            .collect();
+        let next = due.iter().copied().min().unwrap_or(end).min(end);
+        let wait = next.saturating_duration_since(now);
+        {
+            // Relay connections have no socket here and wait for their timer.
+            let (mut fds, owners): (Vec<PollFd>, Vec<usize>) = clients
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| Some((PollFd::new(c.probe()?, PollFlags::IN), i)))
+                .unzip();
+            let timeout =
+                Timespec { tv_sec: wait.as_secs() as _, tv_nsec: wait.subsec_nanos() as _ };
+            match poll(&mut fds, Some(&timeout)) {
+                // A server flushes a tick to every client of a world in one go, often as two
+                // or three packets per client: waiting a moment lets one step take them all.
+                Ok(n) if n > 0 => {
+                    std::thread::sleep(COALESCE);
+                    let _ = poll(&mut fds, Some(&Timespec { tv_sec: 0, tv_nsec: 0 }));
+                }
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(e) => {
+                    eprintln!("warning: poll: {e}");
+                    std::thread::sleep(idle);
+                }
+            }
+            ready.fill(false);
+            for (f, &i) in fds.iter().zip(&owners) {
+                ready[i] = !f.revents().is_empty();
+            }
+        }
+        let now = Instant::now();
+        for (((c, t), r), d) in clients.iter_mut().zip(&mut last).zip(&ready).zip(&due) {
+            if *r || now >= *d {
+                c.step();
+                *t = now;
+                steps += 1;
+            }
+        }
+    }
+}
+
+/// CPU seconds this process has used (user + system), so `--stats` says what the load cost.
+fn cpu_seconds() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    t.tv_sec as f64 + t.tv_nsec as f64 / 1e9
+}
+
+/// Runs `undercooked join … --headless`; returns the exit code.
+pub fn run_join(args: &JoinArgs) -> u8 {
+    let replies = match open_seats(args) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let Some(first) = replies.first().cloned() else { return 1 };
+    let codes: Vec<&str> = replies.iter().map(|r| r.code.as_str()).collect();
+    let mut rooms = codes.clone();
+    rooms.dedup();
+    if args.create {
+        for code in &rooms {
+            if let Err(e) = print_line(&format!("room: {code}"), "the room line") {
+                eprintln!("error: {e}");
+                return 1;
+            }
+        }
+    }
+    let mut clients = match connect_seats(args, &replies) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    eprintln!(
+        "joined {} with {} connection(s) over {}",
+        if rooms.len() == 1 {
+            format!("room {}", first.code)
+        } else {
+            format!("{} rooms", rooms.len())
+        },
+        clients.len(),
+        if args.ws { "the WebSocket relay" } else { "UDP" }
+    );
+    let (start, cpu_start) = (Instant::now(), cpu_seconds());
+    let end = start + Duration::from_secs_f64(args.seconds.max(0.0));
+    let steps = drive(&mut clients, Duration::from_millis(args.frame_ms.max(1)), end);
+    let cpu_s = cpu_seconds() - cpu_start;
+    let cpu = cpu_s / start.elapsed().as_secs_f64().max(1e-3);
+    for c in &mut clients {
+        c.disconnect();
+    }
+    if args.stats {
+        let per: Vec<Value> = clients
+            .iter()
+            .map(|c| {
+                let mut v = c.session().stats();
+                if let Some(bot) = c.bot() {
+                    v["bot_plans"] = json!(bot.plans);
+                    v["bot_error"] = json!(bot.error.as_ref().map(ToString::to_string));
+                }
+                v
+            })
+            .collect();
+        let mut line = summarize(&per);
+        // The generator's own CPU while it drove the connections (1.0 = one core busy).
+        line["cpu_cores"] = json!((cpu * 1000.0).round() / 1000.0);
+        line["steps_per_s"] = json!((steps as f64 / args.seconds.max(1e-3)).round());
+        line["cpu_us_per_step"] = json!((cpu_s * 1e6 / steps.max(1) as f64).round());
+        if rooms.len() == 1 {
+            line["room"] = json!(first.code);
+            line["per_client"] = json!(per);
+        } else {
+            line["rooms"] = json!(rooms.len());
+            line["per_room"] = rooms
+                .iter()
+                .map(|code| {
+                    let mine: Vec<Value> = per
+                        .iter()
+                        .zip(&codes)
+                        .filter(|(_, c)| *c == code)
+                        .map(|(v, _)| v.clone())
+                        .collect();
+                    let mut s = summarize(&mine);
+                    s["room"] = json!(code);
+                    s
+                })
+                .collect();
+        }
+        if let Err(e) = print_line(&line.to_string(), "the --stats line") {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    }
+    0
+}
+
+/// Writes one line to standard output. A closed pipe (its reader has gone) is
+/// [`NetError::OutputClosed`] and any other failure [`NetError::Io`], where `println!` would
+/// panic on either.
+fn print_line(line: &str, what: &'static str) -> Result<(), NetError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}").and_then(|()| out.flush()).map_err(|source| {
+        if source.kind() == std::io::ErrorKind::BrokenPipe {
+            NetError::OutputClosed(what)
+        } else {
+            NetError::Io { what: format!("writing {what}"), source }
+        }
+    })
+}
+
+/// The `--stats` figures over some connections: how many, the fewest ticks any followed, the
+/// median of that, mean bandwidth, the worst round trip and press → applied p99, late frames.
+fn summarize(per: &[Value]) -> Value {
+    let num = |k: &'static str| per.iter().filter_map(move |v| v[k].as_f64());
+    let n = per.len().max(1) as f64;
+    let mut ticks: Vec<f64> = num("ticks_received").collect();
+    ticks.sort_by(f64::total_cmp);
+    json!({
+        "clients": per.len(),
+        "ticks_received": ticks.first().copied().unwrap_or(0.0) as u64,
+        "ticks_received_median": ticks.get(ticks.len() / 2).copied().unwrap_or(0.0) as u64,
+        "down_bytes_per_s": (num("down_bytes_per_s").sum::<f64>() / n).round(),
+        "up_bytes_per_s": (num("up_bytes_per_s").sum::<f64>() / n).round(),
+        "rtt_ms": num("rtt_ms").reduce(f64::max),
+        "press_to_applied_ms_p99": num("press_to_applied_ms_p99").reduce(f64::max),
+        "late": num("late").sum::<f64>(),
+    })
+}
