@@ -2,7 +2,19 @@
 //! batch of rooms in one world, with seeded random cooks (also the stress tests' input source).
 //!
 //! Wall-clock time is read here and only here: this module measures the simulation, it is not
-//! part of it, so `sim/`'s no-clock rule does not apply.
+//! part of it, so `sim/`'s no-clock rule does not apply. `bench compare` (native) measures a
+//! change against its parent: `bench/compare.rs`.
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod compare;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod compare_error;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod measures;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod rules;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod trees;
 
 use crate::bot::planner::BotTeam;
 use crate::clock::headless_app;
@@ -32,6 +44,11 @@ pub enum BenchCommand {
     /// and late, press → applied latency, prediction corrections, bandwidth.
     #[cfg(not(target_arch = "wasm32"))]
     Net(crate::net::tools::netbench::NetBenchArgs),
+    /// This change against its parent (or BASE): both trees built and `bench sim` run side by
+    /// side (medians, spread, ratio), every golden and seeded random rounds replayed on both
+    /// ("no rules change", or the first tick and field where they part).
+    #[cfg(not(target_arch = "wasm32"))]
+    Compare(compare::CompareArgs),
 }
 
 /// Options of `bench sim`.
@@ -306,6 +323,8 @@ pub fn run(command: BenchCommand) -> u8 {
         BenchCommand::Sim(args) => run_sim(&args),
         #[cfg(not(target_arch = "wasm32"))]
         BenchCommand::Net(args) => crate::net::tools::netbench::run(&args),
+        #[cfg(not(target_arch = "wasm32"))]
+        BenchCommand::Compare(args) => compare::run_compare(&args),
     }
 }
 

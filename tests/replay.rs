@@ -504,3 +504,121 @@ mod authoring {
         write("hazard_shift_ice", "drawbridge", 7, vec![cook0, cook1], 800);
     }
 }
+
+/// A tree `bench compare` can run a build in: copies of the levels, the recipe book and the
+/// goldens' scripts, with `edit` applied to the recipe book.
+fn compare_tree(name: &str, edit: impl Fn(String) -> String) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("uc-compare-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["levels", "goldens/scripts", "goldens/levels", "goldens/tandem/scripts", "assets"] {
+        std::fs::create_dir_all(dir.join(sub)).expect("tree folder");
+        for entry in std::fs::read_dir(root().join(sub)).expect("source folder") {
+            let path = entry.expect("entry").path();
+            if path.is_file() {
+                std::fs::copy(&path, dir.join(sub).join(path.file_name().expect("name")))
+                    .expect("copy");
+            }
+        }
+    }
+    let book = dir.join("assets/recipes.ron");
+    let text = std::fs::read_to_string(&book).expect("recipe book");
+    std::fs::write(&book, edit(text)).expect("edited book");
+    dir
+}
+
+/// `bench compare` over two prebuilt sides (this test's binary in two trees), quick sizes; its
+/// exit code, stdout and the JSON object of its last line.
+fn compare_trees(base: &Path, head: &Path) -> (i32, String, serde_json::Value) {
+    let bin = env!("CARGO_BIN_EXE_undercooked");
+    let (base_s, head_s) = (base.to_string_lossy(), head.to_string_lossy());
+    let args = [
+        "bench",
+        "compare",
+        "--base-bin",
+        bin,
+        "--base-tree",
+        &base_s,
+        "--head-bin",
+        bin,
+        "--head-tree",
+        &head_s,
+        "--quick",
+        "--rounds",
+        "2",
+        "--seeds",
+        "1",
+        "--random-ticks",
+        "300",
+        "--json",
+    ];
+    let out = Command::new(bin).args(args).output().expect("run bench compare");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let last = stdout.lines().last().unwrap_or("").to_string();
+    let json = serde_json::from_str(&last).unwrap_or(serde_json::Value::Null);
+    (out.status.code().unwrap_or(-1), stdout, json)
+}
+
+#[test]
+fn bench_compare_of_one_build_against_itself_says_no_rules_change() {
+    let a = compare_tree("same-a", |t| t);
+    let b = compare_tree("same-b", |t| t);
+    let (code, stdout, json) = compare_trees(&a, &b);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("rules: no rules change"), "{stdout}");
+    assert_eq!(json["rules_change"], false, "{stdout}");
+    // Every golden script (kitchen and Tandem) and one random round per campaign level, all played.
+    let levels = std::fs::read_dir(root().join("levels")).expect("levels").count() - 1;
+    let goldens = scripts().len()
+        + std::fs::read_dir(root().join("goldens/tandem/scripts")).expect("tandem").count();
+    assert_eq!(json["replayed"], goldens + levels, "{stdout}");
+    assert_eq!(json["same"], json["replayed"], "{stdout}");
+    // Both modes' measures, each with two samples a side and a ratio of the medians.
+    let measures = json["measures"].as_array().expect("measures");
+    assert_eq!(measures.len(), 7, "{stdout}");
+    for m in measures {
+        let (b, h) = (m["base"]["median"].as_f64().unwrap(), m["head"]["median"].as_f64().unwrap());
+        assert!(b > 0.0 && h > 0.0, "{m}");
+        assert!((m["ratio"].as_f64().unwrap() - h / b).abs() < 1e-9, "{m}");
+        assert!(m["base"]["min"].as_f64().unwrap() <= b && b <= m["base"]["max"].as_f64().unwrap());
+    }
+    let _ = (std::fs::remove_dir_all(a), std::fs::remove_dir_all(b));
+}
+
+#[test]
+fn bench_compare_names_the_first_tick_and_field_where_a_rule_change_parts_the_rounds() {
+    let a = compare_tree("rule-a", |t| t);
+    // A salad is worth 25, not 20: the first salad ticket's value differs from its arrival on.
+    let b = compare_tree("rule-b", |t| t.replacen("base_score: 20", "base_score: 25", 1));
+    let (code, stdout, json) = compare_trees(&a, &b);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(json["rules_change"], true, "{stdout}");
+    assert!(stdout.contains("RULES CHANGE"), "{stdout}");
+    let outcomes = json["outcomes"].as_array().expect("outcomes");
+    let solo = outcomes.iter().find(|o| o["round"] == "solo_win").expect("solo_win parts");
+    assert_eq!(solo["verdict"], "parted", "{solo}");
+    let tick = solo["tick"].as_u64().expect("tick");
+    assert!(tick > 0 && solo["fields_tick"].as_u64() == Some(tick), "{solo}");
+    let value = solo["fields"]
+        .as_array()
+        .expect("fields")
+        .iter()
+        .find(|f| {
+            f["field"].as_str().is_some_and(|n| n.starts_with("orders[") && n.ends_with(".value"))
+        })
+        .expect("an order's value is named");
+    assert_eq!((value["base"].as_i64(), value["head"].as_i64()), (Some(20), Some(25)), "{solo}");
+    assert!(stdout.contains(&format!("solo_win: parts at tick {tick}")), "{stdout}");
+    // Tandem's rules do not read the recipe book: its goldens replay the same.
+    assert!(
+        outcomes.iter().all(|o| !o["round"].as_str().unwrap_or("").starts_with("tandem_")),
+        "{stdout}"
+    );
+    let _ = (std::fs::remove_dir_all(a), std::fs::remove_dir_all(b));
+}
+
+#[test]
+fn bench_compare_refuses_a_base_that_is_not_a_commit_by_name() {
+    let (code, text) = cli(&["bench", "compare", "no-such-commit-anywhere"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("`no-such-commit-anywhere` is not a commit"), "{text}");
+}
