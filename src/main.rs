@@ -63,6 +63,14 @@ struct HostArgs {
     /// Most WebSocket relays (browser connections) open at once.
     #[arg(long, default_value_t = 256)]
     max_relays: usize,
+    /// Most WebSocket relays open at once from one IP address (0: no limit), so one address
+    /// cannot hold every relay and lock browser players out.
+    #[arg(long, default_value_t = 8)]
+    relays_per_address: usize,
+    /// Seconds a relay stays open without a netcode session running through it (from the
+    /// upgrade on, and after the session ends): WebSocket pings alone keep no relay open.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=600))]
+    relay_session_secs: u64,
     /// An Origin (`https://play.example`) allowed to call the API and open a WebSocket besides
     /// this host's own names on the web port: localhost, the bind address, each --public host
     /// (repeatable).
@@ -281,6 +289,8 @@ fn run_host(h: HostArgs) -> u8 {
             web: undercooked::net::server::web::WebConfig {
                 root: h.web_root,
                 max_relays: h.max_relays,
+                relays_per_address: h.relays_per_address,
+                relay_session: std::time::Duration::from_secs(h.relay_session_secs),
                 origins: h.allow_origin,
                 limits: undercooked::net::server::web::WebLimits {
                     max_connections: h.max_connections,

@@ -473,7 +473,9 @@ fn healthz_answers_while_the_process_is_up_and_readyz_only_while_the_world_answe
 #[test]
 fn a_relay_keeps_its_connections_place_under_the_per_address_cap() {
     let limits = WebLimits { per_address: 2, ..WebLimits::default() };
-    let h = server("relaycap", WebConfig { limits, ..WebConfig::default() });
+    // These relays never start a netcode session: give them a long session deadline.
+    let relay_session = Duration::from_secs(600);
+    let h = server("relaycap", WebConfig { limits, relay_session, ..WebConfig::default() });
     let web = h.addrs.web.to_string();
     let reply = undercooked::net::client::api::api_create(&web, "Ann", None).unwrap();
     let token = || undercooked::net::wire::tokens::read_token(&reply.token).unwrap();
@@ -488,5 +490,112 @@ fn a_relay_keeps_its_connections_place_under_the_per_address_cap() {
     drop(first);
     assert!(eventually(|| relays(&h) == 1 && counter(&h, |c| &c.open) == 1));
     assert!(open().is_ok(), "a closed relay gives its place back");
+    h.stop();
+}
+
+/// A browser's netcode handshake through the relay, from `source` (another loopback address):
+/// its own WebSocket (the TCP socket bound to `source` first) and the connected netcode client.
+fn relay_session_from(
+    source: &str,
+    web: SocketAddr,
+    reply: &undercooked::net::client::session::JoinReply,
+) -> (tungstenite::WebSocket<TcpStream>, renetcode::NetcodeClient) {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let tcp = runtime
+        .block_on(async {
+            let socket = tokio::net::TcpSocket::new_v4()?;
+            socket.bind(format!("{source}:0").parse().expect("a loopback address"))?;
+            socket.connect(web).await
+        })
+        .and_then(|s| s.into_std())
+        .expect("a TCP connection from the other address");
+    tcp.set_nonblocking(false).unwrap();
+    let (mut ws, _) = tungstenite::client(format!("ws://{web}/ws"), tcp).expect("relay upgrade");
+    ws.get_mut().set_read_timeout(Some(Duration::from_millis(20))).unwrap();
+    let token = undercooked::net::wire::tokens::read_token(&reply.token).unwrap();
+    let auth = renetcode::ClientAuthentication::Secure { connect_token: token };
+    let now = undercooked::net::wire::tokens::unix_now();
+    let mut netcode = renetcode::NetcodeClient::new(now, auth).unwrap();
+    let end = Instant::now() + PATIENCE;
+    while !netcode.is_connected() && Instant::now() < end {
+        pump(&mut ws, &mut netcode);
+    }
+    assert!(netcode.is_connected(), "the netcode handshake completes through the relay");
+    (ws, netcode)
+}
+
+/// One step of a relayed netcode client: what it wants to send, then what arrived.
+fn pump(ws: &mut tungstenite::WebSocket<TcpStream>, netcode: &mut renetcode::NetcodeClient) {
+    if let Some((packet, _)) = netcode.update(Duration::from_millis(20)) {
+        let _ = ws.send(tungstenite::Message::binary(packet.to_vec()));
+    }
+    while let Ok(msg) = ws.read() {
+        if let tungstenite::Message::Binary(b) = msg {
+            netcode.process_packet(&mut b.to_vec());
+        }
+    }
+}
+
+#[test]
+fn one_address_cannot_hold_every_relay_with_pings_alone() {
+    let cfg = WebConfig {
+        max_relays: 32,
+        relays_per_address: 4,
+        relay_session: Duration::from_secs(2),
+        limits: roomy(),
+        ..WebConfig::default()
+    };
+    let h = server("relaylock", cfg);
+    let web = h.addrs.web;
+    let upgrade = || tungstenite::connect(format!("ws://{web}/ws"));
+    // 40 upgrades from one address: four relays, then named refusals.
+    let (mut held, mut refused) = (Vec::new(), Vec::new());
+    for _ in 0..40 {
+        match upgrade() {
+            Ok((mut ws, _)) => {
+                if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_mut() {
+                    s.set_read_timeout(Some(Duration::from_millis(20))).unwrap();
+                }
+                held.push(ws);
+            }
+            Err(tungstenite::Error::Http(r)) => {
+                let body = r.body().as_deref().map(String::from_utf8_lossy).unwrap_or_default();
+                refused.push((r.status().as_u16(), body.to_string()));
+            }
+            Err(e) => panic!("an upgrade is answered, not dropped: {e}"),
+        }
+    }
+    assert_eq!(held.len(), 4, "the address's relay cap");
+    assert_eq!(refused.len(), 36);
+    assert!(
+        refused.iter().all(|(status, body)| *status == 429 && body.contains("relays_per_address")),
+        "each refusal names the limit met: {:?}",
+        refused.first()
+    );
+    assert_eq!(counter(&h, |c| &c.relay_refused_per_address), 36);
+    assert_eq!(counter(&h, |c| &c.relay_refused), 0, "the total cap was never the limit");
+    // A browser player at another address still gets a relay, and a session through it.
+    let reply = undercooked::net::client::api::api_create(&web.to_string(), "Bea", None).unwrap();
+    let (mut ws, mut netcode) = relay_session_from("127.0.0.2", web, &reply);
+    // Pings keep the four sockets busy, but no session runs through them: each is closed, while
+    // the player's relay, carrying keep-alives, stays.
+    let relays = |h: &ServerHandle| h.with_world(|w| w.resource::<HttpHandle>().relays());
+    let closed = eventually(|| {
+        for held in &mut held {
+            let _ = held.send(tungstenite::Message::Ping(Vec::new().into()));
+            let _ = held.read();
+        }
+        pump(&mut ws, &mut netcode);
+        counter(&h, |c| &c.relays_sessionless) >= 4
+    });
+    assert!(closed, "sessionless relays closed: {}", counter(&h, |c| &c.relays_sessionless));
+    assert!(eventually(|| {
+        pump(&mut ws, &mut netcode);
+        relays(&h) == 1
+    }));
+    assert!(netcode.is_connected(), "the player's session outlived the pinging sockets");
+    assert_eq!(counter(&h, |c| &c.relays_sessionless), 4);
+    // The address's places are back.
+    assert!(upgrade().is_ok(), "a closed relay gives its address's place back");
     h.stop();
 }

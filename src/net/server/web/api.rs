@@ -55,6 +55,9 @@ pub enum ApiError {
     RoomLimit,
     #[error("relay_limit")]
     RelayLimit,
+    /// One address holds `relays_per_address` relays (a browser player elsewhere still gets one).
+    #[error("relays_per_address")]
+    RelaysPerAddress,
     #[error("not_a_websocket")]
     NotAWebSocket,
     #[error("server_starting")]
@@ -84,7 +87,7 @@ impl ApiError {
             RoomFull => 409,
             BodyTooLarge => 413,
             UnsupportedMediaType => 415,
-            RoomRateLimit | RoomsPerAddress | SeatTokenLimit => 429,
+            RoomRateLimit | RoomsPerAddress | SeatTokenLimit | RelaysPerAddress => 429,
             TokenFailed => 500,
             RoomLimit | RelayLimit | ServerStarting | ServerBusy | ServerStopping => 503,
         }

@@ -12,6 +12,12 @@ pub struct WebConfig {
     pub root: PathBuf,
     /// Most WebSocket relays open at once.
     pub max_relays: usize,
+    /// Most WebSocket relays open at once from one IP address (0: no limit).
+    pub relays_per_address: usize,
+    /// A relay is closed when the netcode server has sent no session packet (keep-alive or
+    /// payload) through it for this long, from the upgrade on: WebSocket pings alone keep no
+    /// relay open.
+    pub relay_session: Duration,
     /// A relay with no message from its browser for this long is closed.
     pub idle: Duration,
     /// Origins allowed besides this host's own names (`--allow-origin`, as a browser sends
@@ -28,6 +34,8 @@ impl Default for WebConfig {
         WebConfig {
             root: PathBuf::from("web/dist"),
             max_relays: 256,
+            relays_per_address: 8,
+            relay_session: Duration::from_secs(5),
             idle: Duration::from_secs(15),
             origins: Vec::new(),
             public_hosts: Vec::new(),

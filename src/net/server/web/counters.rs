@@ -32,6 +32,10 @@ pub struct WebCounters {
     pub origin_refused: AtomicU64,
     /// 503: a WebSocket upgrade over `max_relays`.
     pub relay_refused: AtomicU64,
+    /// 429 `relays_per_address`: an upgrade from an address holding its relays.
+    pub relay_refused_per_address: AtomicU64,
+    /// Relays closed because no netcode session ran through them (pings alone hold nothing).
+    pub relays_sessionless: AtomicU64,
     /// WebSocket relays open now (gauge; counted once the handshake completed).
     pub relays_open: AtomicU64,
     /// 429 `room_rate_limit`.
@@ -99,6 +103,18 @@ impl WebCounters {
                 Counter,
                 "Upgrades over the relay cap (503).",
                 v(&self.relay_refused),
+            ),
+            (
+                "relay_refused_per_address_total",
+                Counter,
+                "Upgrades from an address at its relay cap (429).",
+                v(&self.relay_refused_per_address),
+            ),
+            (
+                "relays_sessionless_total",
+                Counter,
+                "Relays closed with no netcode session running through them.",
+                v(&self.relays_sessionless),
             ),
             ("relays_open", Gauge, "WebSocket relays open now.", v(&self.relays_open)),
             (

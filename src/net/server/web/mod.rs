@@ -27,6 +27,7 @@ pub mod files;
 pub mod origin;
 pub mod quota;
 pub mod relay;
+pub mod relay_slots;
 pub mod router;
 pub mod server;
 pub mod service;
@@ -115,6 +116,11 @@ pub fn start_router(
         origins,
         counters: counters.clone(),
         udp: udp.clone(),
+        relays: relay_slots::RelayTable::new(
+            web.max_relays,
+            web.relays_per_address,
+            counters.clone(),
+        ),
         cfg: web,
     });
     let (stop, stopped) = oneshot::channel();

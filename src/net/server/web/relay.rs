@@ -6,13 +6,18 @@
 //! the sender. A sharded host (`--shards N`) has N netcode servers: until one answers, the
 //! relay sends the browser's packets to all of them, and only the shard its token names
 //! answers (the others drop a token that does not list their address); the relay then talks
-//! to that shard alone. A relay counts against `max_relays` from the completed handshake on,
-//! and its connection against the connection caps until it closes.
+//! to that shard alone. A relay counts against `max_relays` and its address's
+//! `relays_per_address` from the completed handshake on (`relay_slots`), and its connection
+//! against the connection caps until it closes. The relay cannot read a packet, but netcode's
+//! prefix byte is plain: a relay the server has sent no session packet (keep-alive or payload)
+//! for `relay_session` is closed, so sockets held open by WebSocket pings alone, with no
+//! netcode session behind them, give their places back.
 
 use super::api::ApiError;
 use super::body::{WebBody, full};
 use super::conns::ConnSlot;
 use super::counters::WebCounters;
+use super::relay_slots::RelayTable;
 use futures_util::{SinkExt, StreamExt};
 use hyper::body::Incoming;
 use hyper::header::{CONNECTION, HeaderValue, SEC_WEBSOCKET_ACCEPT, SEC_WEBSOCKET_KEY, UPGRADE};
@@ -20,7 +25,6 @@ use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::net::UdpSocket;
 use tokio_tungstenite::WebSocketStream;
@@ -34,7 +38,10 @@ pub const MAX_MESSAGE: usize = renetcode::NETCODE_MAX_PACKET_BYTES;
 pub struct RelayPlan {
     /// The netcode servers (one per shard), on addresses this machine reaches.
     pub targets: Vec<SocketAddr>,
-    pub max_relays: usize,
+    /// The relays' places, in all and per address.
+    pub relays: Arc<RelayTable>,
+    /// Closed when the server sent no session packet through it for this long.
+    pub session: Duration,
     /// Closed after this long with no message from the browser (or a write stalled so long).
     pub idle: Duration,
     pub counters: Arc<WebCounters>,
@@ -83,10 +90,13 @@ pub fn upgrade(mut req: Request<Incoming>, plan: RelayPlan) -> Response<WebBody>
     if plan.targets.is_empty() {
         return refuse(ApiError::ServerStarting, "the netcode server is not listening yet");
     }
-    if plan.counters.relays_open.load(Ordering::SeqCst) as usize >= plan.max_relays {
-        WebCounters::bump(&plan.counters.relay_refused);
-        bevy::log::warn!(peer = %plan.peer, max = plan.max_relays, "websocket refused: relay limit");
-        return refuse(ApiError::RelayLimit, "relay limit reached");
+    if let Err(limit) = plan.relays.check(plan.peer.ip()) {
+        bevy::log::warn!(peer = %plan.peer, limit = %limit, "websocket refused");
+        let detail = match limit {
+            ApiError::RelaysPerAddress => "this address holds all the relays it may",
+            _ => "relay limit reached",
+        };
+        return refuse(limit, detail);
     }
     let accept = tokio_tungstenite::tungstenite::handshake::derive_accept_key(&key);
     let on_upgrade = hyper::upgrade::on(&mut req);
@@ -94,10 +104,7 @@ pub fn upgrade(mut req: Request<Incoming>, plan: RelayPlan) -> Response<WebBody>
         let Ok(upgraded) = on_upgrade.await else { return };
         // The handshake is complete: only now does the relay take a place (two upgrades
         // racing for the last one: the later is closed).
-        let Some(_slot) = Slot::take(&plan.counters, plan.max_relays) else {
-            WebCounters::bump(&plan.counters.relay_refused);
-            return;
-        };
+        let Ok(_slot) = plan.relays.take(plan.peer.ip()) else { return };
         let config = WebSocketConfig::default()
             .max_message_size(Some(MAX_MESSAGE))
             .max_frame_size(Some(MAX_MESSAGE));
@@ -115,25 +122,6 @@ pub fn upgrade(mut req: Request<Incoming>, plan: RelayPlan) -> Response<WebBody>
         h.insert(SEC_WEBSOCKET_ACCEPT, v);
     }
     r
-}
-
-/// One open relay's place under the cap; given back when dropped.
-struct Slot(Arc<WebCounters>);
-
-impl Slot {
-    fn take(counters: &Arc<WebCounters>, max: usize) -> Option<Slot> {
-        if counters.relays_open.fetch_add(1, Ordering::SeqCst) as usize >= max {
-            counters.relays_open.fetch_sub(1, Ordering::SeqCst);
-            return None;
-        }
-        Some(Slot(counters.clone()))
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.relays_open.fetch_sub(1, Ordering::SeqCst);
-    }
 }
 
 /// Relays until close, idle, an oversized or text message, or a socket error.
@@ -161,8 +149,13 @@ where
     let local = udp.local_addr().ok();
     bevy::log::info!(peer = %plan.peer, relay = ?local, "websocket relay open");
     let mut buf = vec![0u8; MAX_MESSAGE];
+    let mut session_seen = tokio::time::Instant::now();
     let why = loop {
         tokio::select! {
+            () = tokio::time::sleep_until(session_seen + plan.session) => {
+                WebCounters::bump(&plan.counters.relays_sessionless);
+                break "no netcode session";
+            }
             msg = tokio::time::timeout(plan.idle, ws.next()) => match msg {
                 Err(_) => break "idle",
                 Ok(None) => break "closed by client",
@@ -193,6 +186,9 @@ where
                     if *locked.get_or_insert(i) != i {
                         continue;
                     }
+                    if n > 0 && is_session_packet(buf[0]) {
+                        session_seen = tokio::time::Instant::now();
+                    }
                     let frame = Message::Binary(buf[..n].to_vec().into());
                     // A browser that stops reading must not hold the relay for ever.
                     match tokio::time::timeout(plan.idle, ws.send(frame)).await {
@@ -207,4 +203,11 @@ where
     };
     let _ = tokio::time::timeout(Duration::from_secs(1), ws.close(None)).await;
     bevy::log::info!(peer = %plan.peer, relay = ?local, reason = why, "websocket relay closed");
+}
+
+/// Whether a netcode packet with this prefix byte belongs to an established session: a
+/// keep-alive or a payload (netcode's packet types 4 and 5, in the prefix's low four bits,
+/// which netcode leaves unencrypted). Challenges and denials do not count.
+pub fn is_session_packet(prefix: u8) -> bool {
+    matches!(prefix & 0x0f, 4 | 5)
 }

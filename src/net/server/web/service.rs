@@ -10,6 +10,7 @@ use super::counters::WebCounters;
 use super::file_response;
 use super::origin::Origins;
 use super::relay::{RelayPlan, upgrade};
+use super::relay_slots::RelayTable;
 use super::router::Router;
 use crate::net::client::ws::WS_PATH;
 use http_body_util::{BodyExt, Limited};
@@ -32,6 +33,8 @@ pub struct Shared {
     pub counters: Arc<WebCounters>,
     /// The netcode servers relays lead to (set once the worlds bound them).
     pub udp: Arc<RwLock<Vec<SocketAddr>>>,
+    /// The relays' places, in all and per address.
+    pub relays: Arc<RelayTable>,
 }
 
 /// A JSON answer; `close` also ends the connection (a refused body may still be arriving).
@@ -119,7 +122,8 @@ pub async fn handle(
             let targets = shared.udp.read().map(|t| t.clone()).unwrap_or_default();
             let plan = RelayPlan {
                 targets,
-                max_relays: shared.cfg.max_relays,
+                relays: shared.relays.clone(),
+                session: shared.cfg.relay_session,
                 idle: shared.cfg.idle,
                 counters: shared.counters.clone(),
                 peer,
