@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bot;
+pub mod caught;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod clock;

@@ -182,7 +182,7 @@ fn bot_round(
     while room.result.is_none() {
         for (seat, frame) in team.frames(&room) {
             frames.push((room.tick, seat, frame));
-            room.inputs.push(seat, frame);
+            room.inputs.queue_stamped(seat, frame);
         }
         step_room(&mut room);
         hashes.push(room.hash);
@@ -203,7 +203,7 @@ fn bots_are_deterministic_and_replay_from_their_frames() {
     let mut next = 0;
     while replayed.len() < a.len() {
         while next < frames.len() && frames[next].0 == room.tick {
-            room.inputs.push(frames[next].1, frames[next].2);
+            room.inputs.queue_stamped(frames[next].1, frames[next].2);
             next += 1;
         }
         step_room(&mut room);
@@ -346,7 +346,7 @@ fn a_bot_planning_on_the_views_sends_the_frames_it_would_send_from_the_room() {
             let want = real.frames(&room);
             assert_eq!(remote.frames(&planned), want, "{} tick {}", level.id, room.tick);
             for (seat, frame) in want {
-                room.inputs.push(seat, frame);
+                room.inputs.queue_stamped(seat, frame);
             }
             step_room(&mut room);
             serves = room.counters.served;

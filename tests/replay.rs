@@ -246,10 +246,10 @@ fn assist_changes_the_hash_chain_and_the_payload_says_assisted() {
 mod authoring {
     use super::root;
     use std::sync::Arc;
+    use undercooked::bot::author::{Authoring, author};
     use undercooked::bot::errand::{Errands, Step, Step::*};
     use undercooked::level::files::find_level;
     use undercooked::level::recipes::builtin_recipes;
-    use undercooked::replay::author::{Authoring, author};
     use undercooked::replay::script::{InputScript, Placement, ScriptFrame, ScriptItem};
     use undercooked::sim::kinds::Dir4::*;
     use undercooked::sim::kinds::{Form::*, Ingredient::*};

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
-use undercooked::bench::RandomCooks;
+use undercooked::bot::random::RandomCooks;
 use undercooked::clock::headless_app;
 use undercooked::level::sketch::sketch_level;
 use undercooked::level::{load_campaign, load_recipes_file};

@@ -2,6 +2,7 @@
 //! input frames and never touches sim state.
 
 pub mod act;
+pub mod author;
 pub mod claims;
 pub mod cook;
 mod dish;
@@ -12,6 +13,7 @@ mod pass;
 pub mod planner;
 mod policy;
 pub mod prove;
+pub mod random;
 pub mod reach;
 pub mod remote;
 mod throwing;

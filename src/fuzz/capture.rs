@@ -23,12 +23,7 @@ impl Quiet {
         let log: Log = Arc::default();
         let sink = log.clone();
         panic::set_hook(Box::new(move |info: &PanicHookInfo<'_>| {
-            let message = info
-                .payload()
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| info.payload().downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".into());
+            let message = crate::caught::panic_message(info.payload());
             let at = info.location().map(|l| format!(" at {l}")).unwrap_or_default();
             let thread = std::thread::current().name().unwrap_or("unnamed").to_string();
             sink.lock()

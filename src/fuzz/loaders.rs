@@ -5,12 +5,14 @@
 
 use super::mutate::mutate;
 use super::target::{Outcome, Target};
+use crate::bot::random::RandomCooks;
 use crate::level::compile::parse_level;
 use crate::level::recipes::parse_recipes;
+use crate::replay::admitted::run_admitted;
 use crate::replay::bundle::{
     BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, check_bundle, content_hash,
 };
-use crate::replay::golden::hex;
+use crate::replay::hex::hex;
 use crate::replay::script::InputScript;
 use crate::sim::open::SeatSpec;
 use crate::sim::recipe_book::RecipeBook;
@@ -91,21 +93,21 @@ fn sample_bundle(book_source: &str, book: &RecipeBook) -> Option<Vec<u8>> {
     let level = Arc::new(parse_level(source.as_bytes(), "tutorial", book).ok()?);
     let seats = SeatSpec::numbered(2);
     let mut room = Room::new(level.clone(), Arc::new(book.clone()), 5, &seats);
-    let mut cooks = crate::bench::RandomCooks::new(5, 2);
-    let mut rec = ChainRecorder::default();
-    let mut admitted = Vec::new();
     let ticks = 2 * BUNDLE_EVERY;
-    for _ in 0..ticks {
+    // The random cooks' frames depend on their seed and the tick only, so the whole log can be
+    // drawn first (as the server's gate would have admitted it: each at its own tick).
+    let mut cooks = RandomCooks::new(5, 2);
+    let admitted: Vec<_> = (0..ticks)
+        .flat_map(|t| (0..2).map(move |s| (t, s)))
+        .map(|(t, s)| (t, s as u8, cooks.frame(s, t)))
+        .collect();
+    let mut rec = ChainRecorder::default();
+    rec.record(&room);
+    run_admitted(&mut room, &admitted, ticks, |room| {
         if ChainRecorder::due(room.tick) {
-            rec.record(&room);
+            rec.record(room);
         }
-        for s in 0..2 {
-            let f = cooks.frame(s, room.tick);
-            admitted.push((room.tick, s as u8, f));
-            room.inputs.push(s as u8, f);
-        }
-        crate::sim::step_room(&mut room);
-    }
+    });
     rec.record(&room);
     let bundle = Bundle {
         bundle_version: BUNDLE_VERSION,

@@ -125,11 +125,6 @@ fn tweak_length(rng: &mut SplitMix64, out: &mut [u8]) {
     }
 }
 
-/// Lower-case hex of an input, for reports.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

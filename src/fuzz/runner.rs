@@ -2,7 +2,7 @@
 //! report `undercooked fuzz` prints.
 
 use super::target::Target;
-use super::{capture, http, loaders, mutate, netcode, relay, renet};
+use super::{capture, http, loaders, netcode, relay, renet};
 use crate::sim::rng::SplitMix64;
 use clap::{Args, ValueEnum};
 use std::collections::BTreeSet;
@@ -138,8 +138,12 @@ pub fn run_target(target: TargetId, iterations: u64, seed: u64) -> Result<Report
             }
             _ => {
                 let message = panics.join("; ");
-                report.panic =
-                    Some(Found { seed, iteration, input_hex: mutate::hex(&input), message });
+                report.panic = Some(Found {
+                    seed,
+                    iteration,
+                    input_hex: crate::replay::hex::hex_bytes(&input),
+                    message,
+                });
                 // The target may be half-updated after an unwind: nothing more is fed to it.
                 break;
             }

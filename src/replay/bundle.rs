@@ -3,8 +3,10 @@
 //! cadence and the result payload — i.e. an input script and its golden together. The server
 //! writes one per finished or aborted round; `undercooked replay check BUNDLE` reproduces it.
 
+use super::admitted::{AdmittedFrame, run_admitted};
 pub use super::chain::ChainRecorder;
-use super::golden::{CheckOutcome, FieldDelta, Golden, hex};
+use super::golden::{CheckOutcome, FieldDelta, Golden};
+use super::hex::hex;
 use super::writer::{BundleFile, write_numbered};
 use super::{ReplayRun, compare};
 use crate::level::compile::parse_level;
@@ -93,10 +95,20 @@ impl ChainRecorder {
 }
 
 /// Packs admitted frames for a bundle.
-pub fn pack_frames(admitted: &[(u32, u8, InputFrame)]) -> Vec<BundleFrame> {
+pub fn pack_frames(admitted: &[AdmittedFrame]) -> Vec<BundleFrame> {
     admitted
         .iter()
         .map(|(at, seat, f)| (*at, *seat, f.seq, f.tick, f.mv.0, f.mv.1, f.action, f.face, f.dash))
+        .collect()
+}
+
+/// A bundle's frames back as the admitted log [`pack_frames`] packed.
+pub fn unpack_frames(frames: &[BundleFrame]) -> Vec<AdmittedFrame> {
+    frames
+        .iter()
+        .map(|&(at, seat, seq, tick, mx, my, action, face, dash)| {
+            (at, seat, InputFrame { seq, tick, mv: (mx, my), action, face, dash })
+        })
         .collect()
 }
 
@@ -166,9 +178,9 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, Strin
     }
 }
 
-/// Re-run a bundle: rebuild the room from its sources, seed and seats, push every admitted
-/// frame before the tick it was admitted at (in admission order, as the server did), step the
-/// recorded number of ticks, then compare the hash chain and the result payload. `Err` is an
+/// Re-run a bundle: rebuild the room from its sources, seed and seats, step it the recorded
+/// number of ticks from its admitted frames (`admitted::run_admitted`, as the server queued
+/// them), then compare the hash chain and the result payload. `Err` is an
 /// invalid bundle (exit 2).
 pub fn check_bundle(bundle: &Bundle) -> Result<BundleCheck, String> {
     if bundle.bundle_version != BUNDLE_VERSION {
@@ -202,40 +214,18 @@ pub fn check_bundle(bundle: &Bundle) -> Result<BundleCheck, String> {
 
     let mut hashes = vec![(0, room.hash)];
     let mut snapshots = vec![(0, named_fields(&room))];
-    let mut frames = bundle.frames.iter().peekable();
-    let mut panicked = None;
-    for t in 0..bundle.ticks {
-        while let Some((_, seat, seq, tick, mx, my, action, face, dash)) =
-            frames.next_if(|f| f.0 == t)
-        {
-            let frame = InputFrame {
-                seq: *seq,
-                tick: *tick,
-                mv: (*mx, *my),
-                action: *action,
-                face: *face,
-                dash: *dash,
-            };
-            room.inputs.push(*seat, frame);
-        }
-        // A round the server ended on a panic may panic here too: that is a reproduction.
-        let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            crate::sim::step_room(&mut room)
-        }));
-        if let Err(p) = step {
-            let msg = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            panicked = Some((room.tick, msg));
-            break;
-        }
-        if ChainRecorder::due(room.tick) || room.tick == bundle.ticks {
-            hashes.push((room.tick, room.hash));
-            snapshots.push((room.tick, named_fields(&room)));
-        }
-    }
+    let log = unpack_frames(&bundle.frames);
+    // A round the server ended on a panic may panic here too: that is a reproduction, and the
+    // room is left as the panic left it (its tick is where it stopped).
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run_admitted(&mut room, &log, bundle.ticks, |room| {
+            if ChainRecorder::due(room.tick) || room.tick == bundle.ticks {
+                hashes.push((room.tick, room.hash));
+                snapshots.push((room.tick, named_fields(room)));
+            }
+        })
+    }));
+    let panicked = run.err().map(|p| (room.tick, crate::caught::panic_message(p.as_ref())));
     if panicked.is_some() && hashes.last().is_none_or(|(t, _)| *t != room.tick) {
         hashes.push((room.tick, room.hash));
         snapshots.push((room.tick, named_fields(&room)));

@@ -39,7 +39,7 @@ impl ChainRecorder {
 
     /// The recorded heads as a bundle carries them: (tick, 16 hex digits).
     pub fn hex_hashes(&self) -> Vec<(u32, String)> {
-        self.hashes.iter().map(|(t, h)| (*t, super::golden::hex(*h))).collect()
+        self.hashes.iter().map(|(t, h)| (*t, super::hex::hex(*h))).collect()
     }
 }
 

@@ -3,7 +3,8 @@
 //! Exit codes: 0 everything matched (or was recorded / run), 1 a golden mismatch, 2 a missing
 //! or invalid script, level or golden.
 
-use super::golden::{CheckOutcome, Golden, hex};
+use super::golden::{CheckOutcome, Golden};
+use super::hex::hex;
 use super::script::InputScript;
 use super::{compare, make_golden, run_script};
 use crate::level::cli::{RECIPES_ENV, RECIPES_PATH};

@@ -33,10 +33,6 @@ pub struct Golden {
     pub fields: Vec<FieldDelta>,
 }
 
-pub fn hex(h: u64) -> String {
-    format!("{h:016x}")
-}
-
 /// Build the field log from full snapshots.
 pub fn field_log(snapshots: &[(u32, Vec<(String, i64)>)]) -> Vec<FieldDelta> {
     let mut prev: BTreeMap<String, i64> = BTreeMap::new();

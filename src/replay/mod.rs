@@ -1,11 +1,12 @@
 //! Replays: run an input script through the real schedule, record goldens, check them; and
 //! hosted rounds' bundles (a script and its golden in one file).
 
-pub mod author;
+pub mod admitted;
 pub mod bundle;
 pub mod chain;
 pub mod cli;
 pub mod golden;
+pub mod hex;
 pub mod script;
 pub mod verdict;
 pub mod writer;
@@ -18,7 +19,8 @@ use crate::sim::open::SeatSpec;
 use crate::sim::recipe_book::RecipeBook;
 use crate::sim::room::Room;
 use bevy::prelude::*;
-use golden::{CheckOutcome, Golden, diff_fields, field_log, fields_at, hex};
+use golden::{CheckOutcome, Golden, diff_fields, field_log, fields_at};
+use hex::hex;
 use script::InputScript;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -80,7 +82,7 @@ pub fn run_script(
         {
             let mut room = app.world_mut().get_mut::<Room>(entity).expect("room");
             for (seat, frame) in script.frames_for(tick) {
-                room.inputs.push(seat, frame);
+                room.inputs.queue_stamped(seat, frame);
             }
         }
         app.update();

@@ -72,10 +72,14 @@ pub enum GateRefusal {
 }
 
 impl InputQueue {
-    /// Queue a frame as it is: resolved on the first tick ≥ `frame.tick`, ranked by its own
-    /// `seq`. Only replays use this (they push what a live round admitted, already stamped);
-    /// every live source goes through [`InputQueue::admit`].
-    pub fn push(&mut self, seat: Seat, frame: InputFrame) {
+    /// Queue a frame exactly as stamped, past the gate: no window, no late move, no merge, not
+    /// logged. It is resolved on the first tick ≥ `frame.tick`, ranked by its own `seq` (then
+    /// arrival). Callers that own the stamping use it: the gate itself once it has stamped a
+    /// frame, replays of what a gate admitted (bundles, `replay::admitted`, scripts), a
+    /// client's own prediction, and offline sources that number their own frames (random
+    /// cooks, authored errands, the bench and soak rounds, the sim tests). A live peer's frame
+    /// never does: it goes through [`InputQueue::admit`].
+    pub fn queue_stamped(&mut self, seat: Seat, frame: InputFrame) {
         let arrival = self.next_arrival;
         self.next_arrival += 1;
         self.frames.push(QueuedFrame { seat, frame, arrival });
@@ -122,7 +126,7 @@ impl InputQueue {
         if let Some(log) = self.log.as_mut() {
             log.push((now, seat, stamped));
         }
-        self.push(seat, stamped);
+        self.queue_stamped(seat, stamped);
         Ok(Admitted { frame: stamped, late, merged: false })
     }
 

@@ -169,11 +169,7 @@ fn guarded(room: &mut Room, stage: &(impl Fn(&mut Room) + Send + Sync)) {
         return;
     }
     if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| stage(room))) {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".into());
+        let message = crate::caught::panic_message(payload.as_ref());
         room.fault = Some(format!("panic at tick {}: {message}", room.tick));
     }
 }

@@ -3,14 +3,14 @@
 //!
 //! Seats 0 and 1 are planner bots (`bot::planner`), so dishes are really cooked, plated,
 //! served and washed and the rail, the stock and the score all move; seats 2 and 3 are the
-//! bench's seeded random cooks (`bench::RandomCooks`), which walk into everything, grab, drop,
+//! seeded random cooks (`bot::random::RandomCooks`), which walk into everything, grab, drop,
 //! trash and hold buttons at every station, including out-of-range sticks. A round that ends is
 //! restarted with the next seed. Wall-clock time is read only to report ticks/s.
 
 pub mod ledger;
 
-use crate::bench::RandomCooks;
 use crate::bot::planner::BotTeam;
+use crate::bot::random::RandomCooks;
 use crate::level::cli::{DEFAULT_LEVELS_DIR, RECIPES_PATH};
 use crate::level::{find_level, load_campaign, load_recipes_file};
 use crate::sim::invariants::{self, Violation};
@@ -122,7 +122,7 @@ impl Round {
         let tick = self.room.tick;
         for s in BOT_SEATS.len()..SOAK_COOKS as usize {
             let frame = self.random.frame(s, tick);
-            self.room.inputs.push(s as u8, frame);
+            self.room.inputs.queue_stamped(s as u8, frame);
         }
         step_room(&mut self.room);
         if let Some(v) = invariants::check(&self.room) {

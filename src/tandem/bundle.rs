@@ -11,7 +11,8 @@ use super::events::Outcome;
 use super::room::{MAX_TICKS, OrderRecord, TandemRoom, TurnTicks};
 use super::score::Score;
 use super::script::{FIELD_EVERY, ScriptError, TandemCheck, TandemScript, play_on};
-use crate::replay::golden::{FieldDelta, fields_at, hex};
+use crate::replay::golden::{FieldDelta, fields_at};
+use crate::replay::hex::hex;
 use crate::replay::writer::{BundleFile, write_numbered};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -272,12 +273,7 @@ pub fn check_bundle(bundle: &TandemBundle) -> Result<BundleCheck, BundleError> {
     let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         play_on(room, &script, bundle.ticks, true)
     }))
-    .map_err(|p| {
-        let msg = p.downcast_ref::<&str>().map(|s| s.to_string());
-        BundleError::Unplayable(
-            msg.or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default(),
-        )
-    })?;
+    .map_err(|p| BundleError::Unplayable(crate::caught::panic_message(p.as_ref())))?;
     let mut chain =
         TandemCheck::Match { ticks: bundle.ticks, final_hash: bundle.final_hash.clone() };
     for (tick, want) in &bundle.hashes {

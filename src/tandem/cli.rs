@@ -8,7 +8,7 @@ use super::bundle::{TandemBundle, check_bundle};
 use super::script::{
     SCRIPT_SUFFIX, TandemCheck, TandemGolden, TandemScript, check, make_golden, play,
 };
-use crate::replay::golden::hex;
+use crate::replay::hex::hex;
 use crate::replay::verdict;
 use std::path::{Path, PathBuf};
 

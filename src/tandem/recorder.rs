@@ -8,7 +8,7 @@ use super::events::{Outcome, StepRefusal};
 use super::hash::walk;
 use super::room::TandemRoom;
 use crate::replay::chain::ChainRecorder;
-use crate::replay::golden::hex;
+use crate::replay::hex::hex;
 
 /// One run's recording.
 #[derive(Clone, Debug)]

@@ -9,7 +9,8 @@ use super::events::Outcome;
 use super::hash::walk;
 use super::room::{MAX_TICKS, OrderRecord, TandemRoom, TurnTicks};
 use super::score::Score;
-use crate::replay::golden::{FieldDelta, field_log, fields_at, hex};
+use crate::replay::golden::{FieldDelta, field_log, fields_at};
+use crate::replay::hex::hex;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 

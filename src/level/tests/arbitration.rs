@@ -32,8 +32,8 @@ fn contest(fixture: char, item: ItemKind) -> (Room, ItemId, ItemId) {
 fn both_press(r: &mut Room) -> Vec<SimEvent> {
     let t = r.tick;
     let press = |seq| InputFrame { seq, tick: t, action: true, ..InputFrame::default() };
-    r.inputs.push(1, press(1));
-    r.inputs.push(0, press(2));
+    r.inputs.queue_stamped(1, press(1));
+    r.inputs.queue_stamped(0, press(2));
     step_room(r);
     r.events.clone()
 }
@@ -86,8 +86,8 @@ fn the_plate_wins_the_output_when_its_frame_ranks_first() {
     r.stations[0].state = StationState::Ready;
     let t = r.tick;
     let press = |seq| InputFrame { seq, tick: t, action: true, ..InputFrame::default() };
-    r.inputs.push(0, press(1));
-    r.inputs.push(1, press(2));
+    r.inputs.queue_stamped(0, press(1));
+    r.inputs.queue_stamped(1, press(2));
     step_room(&mut r);
     assert_eq!(answers(&r.events, 0), vec![SimEvent::Plated { seat: 0, plate }]);
     assert_eq!(answers(&r.events, 1), vec![lost(1)]);

@@ -36,7 +36,7 @@ pub fn room(rows: &[&str], seats: u8) -> Room {
 /// Queue a frame for the room's next tick.
 pub fn send(room: &mut Room, seat: u8, mv: (i16, i16), action: bool, face: Option<Dir4>) {
     let tick = room.tick;
-    room.inputs.push(seat, InputFrame { seq: tick, tick, mv, action, face, dash: false });
+    room.inputs.queue_stamped(seat, InputFrame { seq: tick, tick, mv, action, face, dash: false });
 }
 
 /// Send the same frame to one seat for `n` ticks, stepping each.

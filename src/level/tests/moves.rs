@@ -20,7 +20,8 @@ use crate::sim::v2::V2;
 /// One tick with the second button (and the action button) as given for `seat`.
 fn tick(r: &mut Room, seat: u8, dash: bool, action: bool) -> Vec<SimEvent> {
     let t = r.tick;
-    r.inputs.push(seat, InputFrame { seq: t, tick: t, action, dash, ..InputFrame::default() });
+    r.inputs
+        .queue_stamped(seat, InputFrame { seq: t, tick: t, action, dash, ..InputFrame::default() });
     step_room(r);
     r.events.clone()
 }

@@ -353,11 +353,11 @@ fn two_cooks_on_one_item_the_earlier_frame_wins() {
     let mut r = kitchen('-');
     let id = put_on_target(&mut r, onion(Form::Raw), None);
     let tick = r.tick;
-    r.inputs.push(
+    r.inputs.queue_stamped(
         0,
         crate::sim::input::InputFrame { seq: 5, tick, action: true, ..Default::default() },
     );
-    r.inputs.push(
+    r.inputs.queue_stamped(
         1,
         crate::sim::input::InputFrame { seq: 2, tick, action: true, ..Default::default() },
     );

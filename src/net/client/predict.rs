@@ -264,7 +264,7 @@ impl Predictor {
             face: controls.face,
             dash: controls.dash,
         };
-        room.inputs.push(seat, frame);
+        room.inputs.queue_stamped(seat, frame);
         advance(room);
         push_path(&mut self.path, room, seat, self.base);
     }

@@ -9,9 +9,10 @@ use crate::net::server::peer::{Peer, Refused};
 use crate::net::server::rooms::{HostedRoom, RoundOf, abort_all};
 use crate::net::server::seats::local_player_name;
 use crate::net::server::tandem_round::admit_orders;
-use crate::net::wire::tokens::{Admission, hex};
+use crate::net::wire::tokens::Admission;
 use crate::project::RoomTick;
 use crate::protocol::{TickEvents, Welcome};
+use crate::replay::hex::hex_bytes;
 use crate::schedule::TickSystems;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
@@ -92,7 +93,7 @@ fn seat_clients(
                 ));
                 welcome.write(ToClients {
                     targets: SendTargets::Single(ClientId::Client(client)),
-                    message: Welcome { code, seats, reconnect: hex(&secret) },
+                    message: Welcome { code, seats, reconnect: hex_bytes(&secret) },
                 });
             }
             None => {

@@ -18,10 +18,9 @@ use crate::net::server::seats::SeatRefusal;
 use crate::net::server::web::api::{ApiBody, ApiError};
 use crate::net::server::web::call::{METRICS_PATH, ROOM_CODES_PATH};
 use crate::net::wire::error::NetError;
-use crate::net::wire::tokens::{
-    Admission, connect_token, hex, parse_code, parse_secret, sanitise_name,
-};
+use crate::net::wire::tokens::{Admission, connect_token, parse_code, parse_secret, sanitise_name};
 use crate::protocol::LobbyView;
+use crate::replay::hex::hex_bytes;
 use bevy::prelude::*;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -206,7 +205,7 @@ fn join(
                 "seat": seats[0],
                 "seats": seats,
                 "token": token,
-                "reconnect": hex(&secret),
+                "reconnect": hex_bytes(&secret),
                 "udp": servers,
             }),
         ),

@@ -19,10 +19,11 @@ pub use crate::net::server::hosted::{
 use crate::net::server::records::{BundleWriter, ResultsLog, Source};
 use crate::net::server::seats::{MAX_SEATS, SEAT_HOLD, SeatSlot};
 use crate::net::server::tandem_round::{TandemRound, end_tandem_round, start_tandem_round};
-use crate::net::wire::tokens::hex;
 use crate::protocol::tandem::GameMode;
 use crate::protocol::{InRoom, LobbyPhase, LobbyView, RoundSource};
+use crate::replay::admitted::{AdmittedFrame, run_admitted};
 use crate::replay::bundle::{BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, pack_frames};
+use crate::replay::hex::hex_bytes;
 use crate::schedule::TickSystems;
 use crate::sim::assist::Assist;
 use crate::sim::kitchen::Level;
@@ -111,7 +112,7 @@ pub fn end_round(
         "reason": reason,
         "started_at_ms": hosted.round_started.map(unix_ms),
         "ended_at_ms": unix_ms(std::time::SystemTime::now()),
-        "final_hash": crate::replay::golden::hex(room.hash),
+        "final_hash": crate::replay::hex::hex(room.hash),
         "frames_admitted": room.inputs.log().len(),
         "payload": payload,
     });
@@ -138,7 +139,7 @@ pub fn end_round(
         seats: room.cooks.iter().map(|c| (c.seat, c.name.clone())).collect(),
         ticks: room.tick,
         record_every: BUNDLE_EVERY,
-        final_hash: crate::replay::golden::hex(room.hash),
+        final_hash: crate::replay::hex::hex(room.hash),
         hashes: chain.hex_hashes(),
         fields: chain.fields,
         frames: pack_frames(room.inputs.log()),
@@ -403,7 +404,7 @@ fn start_round(
         round.insert(team);
     }
     let round = round.id();
-    info!(room = %hosted.code, seed = %hex(&seed.to_le_bytes()), seats = seats.len(), bots = ?hosted.bots, "round started");
+    info!(room = %hosted.code, seed = %hex_bytes(&seed.to_le_bytes()), seats = seats.len(), bots = ?hosted.bots, "round started");
     hosted.round = Some(round);
     hosted.round_started = Some(std::time::SystemTime::now());
     hosted.verdict_tick = None;
@@ -443,8 +444,9 @@ pub fn abort_all(world: &mut World, reason: &str) {
     world.resource::<BundleWriter>().flush();
 }
 
-/// Re-runs a round offline from its seed and the frames the server admitted (each pushed before
-/// the tick it was admitted at, in admission order) for `upto` ticks, and returns the hash: the
+/// Re-runs a round offline from its seed and the frames the server admitted
+/// (`replay::admitted::run_admitted`: each queued before the tick it was admitted at, in
+/// admission order) for `upto` ticks, and returns the hash: the
 /// proof that the network round is the deterministic function of its admitted inputs. `level`
 /// is the level as the round played it, `assist` already applied (a live room's `level`).
 pub fn replay_admitted(
@@ -453,17 +455,11 @@ pub fn replay_admitted(
     seed: u64,
     seats: &[SeatSpec],
     assist: Assist,
-    admitted: &[(u32, u8, crate::sim::input::InputFrame)],
+    admitted: &[AdmittedFrame],
     upto: u32,
 ) -> u64 {
     let mut room = Room::open_applied(level, book, seed, seats, assist);
-    let mut next = admitted.iter().peekable();
-    for t in 0..upto {
-        while let Some((_, seat, frame)) = next.next_if(|(at, _, _)| *at == t) {
-            room.inputs.push(*seat, *frame);
-        }
-        crate::sim::step_room(&mut room);
-    }
+    run_admitted(&mut room, admitted, upto, |_| {});
     room.hash
 }
 

@@ -163,7 +163,7 @@ impl TandemRound {
         json!({
             "mode": "tandem",
             "seed": self.info.seed,
-            "course_digest": crate::replay::golden::hex(room.course.digest),
+            "course_digest": crate::replay::hex::hex(room.course.digest),
             "turn_ticks": room.turn_ticks,
             "outcome": room.outcome(),
             "score": room.score(),
@@ -223,7 +223,7 @@ pub fn end_tandem_round(
         "reason": reason,
         "started_at_ms": hosted.round_started.map(unix_ms),
         "ended_at_ms": unix_ms(std::time::SystemTime::now()),
-        "final_hash": crate::replay::golden::hex(round.room.hash),
+        "final_hash": crate::replay::hex::hex(round.room.hash),
         "orders_installed": round.room.order_log.len(),
         "payload": payload,
     });

@@ -244,7 +244,9 @@ impl HostTransport {
             match outcome {
                 Ok(None) => {}
                 Ok(Some(r)) => self.stats.count(r),
-                Err(panic) => self.end_after_panic(addr, panic_message(&panic), server),
+                Err(panic) => {
+                    self.end_after_panic(addr, crate::caught::panic_message(panic.as_ref()), server)
+                }
             }
         }
         if read == MAX_DATAGRAMS_PER_FRAME {
@@ -379,14 +381,6 @@ fn apply(result: ServerResult, socket: &UdpSocket, server: &mut RenetServer, sta
             }
         }
     }
-}
-
-fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "non-string panic".into())
 }
 
 /// Drives [`HostTransport`] where bevy_renet would drive its own netcode transport.

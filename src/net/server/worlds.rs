@@ -444,11 +444,7 @@ fn supervise_shard(
             run_frames(&mut app, &jobs, frames)
         }));
         let Err(panic) = ran else { return };
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".into());
+        let what = crate::caught::panic_message(panic.as_ref());
         error!(shard = metered.shard, panic = %what, "server frame panicked: rounds aborted and recorded, world rebuilt");
         metered.metrics.count_shard_panic(metered.shard);
         // The world's memory is whole after an unwind; only its schedules are not (the one

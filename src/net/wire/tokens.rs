@@ -86,12 +86,7 @@ pub fn new_secret() -> Secret {
     generate_random_bytes()
 }
 
-/// Lower-case hex, for secrets in JSON.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Parses [`hex`] back into a secret.
+/// Parses a secret's hex (`replay::hex::hex_bytes`, as the welcome sends it) back.
 pub fn parse_secret(text: &str) -> Option<Secret> {
     let text = text.trim();
     if text.len() != 32 {
@@ -244,6 +239,6 @@ mod tests {
     #[test]
     fn secrets_round_trip_through_hex() {
         let s = new_secret();
-        assert_eq!(parse_secret(&hex(&s)), Some(s));
+        assert_eq!(parse_secret(&crate::replay::hex::hex_bytes(&s)), Some(s));
     }
 }

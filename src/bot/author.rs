@@ -1,8 +1,8 @@
 //! Authoring scripts from errands: run scripted cooks through the kernel and write down the
 //! frames they sent, so a golden's script is plain data anyone can read and edit.
 
-use super::script::{InputScript, ScriptFrame};
-use crate::bot::errand::{Errands, Intent};
+use super::errand::{Errands, Intent};
+use crate::replay::script::{InputScript, ScriptFrame};
 use crate::sim::input::InputFrame;
 use crate::sim::kitchen::Level;
 use crate::sim::open::SeatSpec;
@@ -41,7 +41,7 @@ pub fn author(level: Arc<Level>, book: Arc<RecipeBook>, mut spec: Authoring) -> 
             };
             busy = true;
             let seq = frames.len() as u32;
-            room.inputs.push(seat, InputFrame { seq, tick, mv, action, face, dash });
+            room.inputs.queue_stamped(seat, InputFrame { seq, tick, mv, action, face, dash });
             push_folded(&mut frames, ScriptFrame { tick, seat, mv, action, face, dash, repeat: 1 });
         }
         step_room(&mut room);
