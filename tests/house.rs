@@ -1,6 +1,9 @@
-//! The house rules of `src/`, read from the source files themselves (docs/ARCHITECTURE.md):
-//! no file imports a module that imports it back (directly or around a loop), the rules never
-//! import the content layer above them, and no file outside test modules passes 700 lines.
+//! The house rules of `src/`, read from the source files themselves (docs/ARCHITECTURE.md,
+//! "Rules of the house"): every module stands on a floor and imports nothing from a floor above
+//! it; no folder imports a folder that imports it back; no file imports a module that imports
+//! it back (directly or around a loop); the rules never import the content layer above them;
+//! no file outside test modules passes 700 lines; `net/` and `client/` keep their files in
+//! rooms, not flat.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -10,6 +13,36 @@ type Module = Vec<String>;
 
 /// The longest a source file may be, its test modules not counted.
 const MAX_LINES: usize = 700;
+
+/// The most `.rs` files that may sit directly in `src/net/` or `src/client/`; the rest live in
+/// subfolders named for what they hold.
+const MAX_FLAT_FILES: usize = 12;
+
+/// The floors of the house, lowest first, written once. A module may import its own floor and
+/// the floors below it, never one above. A module's floor is that of the longest path listed
+/// here that starts its own (`tandem` is the couch mode's rules; its scripts, bundles,
+/// recorder and replay CLI stand on the replay floor they use); `""` is the crate root alone.
+/// A new top-level module fails the house until it is placed here.
+const FLOORS: &[(&str, &[&str])] = &[
+    ("rules", &["sim", "tandem", "clock", "schedule", "caught"]),
+    (
+        "level and replay core",
+        &[
+            "level",
+            "replay",
+            "report",
+            "tandem/script",
+            "tandem/bundle",
+            "tandem/recorder",
+            "tandem/cli",
+        ],
+    ),
+    ("protocol", &["protocol", "project"]),
+    ("bots", &["bot"]),
+    ("net", &["net"]),
+    ("client", &["client"]),
+    ("tools and CLI", &["bench", "soak", "fuzz", ""]),
+];
 
 /// Every `.rs` file under `src/` by module path (`mod.rs`, `lib.rs` and `main.rs` name their
 /// folder's module).
@@ -273,6 +306,113 @@ fn loops(graph: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<Module>> {
     walk.found
 }
 
+/// `"a/b"` as a module path (`""` is the crate root).
+fn module_of(path: &str) -> Module {
+    path.split('/').filter(|p| !p.is_empty()).map(String::from).collect()
+}
+
+/// Test modules (a `tests` folder or file anywhere in the path) may reach anywhere.
+fn in_tests(m: &Module) -> bool {
+    m.iter().any(|s| s == "tests")
+}
+
+/// The floor (index into `floors`) of a module: that of the longest listed path starting its
+/// own; `""` names the crate root only. `None`: a module nobody placed.
+fn floor_of(module: &Module, floors: &[(&str, &[&str])]) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    for (floor, (_, paths)) in floors.iter().enumerate() {
+        for path in *paths {
+            let prefix = module_of(path);
+            let fits =
+                if prefix.is_empty() { module.is_empty() } else { module.starts_with(&prefix) };
+            if fits && best.is_none_or(|(len, _)| prefix.len() >= len) {
+                best = Some((prefix.len(), floor));
+            }
+        }
+    }
+    best.map(|(_, floor)| floor)
+}
+
+/// Every import that climbs: (importer, imported), the importer on a lower floor than what it
+/// imports. Modules without a floor are [`unplaced`]'s to report, not this.
+fn upward_imports(
+    graph: &BTreeMap<Module, BTreeSet<Module>>,
+    floors: &[(&str, &[&str])],
+) -> Vec<(Module, Module)> {
+    let mut out = Vec::new();
+    for (from, deps) in graph.iter().filter(|(m, _)| !in_tests(m)) {
+        let Some(low) = floor_of(from, floors) else { continue };
+        for to in deps {
+            if floor_of(to, floors).is_some_and(|high| high > low) {
+                out.push((from.clone(), to.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// Modules outside test modules that no floor holds.
+fn unplaced<'a>(
+    modules: impl IntoIterator<Item = &'a Module>,
+    floors: &[(&str, &[&str])],
+) -> Vec<Module> {
+    modules.into_iter().filter(|m| !in_tests(m) && floor_of(m, floors).is_none()).cloned().collect()
+}
+
+/// The folders among the modules: every path with a module below it (`net`, `net/web`,
+/// `sim/action`), whatever its depth.
+fn folders<'a>(modules: impl IntoIterator<Item = &'a Module>) -> BTreeSet<Module> {
+    modules.into_iter().flat_map(|m| (1..m.len()).map(|d| m[..d].to_vec())).collect()
+}
+
+/// The imports between sibling folders (same parent, so the same depth): for a module import
+/// a → b, the two folders where their paths part, when both are folders. Each folder edge
+/// keeps the first module import that makes it, to name in a failure.
+fn folder_imports(
+    graph: &BTreeMap<Module, BTreeSet<Module>>,
+    folders: &BTreeSet<Module>,
+) -> BTreeMap<(Module, Module), (Module, Module)> {
+    let mut out = BTreeMap::new();
+    for (from, deps) in graph.iter().filter(|(m, _)| !in_tests(m)) {
+        for to in deps {
+            let common = from.iter().zip(to).take_while(|(x, y)| x == y).count();
+            if from.len() <= common || to.len() <= common {
+                continue;
+            }
+            let (a, b) = (from[..=common].to_vec(), to[..=common].to_vec());
+            if folders.contains(&a) && folders.contains(&b) {
+                out.entry((a, b)).or_insert_with(|| (from.clone(), to.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// The loops between sibling folders, each with the module imports that close it:
+/// ("a <-> b", ["a/x imports b/y", …]).
+fn folder_loops(
+    graph: &BTreeMap<Module, BTreeSet<Module>>,
+    folders: &BTreeSet<Module>,
+) -> Vec<(String, Vec<String>)> {
+    let edges = folder_imports(graph, folders);
+    let mut folder_graph: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    for (a, b) in edges.keys() {
+        folder_graph.entry(a.clone()).or_default().insert(b.clone());
+        folder_graph.entry(b.clone()).or_default();
+    }
+    loops(&folder_graph)
+        .into_iter()
+        .map(|ring| {
+            let why = edges
+                .iter()
+                .filter(|((a, b), _)| ring.contains(a) && ring.contains(b))
+                .map(|(_, (from, to))| format!("{} imports {}", named(from), named(to)))
+                .collect();
+            (ring.iter().map(named).collect::<Vec<_>>().join(" <-> "), why)
+        })
+        .collect()
+}
+
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
@@ -347,4 +487,111 @@ fn no_source_file_passes_seven_hundred_lines_outside_its_tests() {
         })
         .collect();
     assert!(long.is_empty(), "over {MAX_LINES} lines outside test modules: {long:?}");
+}
+
+#[test]
+fn every_module_stands_on_a_floor_and_no_import_climbs() {
+    let files = modules(&src());
+    let lost = unplaced(files.keys(), FLOORS);
+    let lost: Vec<String> = lost.iter().map(named).collect();
+    assert!(
+        lost.is_empty(),
+        "modules on no floor (place them in FLOORS, tests/house.rs): {lost:?}"
+    );
+    let floor = |m: &Module| floor_of(m, FLOORS).map_or("?", |f| FLOORS[f].0);
+    let climbs: Vec<String> = upward_imports(&imports(&files), FLOORS)
+        .iter()
+        .map(|(from, to)| {
+            let file =
+                files[from].strip_prefix(src()).map_or(files[from].clone(), Path::to_path_buf);
+            format!(
+                "src/{} ({}) imports crate::{} ({})",
+                file.display(),
+                floor(from),
+                to.join("::"),
+                floor(to)
+            )
+        })
+        .collect();
+    assert!(
+        climbs.is_empty(),
+        "imports from a lower floor to a higher one:\n{}",
+        climbs.join("\n")
+    );
+}
+
+#[test]
+fn no_folder_imports_a_folder_that_imports_it_back() {
+    let files = modules(&src());
+    let found = folder_loops(&imports(&files), &folders(files.keys()));
+    let words: Vec<String> =
+        found.iter().map(|(ring, why)| format!("{ring}: {}", why.join("; "))).collect();
+    assert!(found.is_empty(), "folder loops in src/:\n{}", words.join("\n"));
+}
+
+#[test]
+fn the_floor_checker_fails_a_climb_and_a_folder_loop_and_passes_a_sound_house() {
+    let m = module_of;
+    let floors: &[(&str, &[&str])] =
+        &[("rules", &["core", "base"]), ("middle", &["mid", "core/tool"]), ("top", &["app", ""])];
+    let graph = |edges: &[(&str, &str)]| {
+        let mut g: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+        for (a, b) in edges {
+            g.entry(m(a)).or_default().insert(m(b));
+            g.entry(m(b)).or_default();
+        }
+        g
+    };
+    // Sound: each import lands on its own floor or below; core/tool (middle) may use mid.
+    let sound = graph(&[
+        ("app/x", "mid/y"),
+        ("app/x", "core/z"),
+        ("mid/y", "base/z"),
+        ("core/tool", "mid/y"),
+        ("", "app/x"),
+        ("core/tests/t", "app/x"),
+    ]);
+    assert!(upward_imports(&sound, floors).is_empty());
+    assert!(folder_loops(&sound, &folders(sound.keys())).is_empty());
+    assert!(unplaced(sound.keys(), floors).is_empty());
+    // The rules reaching up to the middle floor: named, importer first.
+    let climb = graph(&[("core/z", "mid/y"), ("mid/y", "core/w")]);
+    assert_eq!(upward_imports(&climb, floors), vec![(m("core/z"), m("mid/y"))]);
+    // Two folders on one floor that import each other: a loop, with the imports that close it.
+    let ring = graph(&[("mid/a/x", "mid/b/y"), ("mid/b/z", "mid/a/w")]);
+    let found = folder_loops(&ring, &folders(ring.keys()));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "mid/a <-> mid/b");
+    assert_eq!(found[0].1, ["mid/a/x imports mid/b/y", "mid/b/z imports mid/a/w"]);
+    // A three-folder ring at the top level is a loop too; a file importing a folder is not.
+    let around = graph(&[("app/p", "mid/q"), ("mid/q", "core/r"), ("core/r", "app/s")]);
+    assert_eq!(folder_loops(&around, &folders(around.keys()))[0].0, "app <-> core <-> mid");
+    let file = graph(&[("app", "mid/q"), ("mid/q", "app")]);
+    assert!(folder_loops(&file, &folders(file.keys())).is_empty());
+    // A module no floor holds is reported, not skipped.
+    assert_eq!(unplaced(&[m("stray/x")], floors), vec![m("stray/x")]);
+}
+
+#[test]
+fn net_and_client_keep_their_files_in_rooms() {
+    // Armed per folder once its grouping has landed (the move that makes `net/server/` and
+    // `client/screens/`); until then the flat folder is what the move is for, not a breach.
+    for (folder, room) in [("net", "server"), ("client", "screens")] {
+        let dir = src().join(folder);
+        if !dir.join(room).is_dir() {
+            eprintln!("src/{folder}/{room}/ is not there yet: the flat-file limit waits for it");
+            continue;
+        }
+        let flat: Vec<String> = std::fs::read_dir(&dir)
+            .expect("readable")
+            .map(|e| e.expect("a directory entry").path())
+            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "rs"))
+            .map(|p| p.file_name().expect("a name").to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            flat.len() <= MAX_FLAT_FILES,
+            "src/{folder}/ has {} .rs files directly in it (at most {MAX_FLAT_FILES}): {flat:?}",
+            flat.len()
+        );
+    }
 }
