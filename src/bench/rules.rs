@@ -3,9 +3,9 @@
 //! (`replay record` into a folder of its own), then the two recordings held side by side: the
 //! same hash chain, or the first tick where they part and the fields that differ there.
 
-use super::RandomCooks;
 use super::compare_error::CompareError;
 use super::trees::Side;
+use crate::bot::random::RandomCooks;
 use crate::level::cli::{DEFAULT_LEVELS_DIR, RECIPES_PATH};
 use crate::level::{load_campaign, load_recipes_file};
 use crate::replay::golden::{FieldDelta, diff_fields, fields_at};

@@ -1,7 +1,7 @@
 //! The replay core: a room stepped from the log its gate admitted. Written once for every
 //! reader of such a log — a hosted round's bundle (`bundle.rs`), the live proof
-//! (`net::server::rooms::replay_live`), the fuzz corpus' sample bundle — so they all queue each frame
-//! at the same point. Imports only the rules.
+//! (`net::server::rooms::replay_live`), the fuzz corpus' sample bundle — so they all queue
+//! each frame at the same point. Imports only the rules.
 
 use crate::sim::ids::Seat;
 use crate::sim::input::InputFrame;
