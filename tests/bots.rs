@@ -495,3 +495,30 @@ fn the_dash_is_dash_diners_third_star() {
         assert_eq!(dashing.missed, 0, "seed {seed}: {dashing:?}");
     }
 }
+
+/// `bot prove --trace | head`: the reader goes after its first lines, and the proof ends by
+/// name (exit 2, the lost line named on stderr), not by println!'s panic on the closed pipe
+/// (exit 101). Two bots on the tutorial print hundreds of trace lines, so a write after the
+/// reader has gone is certain.
+#[test]
+fn bot_prove_whose_reader_has_gone_ends_by_name_not_by_panic() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["bot", "prove", "tutorial", "--seeds", "2", "--trace"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    assert!(first.starts_with("tutorial"), "{first}");
+    drop(out); // `head -1` has what it wanted
+    let end = child.wait_with_output().expect("the binary ends");
+    let err = String::from_utf8_lossy(&end.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(end.status.code(), Some(2), "{err}");
+    assert!(err.contains("standard output is closed (its reader has gone)"), "{err}");
+}

@@ -579,6 +579,63 @@ fn a_join_whose_output_reader_has_gone_ends_by_name_not_by_panic() {
     h.stop();
 }
 
+/// The built binary as a host binding `bind` (plus `extra`), stopped by SIGTERM after its
+/// banner: everything it wrote on stderr, a pipe here.
+fn host_stderr(name: &str, bind: &str, extra: &[&str]) -> String {
+    use std::io::{BufRead, Read};
+    let dir = data_dir(name);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["--headless", "--port", "0", "--web-port", "0", "--levels", "levels"])
+        .args(["--bind", bind])
+        .args(extra)
+        .arg("--data-dir")
+        .arg(&dir)
+        .env_remove("NO_COLOR")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut banner = String::new();
+    out.read_line(&mut banner).unwrap();
+    assert!(banner.contains("web http://"), "no banner: {banner}");
+    std::thread::spawn(move || out.lines().for_each(drop));
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        err.read_to_string(&mut text).map(|_| text)
+    });
+    assert!(terminate(child).is_some_and(|s| s.success()), "exit 0 on SIGTERM");
+    reader.join().unwrap().expect("stderr is text")
+}
+
+/// A host on every interface with no `--public` hands out tokens that name 127.0.0.1 only:
+/// nobody on another machine can join, so it says so at start and names the fix. A host bound
+/// to loopback, or given `--public`, does not. (Binding 0.0.0.0 sends nothing anywhere.)
+#[test]
+fn a_host_on_every_interface_without_public_warns_at_start_and_names_the_fix() {
+    let warned = host_stderr("warn-any", "0.0.0.0", &[]);
+    assert!(warned.contains("WARNING: listening on every interface"), "{warned}");
+    assert!(warned.contains("--public ADDR"), "{warned}");
+    for (name, bind, extra) in [
+        ("warn-loop", "127.0.0.1", &[][..]),
+        ("warn-public", "0.0.0.0", &["--public", "127.0.0.1:7777"][..]),
+    ] {
+        let quiet = host_stderr(name, bind, extra);
+        assert!(!quiet.contains("WARNING"), "{bind} {extra:?}: {quiet}");
+    }
+}
+
+/// Log lines written to a pipe (or a file) carry no ANSI colour codes: a log read with `grep`
+/// or kept in a file reads as text. The shutdown line is a real log line, so the check has
+/// something to look at.
+#[test]
+fn log_lines_to_a_pipe_have_no_colour_codes() {
+    let err = host_stderr("nocolour", "127.0.0.1", &[]);
+    assert!(err.contains("INFO") && err.contains("shutdown requested"), "no log line: {err}");
+    assert!(!err.contains('\u{1b}'), "an escape byte in the log: {err:?}");
+}
+
 #[test]
 fn sigterm_ends_the_server_with_exit_0_and_a_results_line() {
     let dir = data_dir("sigterm");

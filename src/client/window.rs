@@ -19,7 +19,7 @@ impl PluginGroup for GamePlugins {
     fn build(self) -> PluginGroupBuilder {
         let group = PluginGroupBuilder::start::<Self>()
             .add(bevy::app::PanicHandlerPlugin)
-            .add(bevy::log::LogPlugin::default())
+            .add(crate::net::server::logs::log_plugin(crate::net::server::logs::LogFormat::Text))
             .add(bevy::app::TaskPoolPlugin::default())
             .add(bevy::diagnostic::FrameCountPlugin)
             .add(bevy::time::TimePlugin)
