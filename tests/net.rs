@@ -495,6 +495,30 @@ fn a_player_who_leaves_and_rejoins_gets_the_seat_back() {
     h.stop();
 }
 
+/// Bob joins after Ann's round began: he has no cook in it and watches until the next round,
+/// and his client says so (once, counted in `--stats`' `rounds_watched`); Ann, who plays, is
+/// told nothing.
+#[test]
+fn a_player_who_joins_mid_round_is_told_they_watch_until_the_next() {
+    let (h, _) = server("midround");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Ann", None).unwrap();
+    let mut ca = connect(&a, InputMode::Idle);
+    let live = pump(&mut [&mut ca], |c| {
+        c[0].clock().is_some_and(|r| r.tick > 5) && c[0].cooks().len() == 1
+    });
+    assert!(live, "Ann's round is live");
+    let b = api_join(&web, &a.code, "Bob", None).expect("a seat mid-round");
+    let mut cb = connect(&b, InputMode::Idle);
+    let told = pump(&mut [&mut ca, &mut cb], |c| c[1].session().rounds_watched == 1);
+    assert!(told, "Bob is told he watches: {}", cb.session().stats());
+    assert_eq!(cb.cooks().len(), 1, "Bob sees Ann's cook, and has none of his own");
+    run_for(&mut [&mut ca, &mut cb], Duration::from_millis(300));
+    assert_eq!(cb.session().rounds_watched, 1, "told once a round");
+    assert_eq!(ca.session().stats()["rounds_watched"], 0, "Ann plays");
+    h.stop();
+}
+
 /// The built binary as a host (`--headless` plus `extra`), and its web address from the banner.
 fn host_process(dir: &std::path::Path, extra: &[&str]) -> (std::process::Child, String) {
     use std::io::BufRead;
