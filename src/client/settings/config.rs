@@ -572,7 +572,7 @@ pub struct ConfigWarning(pub Option<String>);
 
 /// The most characters of a refusal the Settings screen shows: with the pointer to the log,
 /// 120 characters of the 16 px UI font (~9.6 px each), one line inside a 1280 px window.
-const WARNING_CHARS: usize = 84;
+const WARNING_CHARS: usize = 83;
 
 /// The Settings screen's line for a refusal: one line, cut at [`WARNING_CHARS`] with a pointer
 /// to the log, which has it whole. A RON message (a path, then the parser's words and a note
