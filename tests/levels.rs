@@ -384,6 +384,42 @@ fn validate_exits_0_on_the_shipped_levels() {
     assert!(out.contains(&format!("{files} file(s) checked: {files} valid, 0 invalid")), "{out}");
 }
 
+/// A folder without `index.ron` is levels, not a campaign: `validate DIR` checks them and says
+/// the index is missing in a note; plain `validate` checks the campaign the game loads, so there
+/// a missing `levels/index.ron` is a missing path (exit 2), as the game would find it.
+#[test]
+fn validate_says_when_a_folder_has_no_campaign_index() {
+    let dir = scratch_dir("no-index");
+    std::fs::create_dir_all(dir.join("levels")).unwrap();
+    std::fs::copy(root().join("levels/tutorial.ron"), dir.join("levels/tutorial.ron")).unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_undercooked"))
+            .arg("validate")
+            .args(args)
+            .current_dir(&dir)
+            .env_remove("UNDERCOOKED_RECIPES")
+            .output()
+            .expect("the binary runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.code(), text)
+    };
+    let (code, out) = run(&["levels"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("levels has no index.ron"), "{out}");
+    let (code, out) = run(&[]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(
+        out.contains("levels/index.ron: cannot read: the campaign's index is missing"),
+        "{out}"
+    );
+    std::fs::copy(root().join("levels/index.ron"), dir.join("levels/index.ron")).unwrap();
+    let (code, out) = run(&[]);
+    assert_eq!(code, Some(1), "the index names 14 levels the folder lacks: {out}");
+    assert!(out.contains("UNKNOWN_LEVEL"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn validate_exits_1_on_a_bad_fixture_and_names_the_code() {
     let (code, out) = validate(&[Path::new("tests/fixtures/levels/bad/grid_ragged.ron")]);
