@@ -108,6 +108,55 @@ fn the_shipped_campaign_loads_in_index_order() {
     assert!(levels.len() >= 10, "{} levels", levels.len());
 }
 
+/// What the docs say about the campaign is the campaign: docs/LEVELS.md's `index.ron` block
+/// and its table (order, names, hints) are `levels/index.ron` and the level files, and the
+/// README's "N-kitchen campaign" is its size.
+#[test]
+fn the_docs_campaign_is_the_shipped_campaign() {
+    let book = book();
+    let levels = load_campaign(&root().join("levels"), &book).expect("campaign is valid");
+    let ids: Vec<&str> = levels.iter().map(|l| l.id.as_str()).collect();
+    let doc = std::fs::read_to_string(root().join("docs/LEVELS.md")).expect("docs/LEVELS.md");
+    let section = doc.split("## The campaign (`levels/index.ron`)").nth(1).expect("its section");
+    let block = section.split("```ron").nth(1).and_then(|b| b.split("```").next()).expect("block");
+    let listed: Vec<&str> = block.split('"').skip(1).step_by(2).collect();
+    assert_eq!(listed, ids, "docs/LEVELS.md's index.ron block");
+    let rows: Vec<Vec<&str>> = section
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with("| ") && l[2..].starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), levels.len(), "one table row per campaign level");
+    for (n, (row, level)) in rows.iter().zip(&levels).enumerate() {
+        assert_eq!(row[0], (n + 1).to_string(), "{row:?}");
+        assert_eq!(row[1], format!("`{}`", level.id), "{row:?}");
+        assert_eq!(row[2], level.name, "{row:?}");
+        assert_eq!(row[4], level.hint, "{row:?}");
+    }
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let size = format!("a {}-kitchen campaign", levels.len());
+    assert!(readme.contains(&size), "the README should say \"{size}\"");
+}
+
+/// docs/LEVELS.md quotes the last line but one of `undercooked bot prove` (the campaign's
+/// shape: rounds won, stars, the share of the clock the wins took): the quote is what the
+/// command prints today.
+#[test]
+fn the_docs_campaign_shape_is_what_bot_prove_prints() {
+    let out = Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["bot", "prove"])
+        .current_dir(root())
+        .env_remove("UNDERCOOKED_RECIPES")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(0), "every level winnable");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let shape = text.lines().find(|l| l.starts_with("all: ")).expect("the shape line");
+    let doc = std::fs::read_to_string(root().join("docs/LEVELS.md")).expect("docs/LEVELS.md");
+    assert!(doc.contains(&format!("\n{shape}\n")), "docs/LEVELS.md should quote: {shape}");
+}
+
 #[test]
 fn every_shipped_level_file_validates_as_a_set() {
     let book = book();

@@ -14,6 +14,7 @@ mod policy;
 pub mod prove;
 pub mod reach;
 pub mod remote;
+pub mod shape;
 mod throwing;
 pub mod tuning;
 mod view;

@@ -5,6 +5,7 @@
 //! function of level, seed and the bots' frames only.
 
 use super::planner::BotTeam;
+use super::shape::Shape;
 use super::tuning::BotTuning;
 use crate::level::cli::{DEFAULT_LEVELS_DIR, RECIPES_PATH};
 use crate::level::recipes::builtin_recipes;
@@ -205,6 +206,7 @@ fn prove_levels(
     let seeds = args.seeds.unwrap_or(5);
     let started = Instant::now();
     let mut code = 0;
+    let mut shape = Shape::default();
     for level in levels {
         let level = Arc::new(level);
         print_line(
@@ -240,9 +242,9 @@ fn prove_levels(
                 },
             );
             traced?;
-            if o.verdict == Some(Verdict::Won) {
-                wins += 1;
-            }
+            let won = o.verdict == Some(Verdict::Won);
+            wins += u32::from(won);
+            shape.add(won, o.stars, o.ticks, level.time_limit);
             print_line(
                 &format!(
                     "  seed {seed}: {:<4} score {:>4} stars {} ticks {:>5} served {:>2} missed \
@@ -267,6 +269,7 @@ fn prove_levels(
             code = 1;
         }
     }
+    print_line(&format!("all: {}", shape.line()), "the shape line")?;
     print_line(&format!("proved in {} ms", started.elapsed().as_millis()), "the closing line")?;
     Ok(code)
 }
