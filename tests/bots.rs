@@ -522,3 +522,29 @@ fn bot_prove_whose_reader_has_gone_ends_by_name_not_by_panic() {
     assert_eq!(end.status.code(), Some(2), "{err}");
     assert!(err.contains("standard output is closed (its reader has gone)"), "{err}");
 }
+
+/// docs/BOTS.md's `bot prove` synopsis names every option clap has (it lacked `--no-dash`,
+/// `--mode` and `--turn` once).
+#[test]
+fn the_bot_prove_synopsis_names_every_option() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["bot", "prove", "--help"])
+        .output()
+        .expect("the binary runs");
+    let help = String::from_utf8_lossy(&out.stdout);
+    let options: Vec<&str> = help
+        .lines()
+        .filter_map(|l| l.trim_start().split([' ', '=']).next())
+        .filter(|w| w.starts_with("--") && *w != "--help")
+        .collect();
+    assert!(options.len() >= 8, "{help}");
+    let doc = std::fs::read_to_string(root().join("docs/BOTS.md")).expect("docs/BOTS.md");
+    let synopsis = doc
+        .split("## `bot prove`")
+        .nth(1)
+        .and_then(|s| s.split("```").nth(1))
+        .expect("the synopsis block");
+    for option in options {
+        assert!(synopsis.contains(option), "the synopsis lacks {option}: {synopsis}");
+    }
+}
