@@ -473,7 +473,10 @@ fn update_lobby_panel(
             format!("disconnected from room {} ({leave})", s.code)
         }
         (_, Some(lobby)) => {
-            let in_round = crate::net::client::watching::round_seats(cooks.iter().map(|c| c.seat), &tandem);
+            let in_round = crate::net::client::watching::round_seats(
+                cooks.iter().map(|c| c.seat),
+                tandem.iter(),
+            );
             lobby_lines(lobby, &s.seats(), &in_round)
         }
         _ => format!("connecting to room {}...", s.code),

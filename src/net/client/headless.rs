@@ -509,7 +509,7 @@ fn tell_watching(
         return;
     }
     let seats = s.welcome.as_ref().map(|w| w.seats.clone()).unwrap_or_default();
-    let in_round = round_seats(cooks.iter().map(|c| c.seat), &tandem);
+    let in_round = round_seats(cooks.iter().map(|c| c.seat), tandem.iter());
     if !*told && watching_round(lobby, &seats, &in_round) {
         *told = true;
         s.rounds_watched += 1;
