@@ -115,7 +115,8 @@ enum Command {
         goldens: PathBuf,
     },
     /// Measure (release build): `bench sim` steps rooms of random cooks (`--mode tandem`: the
-    /// couch), `bench net` plays a room of clients through a simulated bad link.
+    /// couch), `bench net` plays a room of clients through a simulated bad link, `bench
+    /// compare` measures this change against its parent.
     Bench {
         #[command(subcommand)]
         what: undercooked::bench::BenchCommand,
