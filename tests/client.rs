@@ -869,7 +869,7 @@ fn a_malformed_or_conflicting_config_is_refused_by_name_and_kept() {
 /// message pushed the screen's title off the top at 1280×720).
 #[test]
 fn a_refused_configs_settings_line_is_one_line_that_points_at_the_log() {
-    use undercooked::client::config::{load_bindings, warning_line};
+    use undercooked::client::settings::config::{load_bindings, warning_line};
     let dir = temp_dir("config-line");
     let file = dir.join("config.ron");
     std::fs::write(&file, "Bindings(\n  keyboard_1: (up: KeyW, down: KeyS,,, oops\n").unwrap();
