@@ -37,6 +37,7 @@ use crate::net::client::seen::SeenRound;
 use crate::net::client::session::{ClientNetPlugin, JoinReply};
 use crate::net::client::session::{SendPace, ready_due, take_welcome};
 use crate::net::client::uplink::Uplink;
+use crate::net::client::watching::{WATCHING, round_seats, watching_round};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::server::worlds::{HostConfig, ServerHandle, spawn_server};
 #[cfg(not(target_arch = "wasm32"))]
@@ -417,9 +418,7 @@ fn spawn_lobby_panel(mut commands: Commands) {
 /// live round: a window with none of them watches, and is told so).
 pub fn lobby_lines(lobby: &LobbyView, seats: &[u8], in_round: &[u8]) -> String {
     let phase = match lobby.phase {
-        _ if crate::net::client::watching::watching_round(lobby, seats, in_round) => {
-            format!("round on\n{}", crate::net::client::watching::WATCHING)
-        }
+        _ if watching_round(lobby, seats, in_round) => format!("round on\n{WATCHING}"),
         LobbyPhase::Lobby => "lobby - waiting for everyone to be ready".to_string(),
         LobbyPhase::Countdown => format!("starting in {}", lobby.countdown.div_ceil(TICK_HZ)),
         LobbyPhase::Round => "round on".to_string(),
@@ -473,10 +472,7 @@ fn update_lobby_panel(
             format!("disconnected from room {} ({leave})", s.code)
         }
         (_, Some(lobby)) => {
-            let in_round = crate::net::client::watching::round_seats(
-                cooks.iter().map(|c| c.seat),
-                tandem.iter(),
-            );
+            let in_round = round_seats(cooks.iter().map(|c| c.seat), tandem.iter());
             lobby_lines(lobby, &s.seats(), &in_round)
         }
         _ => format!("connecting to room {}...", s.code),
