@@ -17,4 +17,5 @@ pub mod report;
 pub mod schedule;
 pub mod sim;
 pub mod soak;
+pub mod stdout;
 pub mod tandem;

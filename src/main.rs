@@ -114,7 +114,9 @@ enum Command {
         #[arg(long, default_value = "goldens", global = true)]
         goldens: PathBuf,
     },
-    /// Measure throughput (release build): `bench sim` steps rooms of random cooks.
+    /// Measure (release build): `bench sim` steps rooms of random cooks (`--mode tandem`: the
+    /// couch), `bench net` plays a room of clients through a simulated bad link, `bench
+    /// compare` measures this change against its parent.
     Bench {
         #[command(subcommand)]
         what: undercooked::bench::BenchCommand,

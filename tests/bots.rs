@@ -495,3 +495,56 @@ fn the_dash_is_dash_diners_third_star() {
         assert_eq!(dashing.missed, 0, "seed {seed}: {dashing:?}");
     }
 }
+
+/// `bot prove --trace | head`: the reader goes after its first lines, and the proof ends by
+/// name (exit 2, the lost line named on stderr), not by println!'s panic on the closed pipe
+/// (exit 101). Two bots on the tutorial print hundreds of trace lines, so a write after the
+/// reader has gone is certain.
+#[test]
+fn bot_prove_whose_reader_has_gone_ends_by_name_not_by_panic() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["bot", "prove", "tutorial", "--seeds", "2", "--trace"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    assert!(first.starts_with("tutorial"), "{first}");
+    drop(out); // `head -1` has what it wanted
+    let end = child.wait_with_output().expect("the binary ends");
+    let err = String::from_utf8_lossy(&end.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(end.status.code(), Some(2), "{err}");
+    assert!(err.contains("standard output is closed (its reader has gone)"), "{err}");
+}
+
+/// docs/BOTS.md's `bot prove` synopsis names every option clap has (it lacked `--no-dash`,
+/// `--mode` and `--turn` once).
+#[test]
+fn the_bot_prove_synopsis_names_every_option() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["bot", "prove", "--help"])
+        .output()
+        .expect("the binary runs");
+    let help = String::from_utf8_lossy(&out.stdout);
+    let options: Vec<&str> = help
+        .lines()
+        .filter_map(|l| l.trim_start().split([' ', '=']).next())
+        .filter(|w| w.starts_with("--") && *w != "--help")
+        .collect();
+    assert!(options.len() >= 8, "{help}");
+    let doc = std::fs::read_to_string(root().join("docs/BOTS.md")).expect("docs/BOTS.md");
+    let synopsis = doc
+        .split("## `bot prove`")
+        .nth(1)
+        .and_then(|s| s.split("```").nth(1))
+        .expect("the synopsis block");
+    for option in options {
+        assert!(synopsis.contains(option), "the synopsis lacks {option}: {synopsis}");
+    }
+}

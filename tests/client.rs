@@ -496,9 +496,12 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     assert_eq!(lobby.phase, LobbyPhase::Round, "auto-ready started the round");
     assert!(lobby.seats.iter().all(|s| s.ready));
     assert!(
-        undercooked::client::online::lobby_lines(&lobby, &[0])
+        undercooked::client::online::lobby_lines(&lobby, &[0], &[0])
             .starts_with(&format!("Room {}", reply.code))
     );
+    // A window whose seat has no cook in the live round (it joined mid-round) is told so.
+    let watching = undercooked::client::online::lobby_lines(&lobby, &[3], &[0]);
+    assert!(watching.contains(undercooked::net::client::watching::WATCHING), "{watching}");
 
     // No simulation on the client: no Room, and no sim or projection system in any schedule.
     assert_eq!(w.query::<&Room>().iter(w).count(), 0, "the client holds no Room");
@@ -858,6 +861,29 @@ fn a_malformed_or_conflicting_config_is_refused_by_name_and_kept() {
     let error = error.expect("refused");
     assert_eq!(error.code(), "CONFIG_CONFLICT");
     assert!(error.to_string().contains("W is bound twice"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The Settings screen shows a refusal on one line that fits a 1280 px window (120 characters
+/// of its 16 px font): a long one is cut and points at the log, which has it whole (the wrapped
+/// message pushed the screen's title off the top at 1280×720).
+#[test]
+fn a_refused_configs_settings_line_is_one_line_that_points_at_the_log() {
+    use undercooked::client::settings::config::{load_bindings, warning_line};
+    let dir = temp_dir("config-line");
+    let file = dir.join("config.ron");
+    std::fs::write(&file, "Bindings(\n  keyboard_1: (up: KeyW, down: KeyS,,, oops\n").unwrap();
+    let full = load_bindings(&file).1.expect("refused").to_string();
+    let full =
+        format!("{full}; using the default keys (your file is kept as {}.bad)", file.display());
+    let line = warning_line(&full);
+    assert!(!line.contains('\n') && line.chars().count() <= 120, "{line}");
+    assert!(line.starts_with(&format!("CONFIG_MALFORMED: {}:2:", file.display())), "{line}");
+    assert!(line.ends_with("... (the whole message is in the log)"), "{line}");
+    assert_eq!(
+        warning_line("CONFIG_CONFLICT: c.ron: W is bound twice"),
+        "CONFIG_CONFLICT: c.ron: W is bound twice"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

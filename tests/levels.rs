@@ -108,6 +108,55 @@ fn the_shipped_campaign_loads_in_index_order() {
     assert!(levels.len() >= 10, "{} levels", levels.len());
 }
 
+/// What the docs say about the campaign is the campaign: docs/LEVELS.md's `index.ron` block
+/// and its table (order, names, hints) are `levels/index.ron` and the level files, and the
+/// README's "N-kitchen campaign" is its size.
+#[test]
+fn the_docs_campaign_is_the_shipped_campaign() {
+    let book = book();
+    let levels = load_campaign(&root().join("levels"), &book).expect("campaign is valid");
+    let ids: Vec<&str> = levels.iter().map(|l| l.id.as_str()).collect();
+    let doc = std::fs::read_to_string(root().join("docs/LEVELS.md")).expect("docs/LEVELS.md");
+    let section = doc.split("## The campaign (`levels/index.ron`)").nth(1).expect("its section");
+    let block = section.split("```ron").nth(1).and_then(|b| b.split("```").next()).expect("block");
+    let listed: Vec<&str> = block.split('"').skip(1).step_by(2).collect();
+    assert_eq!(listed, ids, "docs/LEVELS.md's index.ron block");
+    let rows: Vec<Vec<&str>> = section
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with("| ") && l[2..].starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), levels.len(), "one table row per campaign level");
+    for (n, (row, level)) in rows.iter().zip(&levels).enumerate() {
+        assert_eq!(row[0], (n + 1).to_string(), "{row:?}");
+        assert_eq!(row[1], format!("`{}`", level.id), "{row:?}");
+        assert_eq!(row[2], level.name, "{row:?}");
+        assert_eq!(row[4], level.hint, "{row:?}");
+    }
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let size = format!("a {}-kitchen campaign", levels.len());
+    assert!(readme.contains(&size), "the README should say \"{size}\"");
+}
+
+/// docs/LEVELS.md quotes the last line but one of `undercooked bot prove` (the campaign's
+/// shape: rounds won, stars, the share of the clock the wins took): the quote is what the
+/// command prints today.
+#[test]
+fn the_docs_campaign_shape_is_what_bot_prove_prints() {
+    let out = Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["bot", "prove"])
+        .current_dir(root())
+        .env_remove("UNDERCOOKED_RECIPES")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(0), "every level winnable");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let shape = text.lines().find(|l| l.starts_with("all: ")).expect("the shape line");
+    let doc = std::fs::read_to_string(root().join("docs/LEVELS.md")).expect("docs/LEVELS.md");
+    assert!(doc.contains(&format!("\n{shape}\n")), "docs/LEVELS.md should quote: {shape}");
+}
+
 #[test]
 fn every_shipped_level_file_validates_as_a_set() {
     let book = book();
@@ -382,6 +431,42 @@ fn validate_exits_0_on_the_shipped_levels() {
         .filter(|e| e.as_ref().is_ok_and(|e| e.path().extension().is_some_and(|x| x == "ron")))
         .count();
     assert!(out.contains(&format!("{files} file(s) checked: {files} valid, 0 invalid")), "{out}");
+}
+
+/// A folder without `index.ron` is levels, not a campaign: `validate DIR` checks them and says
+/// the index is missing in a note; plain `validate` checks the campaign the game loads, so there
+/// a missing `levels/index.ron` is a missing path (exit 2), as the game would find it.
+#[test]
+fn validate_says_when_a_folder_has_no_campaign_index() {
+    let dir = scratch_dir("no-index");
+    std::fs::create_dir_all(dir.join("levels")).unwrap();
+    std::fs::copy(root().join("levels/tutorial.ron"), dir.join("levels/tutorial.ron")).unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_undercooked"))
+            .arg("validate")
+            .args(args)
+            .current_dir(&dir)
+            .env_remove("UNDERCOOKED_RECIPES")
+            .output()
+            .expect("the binary runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.code(), text)
+    };
+    let (code, out) = run(&["levels"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("levels has no index.ron"), "{out}");
+    let (code, out) = run(&[]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(
+        out.contains("levels/index.ron: cannot read: the campaign's index is missing"),
+        "{out}"
+    );
+    std::fs::copy(root().join("levels/index.ron"), dir.join("levels/index.ron")).unwrap();
+    let (code, out) = run(&[]);
+    assert_eq!(code, Some(1), "the index names 14 levels the folder lacks: {out}");
+    assert!(out.contains("UNKNOWN_LEVEL"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

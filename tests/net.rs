@@ -495,6 +495,30 @@ fn a_player_who_leaves_and_rejoins_gets_the_seat_back() {
     h.stop();
 }
 
+/// Bob joins after Ann's round began: he has no cook in it and watches until the next round,
+/// and his client says so (once, counted in `--stats`' `rounds_watched`); Ann, who plays, is
+/// told nothing.
+#[test]
+fn a_player_who_joins_mid_round_is_told_they_watch_until_the_next() {
+    let (h, _) = server("midround");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Ann", None).unwrap();
+    let mut ca = connect(&a, InputMode::Idle);
+    let live = pump(&mut [&mut ca], |c| {
+        c[0].clock().is_some_and(|r| r.tick > 5) && c[0].cooks().len() == 1
+    });
+    assert!(live, "Ann's round is live");
+    let b = api_join(&web, &a.code, "Bob", None).expect("a seat mid-round");
+    let mut cb = connect(&b, InputMode::Idle);
+    let told = pump(&mut [&mut ca, &mut cb], |c| c[1].session().rounds_watched == 1);
+    assert!(told, "Bob is told he watches: {}", cb.session().stats());
+    assert_eq!(cb.cooks().len(), 1, "Bob sees Ann's cook, and has none of his own");
+    run_for(&mut [&mut ca, &mut cb], Duration::from_millis(300));
+    assert_eq!(cb.session().rounds_watched, 1, "told once a round");
+    assert_eq!(ca.session().stats()["rounds_watched"], 0, "Ann plays");
+    h.stop();
+}
+
 /// The built binary as a host (`--headless` plus `extra`), and its web address from the banner.
 fn host_process(dir: &std::path::Path, extra: &[&str]) -> (std::process::Child, String) {
     use std::io::BufRead;
@@ -577,6 +601,63 @@ fn a_join_whose_output_reader_has_gone_ends_by_name_not_by_panic() {
         assert!(err.contains(&named), "{how:?}: {err}");
     }
     h.stop();
+}
+
+/// The built binary as a host binding `bind` (plus `extra`), stopped by SIGTERM after its
+/// banner: everything it wrote on stderr, a pipe here.
+fn host_stderr(name: &str, bind: &str, extra: &[&str]) -> String {
+    use std::io::{BufRead, Read};
+    let dir = data_dir(name);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["--headless", "--port", "0", "--web-port", "0", "--levels", "levels"])
+        .args(["--bind", bind])
+        .args(extra)
+        .arg("--data-dir")
+        .arg(&dir)
+        .env_remove("NO_COLOR")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut banner = String::new();
+    out.read_line(&mut banner).unwrap();
+    assert!(banner.contains("web http://"), "no banner: {banner}");
+    std::thread::spawn(move || out.lines().for_each(drop));
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        err.read_to_string(&mut text).map(|_| text)
+    });
+    assert!(terminate(child).is_some_and(|s| s.success()), "exit 0 on SIGTERM");
+    reader.join().unwrap().expect("stderr is text")
+}
+
+/// A host on every interface with no `--public` hands out tokens that name 127.0.0.1 only:
+/// nobody on another machine can join, so it says so at start and names the fix. A host bound
+/// to loopback, or given `--public`, does not. (Binding 0.0.0.0 sends nothing anywhere.)
+#[test]
+fn a_host_on_every_interface_without_public_warns_at_start_and_names_the_fix() {
+    let warned = host_stderr("warn-any", "0.0.0.0", &[]);
+    assert!(warned.contains("WARNING: listening on every interface"), "{warned}");
+    assert!(warned.contains("--public ADDR"), "{warned}");
+    for (name, bind, extra) in [
+        ("warn-loop", "127.0.0.1", &[][..]),
+        ("warn-public", "0.0.0.0", &["--public", "127.0.0.1:7777"][..]),
+    ] {
+        let quiet = host_stderr(name, bind, extra);
+        assert!(!quiet.contains("WARNING"), "{bind} {extra:?}: {quiet}");
+    }
+}
+
+/// Log lines written to a pipe (or a file) carry no ANSI colour codes: a log read with `grep`
+/// or kept in a file reads as text. The shutdown line is a real log line, so the check has
+/// something to look at.
+#[test]
+fn log_lines_to_a_pipe_have_no_colour_codes() {
+    let err = host_stderr("nocolour", "127.0.0.1", &[]);
+    assert!(err.contains("INFO") && err.contains("shutdown requested"), "no log line: {err}");
+    assert!(!err.contains('\u{1b}'), "an escape byte in the log: {err:?}");
 }
 
 #[test]

@@ -764,3 +764,37 @@ fn a_pair_pinned_in_a_pocket_by_a_third_cook_does_not_stay_sunk() {
     assert!(tally.max_push > 0, "no cook was ever pushed: {tally:?}");
     assert!(tally.overlap_ticks > 0, "the walk never jammed anyone: {tally:?}");
 }
+
+/// `undercooked --help` and `bench --help` open with one line about `bench`: it names every
+/// bench subcommand clap lists (it named only `bench sim` when `bench net` was there too).
+#[test]
+fn bench_help_names_every_bench_subcommand() {
+    let help = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_undercooked"))
+            .args(args)
+            .output()
+            .expect("the binary runs");
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).expect("help is text")
+    };
+    let bench = help(&["bench", "--help"]);
+    let commands: Vec<&str> = bench
+        .split("Commands:")
+        .nth(1)
+        .expect("bench --help lists its commands")
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() >= 2, "{bench}");
+    let about = bench.lines().next().unwrap_or_default().to_string();
+    let top = help(&["--help"]);
+    let listed = top.lines().find(|l| l.trim_start().starts_with("bench ")).expect("bench listed");
+    for c in commands {
+        let named = format!("`bench {c}`");
+        assert!(about.contains(&named), "bench --help's first line lacks {named}: {about}");
+        assert!(listed.contains(&named), "--help's bench line lacks {named}: {listed}");
+    }
+}

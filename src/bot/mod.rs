@@ -16,6 +16,7 @@ pub mod prove;
 pub mod random;
 pub mod reach;
 pub mod remote;
+pub mod shape;
 mod throwing;
 pub mod tuning;
 mod view;

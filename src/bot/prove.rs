@@ -5,6 +5,7 @@
 //! function of level, seed and the bots' frames only.
 
 use super::planner::BotTeam;
+use super::shape::Shape;
 use super::tuning::BotTuning;
 use crate::level::cli::{DEFAULT_LEVELS_DIR, RECIPES_PATH};
 use crate::level::recipes::builtin_recipes;
@@ -17,6 +18,7 @@ use crate::sim::room::Room;
 use crate::sim::round::{SETTLE_TICKS, stars};
 use crate::sim::step_room;
 use crate::sim::verdict::Verdict;
+use crate::stdout::{OutputError, print_line};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -123,10 +125,9 @@ pub fn play_round_tuned(
                 _ => {}
             }
         }
-        for line in team.trace.drain(..) {
-            println!("  {line}");
-        }
         each_tick(&room, &mut team);
+        // After `each_tick`, so a caller sees (and prints) this tick's plan changes.
+        team.trace.clear();
     }
     RoundOutcome {
         seed,
@@ -154,7 +155,8 @@ fn book() -> Result<RecipeBook, String> {
 }
 
 /// Run `bot prove`; the exit code is 0 when every level was won on at least one seed, 1 when
-/// one was not, 2 when levels or the book could not be loaded.
+/// one was not, 2 when levels or the book could not be loaded or standard output closed (a
+/// reader such as `| head` that has gone: named, not a panic).
 pub fn run(command: BotCommand) -> u8 {
     let BotCommand::Prove(args) = command;
     if args.mode == crate::tandem::cli::Mode::Tandem {
@@ -164,7 +166,6 @@ pub fn run(command: BotCommand) -> u8 {
         };
         return crate::tandem::prove::run(args.seeds.unwrap_or(20), turn);
     }
-    let seeds = args.seeds.unwrap_or(5);
     let book = match book() {
         Ok(b) => Arc::new(b),
         Err(e) => {
@@ -187,22 +188,44 @@ pub fn run(command: BotCommand) -> u8 {
             return 2;
         }
     };
+    match prove_levels(&args, levels, book) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+/// Plays and prints every level's seeds; `Ok(1)` when a level is won on none.
+fn prove_levels(
+    args: &ProveArgs,
+    levels: Vec<Level>,
+    book: Arc<RecipeBook>,
+) -> Result<u8, OutputError> {
+    let seeds = args.seeds.unwrap_or(5);
     let started = Instant::now();
     let mut code = 0;
+    let mut shape = Shape::default();
     for level in levels {
         let level = Arc::new(level);
-        println!(
-            "{} — {} bots{}, target {}, {} s",
-            level.id,
-            args.bots,
-            if args.no_dash { " (no dash)" } else { "" },
-            level.target_score,
-            level.time_limit / 20
-        );
+        print_line(
+            &format!(
+                "{} — {} bots{}, target {}, {} s",
+                level.id,
+                args.bots,
+                if args.no_dash { " (no dash)" } else { "" },
+                level.target_score,
+                level.time_limit / 20
+            ),
+            "a level line",
+        )?;
         let mut wins = 0;
         for seed in 1..=seeds {
             let t = Instant::now();
             let tuning = BotTuning { throws: !args.no_throws, dash: !args.no_dash };
+            // A closed output ends the proof after this round (the round itself is cheap).
+            let mut traced = Ok(());
             let o = play_round_tuned(
                 level.clone(),
                 book.clone(),
@@ -210,32 +233,43 @@ pub fn run(command: BotCommand) -> u8 {
                 args.bots,
                 tuning,
                 args.trace,
-                |_, _| {},
+                |_, team| {
+                    for line in &team.trace {
+                        if traced.is_ok() {
+                            traced = print_line(&format!("  {line}"), "a --trace line");
+                        }
+                    }
+                },
             );
-            if o.verdict == Some(Verdict::Won) {
-                wins += 1;
-            }
-            println!(
-                "  seed {seed}: {:<4} score {:>4} stars {} ticks {:>5} served {:>2} missed {:>2} \
-                 thrown {:>2} caught {:>2} landed {:>2} ({} ms)",
-                o.verdict.map_or("none", |v| v.as_str()),
-                o.score,
-                o.stars,
-                o.ticks,
-                o.served,
-                o.missed,
-                o.thrown,
-                o.caught,
-                o.landed,
-                t.elapsed().as_millis()
-            );
+            traced?;
+            let won = o.verdict == Some(Verdict::Won);
+            wins += u32::from(won);
+            shape.add(won, o.stars, o.ticks, level.time_limit);
+            print_line(
+                &format!(
+                    "  seed {seed}: {:<4} score {:>4} stars {} ticks {:>5} served {:>2} missed \
+                     {:>2} thrown {:>2} caught {:>2} landed {:>2} ({} ms)",
+                    o.verdict.map_or("none", |v| v.as_str()),
+                    o.score,
+                    o.stars,
+                    o.ticks,
+                    o.served,
+                    o.missed,
+                    o.thrown,
+                    o.caught,
+                    o.landed,
+                    t.elapsed().as_millis()
+                ),
+                "a seed line",
+            )?;
         }
         let verdict = if wins > 0 { "WINNABLE" } else { "NOT WON" };
-        println!("  {verdict}: won {wins}/{seeds}");
+        print_line(&format!("  {verdict}: won {wins}/{seeds}"), "a verdict line")?;
         if wins == 0 {
             code = 1;
         }
     }
-    println!("proved in {} ms", started.elapsed().as_millis());
-    code
+    print_line(&format!("all: {}", shape.line()), "the shape line")?;
+    print_line(&format!("proved in {} ms", started.elapsed().as_millis()), "the closing line")?;
+    Ok(code)
 }

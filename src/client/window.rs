@@ -17,9 +17,14 @@ pub struct GamePlugins;
 
 impl PluginGroup for GamePlugins {
     fn build(self) -> PluginGroupBuilder {
+        // Colour codes in the log only on a terminal (the browser logs to its console).
+        #[cfg(not(target_arch = "wasm32"))]
+        let log = crate::net::server::logs::log_plugin(crate::net::server::logs::LogFormat::Text);
+        #[cfg(target_arch = "wasm32")]
+        let log = bevy::log::LogPlugin::default();
         let group = PluginGroupBuilder::start::<Self>()
             .add(bevy::app::PanicHandlerPlugin)
-            .add(bevy::log::LogPlugin::default())
+            .add(log)
             .add(bevy::app::TaskPoolPlugin::default())
             .add(bevy::diagnostic::FrameCountPlugin)
             .add(bevy::time::TimePlugin)

@@ -1,7 +1,10 @@
 //! `undercooked validate [PATH…]`: check level files and folders, print every problem.
 //!
 //! Exit codes: 0 every file valid, 1 any file invalid, 2 a path missing or unreadable (that
-//! wins over 1, since an unread file might have been invalid too). Nothing here may panic on
+//! wins over 1, since an unread file might have been invalid too). With no paths it checks the
+//! campaign the game loads, `levels/` with its `index.ron`, so a missing index is a missing
+//! path; a folder named on the command line is levels first, and its index is checked when it
+//! has one (a note says when it has none). Nothing here may panic on
 //! any input: the validator is what designers and the hidden-garbage test throw files at.
 
 use std::collections::BTreeSet;
@@ -42,7 +45,8 @@ struct Job {
 /// Runs the validator over files and folders and returns the process exit code.
 pub fn run_validate(paths: &[PathBuf]) -> u8 {
     let default = [PathBuf::from(DEFAULT_LEVELS_DIR)];
-    let paths = if paths.is_empty() { &default[..] } else { paths };
+    let the_campaign = paths.is_empty();
+    let paths = if the_campaign { &default[..] } else { paths };
     let mut out = std::io::stdout().lock();
     let book = match resolve_book(paths, &mut out) {
         Ok(book) => book,
@@ -52,6 +56,11 @@ pub fn run_validate(paths: &[PathBuf]) -> u8 {
     let mut job = Job::default();
     for path in paths {
         worst = worst.max(gather(path, &mut job));
+    }
+    let campaign = Path::new(DEFAULT_LEVELS_DIR).join(INDEX_FILE);
+    if the_campaign && Path::new(DEFAULT_LEVELS_DIR).is_dir() && !campaign.is_file() {
+        let why = "the campaign's index is missing (the game and the server load it)";
+        worst = worst.max(unreadable(&campaign, why));
     }
     let checked = check_level_set(&job.levels, &book);
     let mut invalid = 0usize;
@@ -120,6 +129,12 @@ fn gather(path: &Path, job: &mut Job) -> Outcome {
     }
     if index.is_file() {
         add_index(&index, path, job);
+    } else if !files.is_empty() {
+        eprintln!(
+            "note: {} has no {INDEX_FILE}: its levels are checked, but it is no campaign \
+             (`play --levels` and `--headless --levels` need one)",
+            path.display()
+        );
     }
     files.iter().map(|f| add_file(f, job)).max().unwrap_or(Outcome::Valid)
 }

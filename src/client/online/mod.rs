@@ -37,15 +37,16 @@ use crate::net::client::seen::SeenRound;
 use crate::net::client::session::{ClientNetPlugin, JoinReply};
 use crate::net::client::session::{SendPace, ready_due, take_welcome};
 use crate::net::client::uplink::Uplink;
+use crate::net::client::watching::{WATCHING, round_seats, watching_round};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::server::worlds::{HostConfig, ServerHandle, spawn_server};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::wire::error::NetError;
 use crate::project::RoomTick;
-use crate::protocol::tandem::GameMode;
+use crate::protocol::tandem::{GameMode, TandemRoundInfo};
 use crate::protocol::{
-    InputAck, InputBatch, LobbyCommand, LobbyPhase, LobbyView, PackedInput, RoomView, TickEvents,
-    Welcome,
+    CookView, InputAck, InputBatch, LobbyCommand, LobbyPhase, LobbyView, PackedInput, RoomView,
+    TickEvents, Welcome,
 };
 use crate::schedule::FrameSystems;
 #[cfg(not(target_arch = "wasm32"))]
@@ -413,9 +414,11 @@ fn spawn_lobby_panel(mut commands: Commands) {
     ));
 }
 
-/// The panel's words for a lobby (`seats` are this window's).
-pub fn lobby_lines(lobby: &LobbyView, seats: &[u8]) -> String {
+/// The panel's words for a lobby (`seats` are this window's; `in_round`, the seats playing the
+/// live round: a window with none of them watches, and is told so).
+pub fn lobby_lines(lobby: &LobbyView, seats: &[u8], in_round: &[u8]) -> String {
     let phase = match lobby.phase {
+        _ if watching_round(lobby, seats, in_round) => format!("round on\n{WATCHING}"),
         LobbyPhase::Lobby => "lobby - waiting for everyone to be ready".to_string(),
         LobbyPhase::Countdown => format!("starting in {}", lobby.countdown.div_ceil(TICK_HZ)),
         LobbyPhase::Round => "round on".to_string(),
@@ -457,6 +460,7 @@ fn update_lobby_panel(
     #[cfg(not(target_arch = "wasm32"))] hosting: Option<Res<Hosting>>,
     invite: Option<Res<InviteLink>>,
     mut panel: Query<&mut Text, With<LobbyText>>,
+    (cooks, tandem): (Query<&CookView>, Query<&TandemRoundInfo>),
 ) {
     let Ok(mut t) = panel.single_mut() else { return };
     #[cfg(not(target_arch = "wasm32"))]
@@ -467,7 +471,10 @@ fn update_lobby_panel(
         (Some(c), _) if c.is_disconnected() => {
             format!("disconnected from room {} ({leave})", s.code)
         }
-        (_, Some(lobby)) => lobby_lines(lobby, &s.seats()),
+        (_, Some(lobby)) => {
+            let in_round = round_seats(cooks.iter().map(|c| c.seat), tandem.iter());
+            lobby_lines(lobby, &s.seats(), &in_round)
+        }
         _ => format!("connecting to room {}...", s.code),
     };
     #[cfg(not(target_arch = "wasm32"))]

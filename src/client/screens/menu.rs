@@ -10,6 +10,7 @@ use crate::client::settings::access::{AccessOption, Accessibility};
 use crate::client::settings::access_sync::AccessChoice;
 use crate::client::settings::config::{
     Bindings, ConfigFile, ConfigWarning, Control, Rebinding, Slot, capture_rebind, store_bindings,
+    warning_line,
 };
 use crate::client::settings::device::Device;
 use crate::client::state::AppState;
@@ -408,7 +409,8 @@ fn spawn_settings(
         let reset = "Reset keys to defaults".into();
         spawn_item(p, first, MenuAction::ResetKeys, reset, (px(420), 22.0));
         spawn_item(p, first + 1, MenuAction::Back, "Back".into(), (px(420), 22.0));
-        p.spawn((RebindText, paragraph(warning.0.clone().unwrap_or_default(), 16.0, WARNING)));
+        let refusal = warning.0.as_deref().map(warning_line).unwrap_or_default();
+        p.spawn((RebindText, paragraph(refusal, 16.0, WARNING)));
         p.spawn(paragraph(
             "Choose a control, then press its new key (or gamepad button). The left stick always moves.\nIn a round: P / Esc / Start pauses, then R restarts and M leaves; F3 shows the performance overlay",
             15.0,

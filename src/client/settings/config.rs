@@ -570,6 +570,24 @@ pub struct ConfigFile(pub Option<PathBuf>);
 #[derive(Resource, Clone, Debug, Default)]
 pub struct ConfigWarning(pub Option<String>);
 
+/// The most characters of a refusal the Settings screen shows: with the pointer to the log,
+/// 120 characters of the 16 px UI font (~9.6 px each), one line inside a 1280 px window.
+const WARNING_CHARS: usize = 83;
+
+/// The Settings screen's line for a refusal: one line, cut at [`WARNING_CHARS`] with a pointer
+/// to the log, which has it whole. A RON message (a path, then the parser's words and a note
+/// on the kept copy) wrapped onto several lines and pushed the screen's title off the top of
+/// a 1280×720 window.
+pub fn warning_line(full: &str) -> String {
+    let one = full.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.chars().count() <= WARNING_CHARS {
+        return one;
+    }
+    let cut: String = one.chars().take(WARNING_CHARS).collect();
+    // Three dots, not '…': the UI font has no glyph for it.
+    format!("{}... (the whole message is in the log)", cut.trim_end())
+}
+
 /// The Settings screen's rebinding: the control waiting for its new key, and the last answer.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Rebinding {

@@ -13,12 +13,13 @@ use crate::net::client::session::{
 use crate::net::client::tandem_seat::{SeatDriver, TandemSeat, play_tandem_seat};
 use crate::net::client::tandem_watch::TandemWatch;
 use crate::net::client::uplink::Uplink;
+use crate::net::client::watching::{WATCHING, round_seats, watching_round};
 use crate::net::wire::error::NetError;
 use crate::net::wire::tokens::read_token;
 use crate::protocol::tandem::{TandemLive, TandemOrder, TandemRoundInfo};
 use crate::protocol::{
-    CookMotion, CookView, GridView, InputAck, InputBatch, LobbyCommand, LobbyView, PackedInput,
-    RoomClock, RoomView, TickEvents, Welcome,
+    CookMotion, CookView, GridView, InputAck, InputBatch, LobbyCommand, LobbyPhase, LobbyView,
+    PackedInput, RoomClock, RoomView, TickEvents, Welcome,
 };
 use crate::sim::events::SimEvent;
 use crate::sim::input::InputFrame;
@@ -143,6 +144,8 @@ pub struct ClientSession {
     pub cooks_seen: BTreeMap<u8, CookTrack>,
     /// The Tandem rounds seen: the couch's way, and each seat's orders as the server ran them.
     pub tandem_seen: TandemWatch,
+    /// Rounds this connection watched, having joined after they began (`net::client::watching`).
+    pub rounds_watched: u32,
 }
 
 /// Where a cook was first seen and the farthest it has been from there (µtiles, Manhattan):
@@ -226,6 +229,7 @@ impl ClientSession {
                 "farthest_utiles": c.farthest,
             })).collect::<Vec<Value>>(),
             "tandem": self.tandem_seen.stats(),
+            "rounds_watched": self.rounds_watched,
         })
     }
 }
@@ -316,7 +320,15 @@ impl HeadlessClient {
         let probe = open_probed_connection(app.world_mut(), reply, transport)?;
         app.add_systems(
             Update,
-            (note_welcome, follow_room, auto_ready, sample_bandwidth, track_cooks, track_tandem),
+            (
+                note_welcome,
+                follow_room,
+                auto_ready,
+                sample_bandwidth,
+                track_cooks,
+                track_tandem,
+                tell_watching,
+            ),
         );
         // In a Tandem round the same `--inputs` drive this seat's handle (src/net/client/tandem_seat.rs).
         let driver = match mode {
@@ -350,6 +362,7 @@ impl HeadlessClient {
             last_ready: None,
             cooks_seen: BTreeMap::new(),
             tandem_seen: TandemWatch::default(),
+            rounds_watched: 0,
         });
         app.finish();
         app.cleanup();
@@ -479,6 +492,29 @@ fn note_welcome(
         s.predictor = Some(Predictor::new(w.seat()));
     }
     s.events_received += events.read().count() as u64;
+}
+
+/// Says once a round, on stderr, that this connection watches a round it joined after it
+/// began (its frames count as `no_round` on the server until the next round).
+fn tell_watching(
+    lobbies: Query<&LobbyView>,
+    cooks: Query<&CookView>,
+    tandem: Query<&TandemRoundInfo>,
+    mut s: ResMut<ClientSession>,
+    mut told: Local<bool>,
+) {
+    let Some(lobby) = lobbies.iter().next() else { return };
+    if lobby.phase != LobbyPhase::Round {
+        *told = false;
+        return;
+    }
+    let seats = s.welcome.as_ref().map(|w| w.seats.clone()).unwrap_or_default();
+    let in_round = round_seats(cooks.iter().map(|c| c.seat), tandem.iter());
+    if !*told && watching_round(lobby, &seats, &in_round) {
+        *told = true;
+        s.rounds_watched += 1;
+        eprintln!("room {}: {WATCHING}", lobby.code);
+    }
 }
 
 /// The `--inputs bot` planner of this connection, and the events it has not planned on yet.

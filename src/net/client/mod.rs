@@ -17,4 +17,5 @@ pub mod tandem_seat;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod tandem_watch;
 pub mod uplink;
+pub mod watching;
 pub mod ws;

@@ -209,6 +209,22 @@ pub fn build_server_with(
     Ok(app)
 }
 
+/// The start-up warning of a server that listens on every interface while its connect tokens
+/// name loopback only (no `--public`): a player on another machine is refused by netcode, and
+/// nothing else would say why.
+pub fn loopback_only_warning(cfg: &HostConfig, public: &[SocketAddr]) -> Option<String> {
+    let loopback = public.iter().all(|a| a.ip().is_loopback());
+    (cfg.public.is_empty() && cfg.bind.is_unspecified() && loopback).then(|| {
+        format!(
+            "WARNING: listening on every interface ({}), but connect tokens name only {public:?}: \
+             players on other machines cannot join. Give the address they dial: --public ADDR \
+             (e.g. --public 203.0.113.7:{})",
+            cfg.bind,
+            public.first().map_or(cfg.port, SocketAddr::port)
+        )
+    })
+}
+
 /// Netcode's client slots: every seat of every room, plus one per room for a seat's new
 /// connection arriving before its old one is dropped (a reconnect takes the seat over), within
 /// netcode's own maximum. A session that never passes replicon's protocol check is dropped
@@ -323,6 +339,9 @@ fn run_sharded(cfg: &HostConfig, log: crate::net::server::logs::LogFormat) -> u8
         }
     }
     println!("players: undercooked join {web} --create --name NAME --headless");
+    if let Some(warning) = loopback_only_warning(cfg, &public) {
+        eprintln!("{warning}");
+    }
     println!("results: {}", cfg.data_dir.join("results.jsonl").display());
     for h in shards {
         h.wait();

@@ -7,6 +7,7 @@ use crate::net::client::api::{api_join, request_seat};
 use crate::net::client::headless::{HeadlessClient, InputMode, Transport};
 use crate::net::client::session::JoinReply;
 use crate::net::wire::error::NetError;
+use crate::stdout::print_line;
 use bevy::prelude::*;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -292,21 +293,6 @@ pub fn run_join(args: &JoinArgs) -> u8 {
         }
     }
     0
-}
-
-/// Writes one line to standard output. A closed pipe (its reader has gone) is
-/// [`NetError::OutputClosed`] and any other failure [`NetError::Io`], where `println!` would
-/// panic on either.
-fn print_line(line: &str, what: &'static str) -> Result<(), NetError> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{line}").and_then(|()| out.flush()).map_err(|source| {
-        if source.kind() == std::io::ErrorKind::BrokenPipe {
-            NetError::OutputClosed(what)
-        } else {
-            NetError::Io { what: format!("writing {what}"), source }
-        }
-    })
 }
 
 /// The `--stats` figures over some connections: how many, the fewest ticks any followed, the

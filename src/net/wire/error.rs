@@ -63,10 +63,6 @@ pub enum NetError {
     /// The command line asks for something that cannot be done.
     #[error("{0}")]
     Usage(&'static str),
-    /// Standard output was closed before a line could be written to it (the process reading
-    /// `undercooked join … --stats` has gone): which line was lost.
-    #[error("standard output is closed (its reader has gone): {0} not written")]
-    OutputClosed(&'static str),
     /// A step that must happen within a deadline did not.
     #[error("{0}")]
     Timeout(&'static str),
