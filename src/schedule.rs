@@ -23,10 +23,16 @@ pub enum TickSystems {
 /// A display frame's client systems in `Update`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FrameSystems {
+    /// A control waiting for its new key takes the press before the menus read it.
+    Listen,
     /// The menus read the keys.
     Steer,
     /// Text fields, after the steering: the Esc that ends typing must not also leave a screen.
     Type,
+    /// Menu lines that show a live value (a volume, a key, a typed field) rewrite their words.
+    Relabel,
+    /// The menus paint the cursor's line and every line's words.
+    Paint,
     /// The online cook's predicted position, which the blend draws it at.
     Predict,
     /// Every cook placed between its last two ticks (the first of the measured frame).
@@ -51,7 +57,14 @@ impl Plugin for SystemOrderPlugin {
         app.configure_sets(
             Update,
             (
-                (FrameSystems::Steer, FrameSystems::Type).chain(),
+                (
+                    FrameSystems::Listen,
+                    FrameSystems::Steer,
+                    FrameSystems::Type,
+                    FrameSystems::Relabel,
+                    FrameSystems::Paint,
+                )
+                    .chain(),
                 (
                     FrameSystems::Predict,
                     FrameSystems::Blend,
