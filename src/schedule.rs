@@ -33,6 +33,9 @@ pub enum FrameSystems {
     Relabel,
     /// The menus paint the cursor's line and every line's words.
     Paint,
+    /// A round's facts come in (the server's Tandem ticks into the window's stream), before
+    /// what sounds or draws them.
+    Hear,
     /// The online cook's predicted position, which the blend draws it at.
     Predict,
     /// Every cook placed between its last two ticks (the first of the measured frame).
@@ -66,6 +69,7 @@ impl Plugin for SystemOrderPlugin {
                 )
                     .chain(),
                 (
+                    FrameSystems::Hear,
                     FrameSystems::Predict,
                     FrameSystems::Blend,
                     FrameSystems::Draw,
