@@ -23,10 +23,19 @@ pub enum TickSystems {
 /// A display frame's client systems in `Update`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FrameSystems {
+    /// A control waiting for its new key takes the press before the menus read it.
+    Listen,
     /// The menus read the keys.
     Steer,
     /// Text fields, after the steering: the Esc that ends typing must not also leave a screen.
     Type,
+    /// Menu lines that show a live value (a volume, a key, a typed field) rewrite their words.
+    Relabel,
+    /// The menus paint the cursor's line and every line's words.
+    Paint,
+    /// A round's facts come in (the server's Tandem ticks into the window's stream), before
+    /// what sounds or draws them.
+    Hear,
     /// The online cook's predicted position, which the blend draws it at.
     Predict,
     /// Every cook placed between its last two ticks (the first of the measured frame).
@@ -51,8 +60,16 @@ impl Plugin for SystemOrderPlugin {
         app.configure_sets(
             Update,
             (
-                (FrameSystems::Steer, FrameSystems::Type).chain(),
                 (
+                    FrameSystems::Listen,
+                    FrameSystems::Steer,
+                    FrameSystems::Type,
+                    FrameSystems::Relabel,
+                    FrameSystems::Paint,
+                )
+                    .chain(),
+                (
+                    FrameSystems::Hear,
                     FrameSystems::Predict,
                     FrameSystems::Blend,
                     FrameSystems::Draw,

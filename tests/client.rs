@@ -1042,7 +1042,7 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
     use undercooked::client::online::{
         Hosting, WindowedOnlinePlugin, go_online, host_lan, join_target, leave_online,
     };
-    use undercooked::client::screens::netmenu::host_lines;
+    use undercooked::client::screens::host::host_lines;
     use undercooked::client::state::{AppState, Online};
     use undercooked::net::client::api::request_seat;
     use undercooked::net::client::headless::{HeadlessClient, InputMode};

@@ -13,11 +13,8 @@ use super::online::WindowedOnlinePlugin;
 use super::online::lobby_assist::LobbyAssistPlugin;
 use super::online::lobby_mode::LobbyModePlugin;
 use super::presentation::PresentationPlugin;
-use super::screens::level_select::LevelSelectPlugin;
+use super::screens::MenuScreensPlugin;
 use super::screens::loading::{LoadingPlugin, register_content_sources};
-use super::screens::menu::MenuPlugin;
-#[cfg(not(target_arch = "wasm32"))]
-use super::screens::netmenu::NetMenuPlugin;
 use super::state::AppState;
 use super::tandem::online::TandemOnlinePlugin;
 use super::tandem::run::TandemRunPlugin;
@@ -33,10 +30,16 @@ impl Plugin for ClientPlugin {
     fn build(&self, app: &mut App) {
         app.init_state::<AppState>();
         app.add_plugins(LoadingPlugin);
-        // Local play: the embedded host first, the presentation, then the menu and the designer
-        // tools on top (the order the client was built and screenshot-tested in).
-        app.add_plugins((LocalHostPlugin, PresentationPlugin, MenuPlugin, DesignerOverlayPlugin));
-        app.add_plugins((FramingCheckPlugin, AssistMenuPlugin, LevelSelectPlugin));
+        // Local play: the embedded host first, the presentation, then the menu screens (Host and
+        // Join among them, idle until chosen) and the designer tools on top (the order the
+        // client was built and screenshot-tested in).
+        app.add_plugins((
+            LocalHostPlugin,
+            PresentationPlugin,
+            MenuScreensPlugin,
+            DesignerOverlayPlugin,
+        ));
+        app.add_plugins((FramingCheckPlugin, AssistMenuPlugin));
         // The live kitchen behind the title and menus, run by the same embedded host.
         app.add_plugins(BackdropPlugin);
         // Moving Day (Tandem): its setup screen, run, scene and HUD.
@@ -44,7 +47,7 @@ impl Plugin for ClientPlugin {
         app.add_plugins((TandemSetupPlugin, TandemRunPlugin));
         // Host and Join: the client networking, idle until the menu connects.
         #[cfg(not(target_arch = "wasm32"))]
-        app.add_plugins((WindowedOnlinePlugin, NetMenuPlugin, LobbyAssistPlugin));
+        app.add_plugins((WindowedOnlinePlugin, LobbyAssistPlugin));
         // Tandem runs' replay bundles (a folder to write them to: not in the browser).
         #[cfg(not(target_arch = "wasm32"))]
         app.add_plugins(super::tandem::record::TandemRecordPlugin);

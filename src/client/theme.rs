@@ -263,6 +263,9 @@ pub fn paragraph(text: impl Into<String>, px: f32, color: Color) -> impl Bundle 
     (label(text, px, color), TextLayout::justify(Justify::Center))
 }
 
+/// Pixels between the lines of a menu screen.
+pub const MENU_GAP: f32 = 14.0;
+
 /// A full-window screen of `state` (gone when the state ends): a centred column, `gap`
 /// pixels between its lines.
 pub fn screen<S: States>(state: S, gap: f32) -> impl Bundle {

@@ -234,9 +234,8 @@ fn players_label(players: u8) -> String {
 }
 
 fn spawn_menu(mut commands: Commands, options: Res<Options>) {
-    commands
-        .spawn(super::theme::screen(AppState::Menu, super::screens::menu::MENU_GAP))
-        .with_children(|p| {
+    commands.spawn(super::theme::screen(AppState::Menu, super::theme::MENU_GAP)).with_children(
+        |p| {
             p.spawn((Text::new("UNDERCOOKED"), font(56.0), TextColor(HIGHLIGHT)));
             let assist = options.0.assist();
             let items = [
@@ -284,7 +283,8 @@ fn spawn_menu(mut commands: Commands, options: Res<Options>) {
                 font(18.0),
                 TextColor(Color::srgb(1.0, 0.55, 0.4)),
             ));
-        });
+        },
+    );
 }
 
 fn steer_menu(

@@ -1,24 +1,68 @@
 //! The Level Select screen: the round's assists (assist mode, before the round), the campaign
 //! in play order with each level's best stars (and whether they were assisted), locked levels
 //! naming what opens them, and assist mode's "skip level". Steered like every menu screen
-//! (`menu::steer_menu`); its own file so the menu's stays one screen's worth of each.
+//! (`nav`); how stars open the campaign ([`unlocked`]) is written here too.
 
 use crate::client::args::Options;
 use crate::client::local::assist_menu::{AssistOption, RoundAssist, assist_label, skip_target};
+use crate::client::local::{MenuBots, SelectedLevel};
 use crate::client::save::SaveData;
 use crate::client::screens::loading::{GameAssets, campaign_from_assets};
-use crate::client::screens::menu::{Cursor, MenuAction, spawn_item, unlocked};
+use crate::client::screens::nav::{Cursor, MenuAction, MenuChoice, spawn_item};
 use crate::client::state::AppState;
 use crate::client::theme::{ERROR, label, screen, title};
 use crate::level::{LevelAsset, load_campaign, load_recipes_file};
 use bevy::prelude::*;
 
-/// The Level Select screen, spawned as it opens.
+/// The Level Select screen, spawned as it opens, and its lines' answers.
 pub struct LevelSelectPlugin;
 
 impl Plugin for LevelSelectPlugin {
     fn build(&self, app: &mut App) {
+        app.add_observer(answer_level_select);
         app.add_systems(OnEnter(AppState::LevelSelect), spawn_level_select);
+    }
+}
+
+/// The first three campaign levels are always open.
+pub const ALWAYS_OPEN: usize = 3;
+
+/// Star progress gates the campaign: level `index` opens once the level before it has at
+/// least one star or was skipped (assist mode); the first [`ALWAYS_OPEN`] are always open.
+pub fn unlocked(
+    index: usize,
+    ids: &[String],
+    best_stars: &std::collections::BTreeMap<String, u8>,
+    skipped: &std::collections::BTreeSet<String>,
+) -> bool {
+    index < ALWAYS_OPEN
+        || ids.get(index - 1).is_some_and(|prev| {
+            best_stars.get(prev).copied().unwrap_or(0) >= 1 || skipped.contains(prev)
+        })
+}
+
+/// A level picked (into its kitchen, no bot partner), or skipped (the screen again, the next
+/// level open); a locked one does nothing (its line says what opens it).
+fn answer_level_select(
+    choice: On<MenuChoice>,
+    mut save: ResMut<SaveData>,
+    mut next: ResMut<NextState<AppState>>,
+    mut commands: Commands,
+) {
+    match &choice.action {
+        MenuAction::PickLevel(id) => {
+            commands.remove_resource::<MenuBots>();
+            commands.insert_resource(SelectedLevel(id.clone()));
+            next.set(AppState::Playing);
+        }
+        MenuAction::SkipLevel(id) => {
+            if save.skip(id) {
+                save.store();
+            }
+            // The screen again, with the next level open.
+            next.set(AppState::LevelSelect);
+        }
+        _ => {}
     }
 }
 
@@ -127,4 +171,32 @@ fn spawn_level_select(
             index += 1;
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn stars_open_the_campaign_one_level_at_a_time() {
+        let ids: Vec<String> = (0..6).map(|i| format!("l{i}")).collect();
+        let mut best = BTreeMap::new();
+        let none = std::collections::BTreeSet::new();
+        let open = |best: &BTreeMap<String, u8>| {
+            (0..6).filter(|&i| unlocked(i, &ids, best, &none)).count()
+        };
+        assert_eq!(open(&best), 3, "the first three are always open");
+        best.insert("l2".to_string(), 0);
+        assert_eq!(open(&best), 3, "a zero-star finish opens nothing");
+        best.insert("l2".to_string(), 1);
+        assert_eq!(open(&best), 4);
+        best.insert("l3".to_string(), 3);
+        best.insert("l4".to_string(), 2);
+        assert_eq!(open(&best), 6);
+        // A skipped level opens the next one as a star would.
+        let skipped: std::collections::BTreeSet<String> = ["l2".to_string()].into();
+        let best = BTreeMap::new();
+        assert!(unlocked(3, &ids, &best, &skipped) && !unlocked(4, &ids, &best, &skipped));
+    }
 }

@@ -7,6 +7,7 @@
 use super::screen::TandemScreen;
 use crate::client::audio::{Cue, PlayCue};
 use crate::protocol::tandem::TandemEvents;
+use crate::schedule::FrameSystems;
 use crate::tandem::control::Seat;
 use crate::tandem::events::{Outcome, TandemEvent};
 use bevy::prelude::*;
@@ -32,7 +33,9 @@ pub struct TandemBeatsPlugin;
 impl Plugin for TandemBeatsPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<TandemTick>().add_message::<PlayCue>().init_resource::<BeatLine>();
-        app.add_systems(Update, sound_and_call_out);
+        // With the HUD, after the facts came in (`FrameSystems::Hear`): a beat heard is called
+        // out the same frame.
+        app.add_systems(Update, sound_and_call_out.in_set(FrameSystems::Draw));
     }
 }
 

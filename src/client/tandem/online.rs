@@ -17,6 +17,7 @@ use crate::client::settings::device::{CookAction, Device};
 use crate::net::client::session::SendPace;
 use crate::net::client::tandem_seat::{SeatDriver, TandemSeat};
 use crate::protocol::tandem::{Carrier, TandemEvents, TandemLive, TandemOrder, TandemRoundInfo};
+use crate::schedule::FrameSystems;
 use crate::tandem::control::SeatOrder;
 use crate::tandem::course::{Course, generate};
 use bevy::prelude::*;
@@ -35,6 +36,7 @@ impl Plugin for TandemOnlinePlugin {
             Update,
             (follow_round, hear_round, send_orders, send_autoplay_orders)
                 .chain()
+                .in_set(FrameSystems::Hear)
                 .run_if(resource_exists::<RenetClient>),
         );
     }

@@ -1,0 +1,138 @@
+//! The main menu: play (alone, with a bot, Moving Day), the level select, Host and Join
+//! (native), settings and quit; the cooks who joined on it, and why a round or a hosted game
+//! could not start. Back on it, the window plays locally again.
+
+use crate::client::input::Lineup;
+use crate::client::local::{HostError, MenuBots};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::client::online::leave_online;
+use crate::client::screens::nav::{Cursor, MenuAction, MenuChoice, spawn_items};
+use crate::client::settings::config::{Bindings, Control, Slot};
+use crate::client::settings::device::Device;
+use crate::client::state::AppState;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::client::state::Online;
+use crate::client::theme::{ERROR, MENU_GAP, OVER_KITCHEN, PLAIN, label, paragraph, screen, title};
+use crate::schedule::FrameSystems;
+use bevy::prelude::*;
+
+/// The main menu's line for why a local round or a hosted game could not start.
+#[derive(Component)]
+struct ErrorText;
+
+/// The main menu's line on the cooks who joined, and how more join.
+#[derive(Component)]
+struct LineupText;
+
+/// The main menu, its lines' answers, and leaving online play on the way back to it.
+pub struct MainMenuPlugin;
+
+impl Plugin for MainMenuPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_observer(answer_main_menu);
+        app.add_systems(OnEnter(AppState::Menu), spawn_main_menu);
+        // Back on the menu, the window plays locally again (and stops hosting).
+        #[cfg(not(target_arch = "wasm32"))]
+        app.add_systems(OnEnter(AppState::Menu), leave_online.run_if(resource_exists::<Online>));
+        app.add_systems(
+            Update,
+            (paint_error, paint_lineup)
+                .in_set(FrameSystems::Paint)
+                .run_if(in_state(AppState::Menu)),
+        );
+    }
+}
+
+fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Res<HostError>) {
+    cursor.0 = 0;
+    // See-through: the live kitchen (`backdrop`) cooks on behind the menu.
+    let over = BackgroundColor(OVER_KITCHEN);
+    // (Inserted over the screen's own background: one bundle may not name a component twice.)
+    commands.spawn(screen(AppState::Menu, MENU_GAP)).insert(over).with_children(|p| {
+        p.spawn(title("UNDERCOOKED", 56.0));
+        spawn_items(
+            p,
+            vec![
+                (MenuAction::Play, "Play".into()),
+                (MenuAction::PlayWithBot, "Solo with a bot partner".into()),
+                (MenuAction::Tandem, "Moving Day (Tandem)".into()),
+                (MenuAction::LevelSelect, "Level select".into()),
+                #[cfg(not(target_arch = "wasm32"))]
+                (MenuAction::Host, "Host a LAN game".into()),
+                #[cfg(not(target_arch = "wasm32"))]
+                (MenuAction::Join, "Join a game".into()),
+                (MenuAction::Settings, "Settings".into()),
+                (MenuAction::Quit, "Quit".into()),
+            ],
+        );
+        p.spawn((LineupText, paragraph("", 18.0, PLAIN)));
+        p.spawn((ErrorText, label(error.0.clone().unwrap_or_default(), 16.0, ERROR)));
+    });
+}
+
+/// The main menu's lines (Host is the Host screen's: hosting opens it).
+fn answer_main_menu(
+    choice: On<MenuChoice>,
+    mut next: ResMut<NextState<AppState>>,
+    mut commands: Commands,
+    mut exit: MessageWriter<AppExit>,
+) {
+    match choice.action {
+        MenuAction::Play => {
+            commands.remove_resource::<MenuBots>();
+            next.set(AppState::Playing);
+        }
+        MenuAction::PlayWithBot => {
+            commands.insert_resource(MenuBots(1));
+            next.set(AppState::Playing);
+        }
+        MenuAction::Tandem => next.set(AppState::TandemSetup),
+        MenuAction::LevelSelect => next.set(AppState::LevelSelect),
+        MenuAction::Settings => next.set(AppState::Settings),
+        MenuAction::Join => next.set(AppState::Join),
+        MenuAction::Quit => {
+            exit.write(AppExit::Success);
+        }
+        _ => {}
+    }
+}
+
+/// The main menu's error line follows [`HostError`] (a failed Host sets it while on the menu).
+fn paint_error(error: Res<HostError>, mut text: Query<&mut Text, With<ErrorText>>) {
+    if !error.is_changed() {
+        return;
+    }
+    for mut t in &mut text {
+        t.0 = error.0.clone().unwrap_or_default();
+    }
+}
+
+/// The joined cooks, each with the device it plays, and the buttons that join more.
+fn paint_lineup(
+    lineup: Res<Lineup>,
+    bindings: Res<Bindings>,
+    mut text: Query<&mut Text, With<LineupText>>,
+) {
+    let Ok(mut t) = text.single_mut() else { return };
+    let cooks: Vec<String> = lineup
+        .0
+        .iter()
+        .enumerate()
+        .map(|(k, d)| format!("P{} {}", k + 1, bindings.device_label(*d)))
+        .collect();
+    let joined = if cooks.is_empty() {
+        format!("no cooks yet (P1 plays {})", bindings.device_label(Device::KeyboardLeft))
+    } else {
+        cooks.join("   ")
+    };
+    let acts = |slot| bindings.label(slot, Control::Act);
+    let text = format!(
+        "Cooks: {joined}\nPress your action button to join: {}, {}, or gamepad {}",
+        acts(Slot::Keyboard1),
+        acts(Slot::Keyboard2),
+        acts(Slot::Gamepad)
+    );
+    if t.0 != text {
+        t.0 = text;
+    }
+}

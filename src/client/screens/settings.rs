@@ -1,0 +1,181 @@
+//! The Settings screen: the volume, the key table (one column per slot, a control a line,
+//! rebound by pressing the new key), the accessibility options, and resetting the keys.
+
+use crate::client::save::SaveData;
+use crate::client::screens::nav::{
+    Cursor, MenuAction, MenuChoice, MenuItem, spawn_item, spawn_items,
+};
+use crate::client::settings::access::{AccessOption, Accessibility};
+use crate::client::settings::access_sync::AccessChoice;
+use crate::client::settings::config::{
+    Bindings, ConfigFile, ConfigWarning, Control, Rebinding, Slot, capture_rebind, store_bindings,
+    warning_line,
+};
+use crate::client::state::AppState;
+use crate::client::theme::{MENU_GAP, PLAIN, WARNING, paragraph, screen, title};
+use crate::schedule::FrameSystems;
+use bevy::prelude::*;
+
+/// The Settings screen's line under the key table: what rebinding waits for, its last answer,
+/// or why the config file was refused at start.
+#[derive(Component)]
+struct RebindText;
+
+/// The Settings screen and its lines' answers.
+pub struct SettingsScreenPlugin;
+
+impl Plugin for SettingsScreenPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_observer(answer_settings);
+        app.add_systems(OnEnter(AppState::Settings), spawn_settings);
+        app.add_systems(OnExit(AppState::Settings), |mut r: ResMut<Rebinding>| *r = default());
+        let here = || in_state(AppState::Settings);
+        app.add_systems(Update, capture_rebind.in_set(FrameSystems::Listen).run_if(here()));
+        app.add_systems(Update, relabel_settings.in_set(FrameSystems::Relabel).run_if(here()));
+        app.add_systems(Update, paint_rebind_text.in_set(FrameSystems::Paint).run_if(here()));
+    }
+}
+
+fn volume_label(v: f32) -> String {
+    format!("Volume  < {:>3}% >", (v * 100.0).round() as u32)
+}
+
+fn rebind_label(
+    bindings: &Bindings,
+    rebinding: &Rebinding,
+    slot: Slot,
+    control: Control,
+) -> String {
+    if rebinding.target == Some((slot, control)) {
+        format!("{}: press...", control.name())
+    } else {
+        format!("{}: {}", control.name(), bindings.label(slot, control))
+    }
+}
+
+fn spawn_settings(
+    mut commands: Commands,
+    mut cursor: ResMut<Cursor>,
+    save: Res<SaveData>,
+    bindings: Res<Bindings>,
+    warning: Res<ConfigWarning>,
+) {
+    cursor.0 = 0;
+    let rebinding = Rebinding::default();
+    commands.spawn(screen(AppState::Settings, MENU_GAP)).with_children(|p| {
+        p.spawn(title("Settings", 44.0));
+        spawn_items(p, vec![(MenuAction::Volume, volume_label(save.volume))]);
+        // The key table: one column per slot, one cell per control (index 1 + column * 6 + row).
+        p.spawn(Node { flex_direction: FlexDirection::Row, column_gap: px(16), ..default() })
+            .with_children(|table| {
+                for (col, slot) in Slot::ALL.into_iter().enumerate() {
+                    table
+                        .spawn(Node {
+                            flex_direction: FlexDirection::Column,
+                            align_items: AlignItems::Center,
+                            row_gap: px(6),
+                            ..default()
+                        })
+                        .with_children(|column| {
+                            column.spawn(title(slot.name(), 20.0));
+                            for (row, control) in Control::ALL.into_iter().enumerate() {
+                                let label = rebind_label(&bindings, &rebinding, slot, control);
+                                spawn_item(
+                                    column,
+                                    1 + col * Control::ALL.len() + row,
+                                    MenuAction::Rebind(slot, control),
+                                    label,
+                                    (px(250), 18.0),
+                                );
+                            }
+                        });
+                }
+            });
+        let first = 1 + Slot::ALL.len() * Control::ALL.len();
+        // The accessibility options, one row under the key table.
+        p.spawn(Node { flex_direction: FlexDirection::Row, column_gap: px(12), ..default() })
+            .with_children(|row| {
+                for (k, option) in AccessOption::ALL.into_iter().enumerate() {
+                    let line = bindings.accessibility.label(option);
+                    spawn_item(row, first + k, MenuAction::Access(option), line, (px(230), 16.0));
+                }
+            });
+        let first = first + AccessOption::ALL.len();
+        let reset = "Reset keys to defaults".into();
+        spawn_item(p, first, MenuAction::ResetKeys, reset, (px(420), 22.0));
+        spawn_item(p, first + 1, MenuAction::Back, "Back".into(), (px(420), 22.0));
+        let refusal = warning.0.as_deref().map(warning_line).unwrap_or_default();
+        p.spawn((RebindText, paragraph(refusal, 16.0, WARNING)));
+        p.spawn(paragraph(
+            "Choose a control, then press its new key (or gamepad button). The left stick always moves.\nIn a round: P / Esc / Start pauses, then R restarts and M leaves; F3 shows the performance overlay",
+            15.0,
+            PLAIN,
+        ));
+    });
+}
+
+/// The volume, a control to rebind, an accessibility option, and the keys reset.
+fn answer_settings(
+    choice: On<MenuChoice>,
+    mut save: ResMut<SaveData>,
+    mut bindings: ResMut<Bindings>,
+    mut rebinding: ResMut<Rebinding>,
+    file: Res<ConfigFile>,
+    mut commands: Commands,
+) {
+    match choice.action {
+        MenuAction::Volume => {
+            let step = if choice.left { -0.1 } else { 0.1 };
+            let v = save.volume + step;
+            // Confirm and Right go up and wrap to mute after full; Left goes down.
+            save.volume = if v > 1.05 { 0.0 } else { v.clamp(0.0, 1.0) };
+            save.store();
+        }
+        MenuAction::Rebind(slot, control) => rebinding.start(slot, control),
+        MenuAction::Access(option) => {
+            commands.trigger(AccessChoice { option, up: !choice.left });
+        }
+        MenuAction::ResetKeys => {
+            // Only the keys: the accessibility options saved beside them stay.
+            *bindings = Bindings { accessibility: bindings.accessibility, ..default() };
+            rebinding.message = Some(match &file.0 {
+                Some(path) => match store_bindings(path, &bindings) {
+                    Ok(()) => format!("Default keys restored (saved to {})", path.display()),
+                    Err(e) => format!("Default keys restored, NOT saved: {e}"),
+                },
+                None => "Default keys restored".into(),
+            });
+        }
+        _ => {}
+    }
+}
+
+/// The volume, each key and each accessibility option as they are now.
+fn relabel_settings(
+    save: Res<SaveData>,
+    bindings: Res<Bindings>,
+    rebinding: Res<Rebinding>,
+    access: Res<Accessibility>,
+    mut items: Query<&mut MenuItem>,
+) {
+    for mut item in &mut items {
+        match item.action {
+            MenuAction::Volume => item.label = volume_label(save.volume),
+            MenuAction::Rebind(slot, control) => {
+                item.label = rebind_label(&bindings, &rebinding, slot, control);
+            }
+            MenuAction::Access(option) => item.label = access.label(option),
+            _ => {}
+        }
+    }
+}
+
+/// The line under the key table says rebinding's last word.
+fn paint_rebind_text(rebinding: Res<Rebinding>, mut text: Query<&mut Text, With<RebindText>>) {
+    if let Ok(mut t) = text.single_mut()
+        && let Some(message) = &rebinding.message
+        && t.0 != *message
+    {
+        t.0 = message.clone();
+    }
+}
