@@ -78,8 +78,9 @@ impl DishPool {
     }
 }
 
-/// How many fixtures the cooking side's walls hold: its left wall and its stretch of the top
-/// wall, plus its stretch of the bottom wall less the bin and the extinguisher stand.
+/// How many shelves, boards and stoves the cooking side's walls hold: its left wall and its
+/// stretch of the top wall, plus its stretch of the bottom wall less the bin and a cell kept
+/// for the extinguisher stand.
 pub fn cook_room(frame: &Frame) -> usize {
     let side = frame.cook_columns().count();
     (frame.inner_h as usize) + side + side.saturating_sub(2)

@@ -13,7 +13,7 @@ pub enum Planned {
     Ice(Vec<Cell>),
     /// A trolley shuttling three cells on the serving side, one tile a second.
     Cart(Vec<Cell>),
-    /// Fire from burnt pans; the extinguisher stand goes on the cooking side's bottom wall.
+    /// Fire from burnt pans; the extinguisher stand hangs beside the stoves.
     Fire,
     /// The walkway under the pass drops into void 10 s in every 30: pass over the counter.
     Shift(Vec<Cell>),

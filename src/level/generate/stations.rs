@@ -72,29 +72,28 @@ fn place_cooking_side(
     let mut slots: Vec<Cell> = (1..d).rev().map(|x| (x, 0)).collect();
     slots.extend((1..=frame.inner_h).map(|y| (0, y)));
     let primary = slots.len();
-    // The bottom wall: the bin in the corner, the extinguisher beside it, then overflow.
+    // The bottom wall: the bin in the corner, then overflow.
     let bottom = frame.inner_h + 1;
     canvas.set((1, bottom), 'T');
-    let mut next_bottom = 2;
-    if hazards::needs_extinguisher(hazards) {
-        canvas.set((2, bottom), 'E');
-        next_bottom = 3;
-    }
-    slots.extend((next_bottom..d).map(|x| (x, bottom)));
-    // Work in reverse flow from the pass: stoves, boards, shelves.
+    slots.extend((2..d).map(|x| (x, bottom)));
+    // Work in reverse flow from the pass: stoves, boards, shelves. The extinguisher stand
+    // hangs right after the stoves: in reach of a fire, and a firebreak (it never burns).
     let mut shelves: Vec<char> = pool.shelves.iter().map(|i| i.shelf_char()).collect();
     shelves.reverse();
-    let groups: [Vec<char>; 3] = [
+    let stand = hazards::needs_extinguisher(hazards);
+    let groups: [Vec<char>; 4] = [
         std::iter::repeat_n('U', pool.pots as usize)
             .chain(std::iter::repeat_n('F', pool.pans as usize))
             .collect(),
+        if stand { vec!['E'] } else { Vec::new() },
         vec!['K'; pool.boards as usize],
         shelves,
     ];
-    let mut spare_cells = primary.saturating_sub(pool.cook_fixtures());
+    let fixtures = pool.cook_fixtures() + usize::from(stand);
+    let mut spare_cells = primary.saturating_sub(fixtures);
     let mut items: Vec<char> = Vec::new();
     for group in groups.iter().filter(|g| !g.is_empty()) {
-        if !items.is_empty() && spare_cells > 0 && rng.next_u64() & 1 == 1 {
+        if !items.is_empty() && group[0] != 'E' && spare_cells > 0 && rng.next_u64() & 1 == 1 {
             items.push('-');
             spare_cells -= 1;
         }
