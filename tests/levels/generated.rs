@@ -68,7 +68,8 @@ fn nth_options(seed: u64) -> GenerateOptions {
     let size = [Size::S, Size::M, Size::L][(seed % 3) as usize];
     let kinds =
         [HazardKind::Spill, HazardKind::Ice, HazardKind::Cart, HazardKind::Fire, HazardKind::Shift];
-    let hazards = if seed % 4 == 0 { vec![kinds[(seed / 4 % 5) as usize]] } else { Vec::new() };
+    let hazards =
+        if seed.is_multiple_of(4) { vec![kinds[(seed / 4 % 5) as usize]] } else { Vec::new() };
     GenerateOptions { seed, size, dishes: Vec::new(), hazards }
 }
 
