@@ -103,6 +103,11 @@ enum Command {
         /// Level files or folders of levels.
         paths: Vec<std::path::PathBuf>,
     },
+    /// Level tools: `level generate` draws a kitchen from a seed.
+    Level {
+        #[command(subcommand)]
+        what: undercooked::level::generate::cli::LevelCommand,
+    },
     /// Replay input scripts against committed goldens (record, check, run).
     Replay {
         #[command(subcommand)]
@@ -216,6 +221,7 @@ fn main() -> ExitCode {
         Command::Validate { paths } => {
             ExitCode::from(undercooked::level::cli::run_validate(&paths))
         }
+        Command::Level { what } => ExitCode::from(undercooked::level::generate::cli::run(what)),
         Command::Replay { action, levels, goldens } => {
             ExitCode::from(run_replay(action, &ReplayPaths { levels, goldens }))
         }

@@ -1,5 +1,6 @@
 //! Levels, recipes and the validator end to end: shipped files, one fixture per error code,
-//! fuzzed garbage, the `validate` CLI's exit codes, and the Bevy asset loader.
+//! fuzzed garbage, the `validate` CLI's exit codes, the Bevy asset loader, and generated
+//! kitchens (`levels/generated.rs`).
 //!
 //! One test binary on purpose: each integration binary links Bevy, and link time dominates.
 
@@ -17,6 +18,9 @@ use undercooked::sim::kinds::{StationKind, Tile};
 use undercooked::sim::kitchen::Level;
 use undercooked::sim::recipe_book::RecipeBook;
 use undercooked::sim::units::TICK_HZ;
+
+#[path = "levels/generated.rs"]
+mod generated;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,0 +1,178 @@
+//! `undercooked level generate`: a kitchen drawn from a seed — layout, stations, dish pool,
+//! hazards — written as an ordinary level file, its target set from what bots score on it.
+//!
+//! Integer-only and seeded by `sim::rng::SplitMix64`: the same seed and options give the same
+//! bytes on every machine (docs/LEVELS.md, "Generated kitchens").
+
+pub mod cli;
+mod dishes;
+mod hazards;
+mod layout;
+mod stations;
+pub mod targets;
+mod writer;
+
+use std::fmt;
+
+use crate::level::compile::parse_level;
+use crate::level::error::LevelError;
+use crate::sim::recipe_book::RecipeBook;
+use crate::sim::rng::SplitMix64;
+
+pub use dishes::DishPool;
+pub use layout::Frame;
+pub use targets::Measured;
+
+/// How big a kitchen to draw (interior floor, walls excluded).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Size {
+    /// 9–11 × 4–5 cells, one or two dishes.
+    S,
+    /// 11–13 × 5–6 cells, two dishes.
+    #[default]
+    M,
+    /// 13–15 × 6–7 cells, up to three dishes.
+    L,
+}
+
+impl Size {
+    /// The letter used in the level id.
+    pub fn letter(self) -> char {
+        match self {
+            Size::S => 's',
+            Size::M => 'm',
+            Size::L => 'l',
+        }
+    }
+}
+
+/// A hazard the generator can add (docs/LEVELS.md, "Hazards").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+pub enum HazardKind {
+    Spill,
+    Ice,
+    Cart,
+    Fire,
+    Shift,
+}
+
+/// Everything that decides a generated kitchen: the same options, the same bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenerateOptions {
+    pub seed: u64,
+    pub size: Size,
+    /// Recipe ids for the pool; empty: the seed picks dishes from the book.
+    pub dishes: Vec<String>,
+    /// Hazards to add (order and repeats do not matter).
+    pub hazards: Vec<HazardKind>,
+}
+
+/// Why no kitchen came out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GenerateError {
+    /// `--dishes` named a recipe the book does not have.
+    UnknownDish(String),
+    /// The named dishes need more shelves and stations than the kitchen's walls hold.
+    DishesDoNotFit { size: Size, needed: usize, room: usize },
+    /// The book has no dish the kitchen can hold.
+    NoDish,
+    /// The drawn file failed the validator (a generator bug, reported by code, never a panic).
+    Invalid(Vec<LevelError>),
+    /// Bots scored too little on every re-draw to set a target.
+    NotWinnable { attempts: u32, best_score: i32 },
+}
+
+impl fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GenerateError::UnknownDish(id) => {
+                write!(f, "UNKNOWN_RECIPE: no dish {id:?} in the recipe book")
+            }
+            GenerateError::DishesDoNotFit { size, needed, room } => write!(
+                f,
+                "DISHES_DO_NOT_FIT: the dishes need {needed} fixtures on the cooking side; a size {size:?} kitchen holds {room}"
+            ),
+            GenerateError::NoDish => {
+                write!(f, "NO_DISH: the recipe book has no dish a kitchen can hold")
+            }
+            GenerateError::Invalid(errors) => {
+                write!(f, "GENERATED_INVALID: the drawn kitchen failed validation:")?;
+                for e in errors {
+                    write!(f, "\n  {e}")?;
+                }
+                Ok(())
+            }
+            GenerateError::NotWinnable { attempts, best_score } => {
+                write!(f, "NOT_WINNABLE: bots scored at most {best_score} over {attempts} draws")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GenerateError {}
+
+/// A generated kitchen: the file text and what went into its target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    pub id: String,
+    pub text: String,
+    pub pool: Vec<String>,
+    pub width: i32,
+    pub height: i32,
+    pub target: i32,
+    pub measured: Measured,
+    /// Which draw (0-based) the bots could score on.
+    pub attempt: u32,
+}
+
+/// Redraws tried before giving up: a draw the bots score nothing on is replaced, not shipped.
+pub const MAX_ATTEMPTS: u32 = 4;
+
+/// The level id: `gen_<size>_<seed>`.
+pub fn level_id(opts: &GenerateOptions) -> String {
+    format!("gen_{}_{}", opts.size.letter(), opts.seed)
+}
+
+/// Draws a kitchen, proves it with bots and sets its target (docs/LEVELS.md, "Generated
+/// kitchens"). `book` is the recipe book the file will be validated against.
+pub fn generate(opts: &GenerateOptions, book: &RecipeBook) -> Result<Generated, GenerateError> {
+    let root = SplitMix64::new(opts.seed);
+    let mut best = 0;
+    for attempt in 0..MAX_ATTEMPTS {
+        let mut rng = root.fork(u64::from(attempt) + 1);
+        let frame = Frame::draw(opts.size, &mut rng);
+        let pool = DishPool::choose(book, opts, &frame, &mut rng)?;
+        let hazards = hazards::plan(&frame, &opts.hazards);
+        let kitchen = stations::place(&frame, &pool, &hazards, &mut rng);
+        let draft = writer::Draft {
+            opts,
+            frame: &frame,
+            pool: &pool,
+            kitchen: &kitchen,
+            hazards: &hazards,
+        };
+        let probe = compile(&draft.text(targets::PROBE_TARGET, None), book)?;
+        let measured = targets::measure(probe, book);
+        let Some(target) = targets::target_from(&measured) else {
+            best = best.max(measured.floor());
+            continue;
+        };
+        let text = draft.text(target, Some(&measured));
+        compile(&text, book)?;
+        return Ok(Generated {
+            id: level_id(opts),
+            text,
+            pool: pool.ids.clone(),
+            width: frame.grid_width(),
+            height: frame.grid_height(),
+            target,
+            measured,
+            attempt,
+        });
+    }
+    Err(GenerateError::NotWinnable { attempts: MAX_ATTEMPTS, best_score: best })
+}
+
+fn compile(text: &str, book: &RecipeBook) -> Result<crate::sim::kitchen::Level, GenerateError> {
+    parse_level(text.as_bytes(), "generated.ron", book).map_err(GenerateError::Invalid)
+}
