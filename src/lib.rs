@@ -6,6 +6,8 @@ pub mod bot;
 pub mod client;
 pub mod clock;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod directory;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod fuzz;
 pub mod level;
 pub mod net;

@@ -147,6 +147,10 @@ enum Command {
     /// reordering and duplication, printing its counters every second.
     #[cfg(not(target_arch = "wasm32"))]
     Netem(undercooked::net::impair::cli::NetemArgs),
+    /// The directory: lists announcing game servers and their public rooms, and resolves room
+    /// codes to the server holding them (in this process, or shared through `--redis URL`).
+    #[cfg(not(target_arch = "wasm32"))]
+    Directory(undercooked::directory::cli::DirectoryArgs),
 }
 
 #[derive(Subcommand)]
@@ -260,6 +264,8 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => ExitCode::from(undercooked::fuzz::runner::run(&args)),
         #[cfg(not(target_arch = "wasm32"))]
         Command::Netem(args) => ExitCode::from(undercooked::net::impair::cli::run(&args)),
+        #[cfg(not(target_arch = "wasm32"))]
+        Command::Directory(args) => ExitCode::from(undercooked::directory::cli::run(&args)),
     }
 }
 
