@@ -14,11 +14,12 @@
 
 use super::error::NetError;
 use super::host::{HostAddrs, ServerKey};
+use super::listing::{recode, room_entries, rooms_answer};
 use super::rooms::{HostLevels, HostedRoom, RoomIndex, RoomPolicy, create_room};
 use super::seats::SeatRefusal;
 use super::tokens::{Admission, connect_token, hex, parse_code, parse_secret, sanitise_name};
 use super::web::api::{ApiBody, ApiError};
-use super::web::call::{METRICS_PATH, ROOM_CODES_PATH};
+use super::web::call::{METRICS_PATH, ROOM_CODES_PATH, ROOM_LIST_PATH};
 use crate::protocol::LobbyView;
 use bevy::prelude::*;
 use serde_json::{Value, json};
@@ -93,6 +94,19 @@ fn answer_api(
                 (200, json!({"codes": index.by_code.keys().collect::<Vec<_>>()}))
             }
             ("GET", _, _) if call.path == METRICS_PATH => (200, Value::String(metrics.encode())),
+            ("GET", _, _) if call.path == ROOM_LIST_PATH => {
+                rooms_answer(room_entries(lobbies.iter()))
+            }
+            ("POST", ["internal", "recode", code], _) => {
+                let lobby =
+                    parse_code(code).and_then(|c| Some((index.by_code.get(&c).copied()?, c)));
+                match lobby.map(|(e, c)| (lobbies.get_mut(e), c)) {
+                    Some((Ok((mut hosted, _)), c)) => {
+                        (200, json!({"code": recode(&mut index, &mut hosted, &c)}))
+                    }
+                    _ => no_room(),
+                }
+            }
             ("POST", ["api", "rooms"], ApiBody::Create(body)) => {
                 let level = match body.level {
                     None => None,
@@ -110,6 +124,7 @@ fn answer_api(
                 let players = body.players.unwrap_or(1);
                 let assist = body.assist.unwrap_or_default();
                 let mode = body.mode.unwrap_or_default();
+                let public = body.public.unwrap_or(false);
                 match create_room(&mut commands, &mut index, &policy, &levels) {
                     None => ApiError::RoomLimit.answer("this server holds as many rooms as it may"),
                     Some((code, _)) => {
@@ -127,6 +142,7 @@ fn answer_api(
                                 }
                                 h.assist = assist;
                                 h.mode = mode;
+                                h.public = public;
                             }
                             let (status, body) = answer;
                             let _ = reply.send((if status == 200 { 201 } else { status }, body));

@@ -15,6 +15,8 @@
 //! built ([`session`], [`tokens`], [`ws`] with [`browser`]'s socket and fetch).
 
 #[cfg(not(target_arch = "wasm32"))]
+pub mod announce;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod api;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bots;
@@ -23,6 +25,8 @@ pub mod browser;
 pub mod channels;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod connections;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod directory_api;
 pub mod error;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod gate;
@@ -40,6 +44,8 @@ pub mod impair;
 pub mod inputs;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod limiter;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod listing;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod loadgen;
 #[cfg(not(target_arch = "wasm32"))]

@@ -21,6 +21,8 @@ pub struct WebConfig {
     /// of them, on the web port, is this host's own origin.
     pub public_hosts: Vec<IpAddr>,
     pub limits: WebLimits,
+    /// `--announce`: heartbeat to a directory (`net::announce`).
+    pub announce: Option<crate::net::announce::AnnounceConfig>,
 }
 
 impl Default for WebConfig {
@@ -32,6 +34,7 @@ impl Default for WebConfig {
             origins: Vec::new(),
             public_hosts: Vec::new(),
             limits: WebLimits::default(),
+            announce: None,
         }
     }
 }
