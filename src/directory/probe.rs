@@ -1,6 +1,7 @@
 //! The directory's health request to the address a server claims: a server is listed only if
-//! its web port answers `GET /healthz` there with 200 and `"status":"ok"` (what the game
-//! server's web port answers), so nobody lists an address that does not answer as a server.
+//! its web port answers `GET /api/health` there with 200 and its netcode addresses (`udp`),
+//! which is what a game server's web port answers and a mere HTTP server (this directory
+//! included) does not, so nobody lists an address that does not answer as a game server.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -19,7 +20,7 @@ pub enum ProbeError {
     Timeout(SocketAddr),
     #[error("{0}: {1}")]
     Io(SocketAddr, std::io::Error),
-    #[error("{0} answered, but not as a healthy game server ({1})")]
+    #[error("{0} answered, but not as a game server ({1})")]
     NotHealthy(SocketAddr, String),
 }
 
@@ -35,7 +36,7 @@ async fn ask(addr: SocketAddr) -> Result<(), ProbeError> {
     let io = |e| ProbeError::Io(addr, e);
     let mut s = TcpStream::connect(addr).await.map_err(io)?;
     let request = format!(
-        "GET /healthz HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nUser-Agent: undercooked-directory\r\n\r\n"
+        "GET /api/health HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nUser-Agent: undercooked-directory\r\n\r\n"
     );
     s.write_all(request.as_bytes()).await.map_err(io)?;
     let mut answer = Vec::new();
@@ -43,8 +44,8 @@ async fn ask(addr: SocketAddr) -> Result<(), ProbeError> {
     let text = String::from_utf8_lossy(&answer);
     let status_ok = text.lines().next().is_some_and(|l| l.starts_with("HTTP/1.1 200"));
     let body = text.split("\r\n\r\n").nth(1).unwrap_or("");
-    let healthy =
-        serde_json::from_str::<serde_json::Value>(body.trim()).is_ok_and(|v| v["status"] == "ok");
+    let healthy = serde_json::from_str::<serde_json::Value>(body.trim())
+        .is_ok_and(|v| v["udp"].as_array().is_some_and(|u| !u.is_empty()));
     if status_ok && healthy {
         Ok(())
     } else {

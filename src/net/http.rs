@@ -75,7 +75,7 @@ fn answer_api(
     mut commands: Commands,
     inbox: Res<ApiInbox>,
     mut index: ResMut<RoomIndex>,
-    mut lobbies: Query<(&mut HostedRoom, &LobbyView)>,
+    mut lobbies: Query<(&mut HostedRoom, &mut LobbyView)>,
     levels: Res<HostLevels>,
     policy: Res<RoomPolicy>,
     key: Res<ServerKey>,
@@ -101,8 +101,11 @@ fn answer_api(
                 let lobby =
                     parse_code(code).and_then(|c| Some((index.by_code.get(&c).copied()?, c)));
                 match lobby.map(|(e, c)| (lobbies.get_mut(e), c)) {
-                    Some((Ok((mut hosted, _)), c)) => {
-                        (200, json!({"code": recode(&mut index, &mut hosted, &c)}))
+                    Some((Ok((mut hosted, mut view)), c)) => {
+                        let new = recode(&mut index, &mut hosted, &c);
+                        // The players in it see the new code now, not at the next tick.
+                        view.code = new.clone();
+                        (200, json!({"code": new}))
                     }
                     _ => no_room(),
                 }
