@@ -6,6 +6,8 @@
 //! server (`code_taken`) is re-coded here and announced again at once. A directory that is
 //! down or refuses is logged and tried again on the next beat: the rooms play on regardless.
 
+pub use super::web::config::{ANNOUNCE_EVERY, AnnounceConfig, public_web};
+
 use super::directory_api::post_announce;
 use super::tokens::PROTOCOL_ID;
 use super::web::service::Shared;
@@ -13,35 +15,6 @@ use crate::directory::wire::{Announce, Announced, MAX_ANNOUNCED_ROOMS};
 use bevy::log::{info, warn};
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
-
-/// The default heartbeat period: three beats fit in the directory's 15 s TTL.
-pub const ANNOUNCE_EVERY: Duration = Duration::from_secs(5);
-
-/// What `--announce` and its companions say.
-#[derive(Clone, Debug)]
-pub struct AnnounceConfig {
-    /// The directory, `http://HOST:PORT`.
-    pub directory: String,
-    pub name: String,
-    pub region: String,
-    /// `--fleet-secret`: the directory operator's own servers.
-    pub fleet: Option<String>,
-    /// `--public-web`: where players reach the web port (default: the bound address, with
-    /// 127.0.0.1 for an unspecified one).
-    pub address: Option<SocketAddr>,
-    pub every: Duration,
-    /// Most rooms the server hosts (`--max-rooms`).
-    pub capacity: usize,
-}
-
-/// The address announced for a web port bound at `bound`.
-pub fn public_web(cfg: &AnnounceConfig, bound: SocketAddr) -> SocketAddr {
-    cfg.address.unwrap_or_else(|| match bound.ip().is_unspecified() {
-        true => SocketAddr::new([127, 0, 0, 1].into(), bound.port()),
-        false => bound,
-    })
-}
 
 /// Heartbeats until the runtime stops.
 pub async fn run(cfg: AnnounceConfig, shared: Arc<Shared>, bound: SocketAddr) {
