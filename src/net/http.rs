@@ -4,7 +4,7 @@
 //!
 //! | Method | Path | Body | Answer |
 //! |---|---|---|---|
-//! | POST | /api/rooms | `{"name"?, "level"?}` | 201 `{code, seat, token, reconnect, udp}` |
+//! | POST | /api/rooms | `{"name"?, "level"?, "assist"?, "mode"?, "public"?}` | 201 `{code, seat, token, reconnect, udp}` |
 //! | POST | /api/rooms/CODE/join | `{"name"?, "reconnect"?}` | 200 same; 404 no room; 409 full |
 //! | GET | /api/rooms/CODE | — | 200 the lobby view |
 //! | GET | /api/health | — | 200 `{rooms, udp}` |
