@@ -579,6 +579,9 @@ fn a_code_another_server_holds_is_refused_and_the_server_picks_another() {
     assert_eq!((status, v["address"].as_str()), (200, Some(b.addr.as_str())), "{v}");
     let (status, v) = get(&format!("http://{}/api/rooms/{new}", a.addr));
     assert_eq!((status, v["code"].as_str()), (200, Some(new.as_str())), "{v}");
+    // On A itself the old code still names the room (tokens and links handed out with it).
+    let (status, v) = get(&format!("http://{}/api/rooms/{code}", a.addr));
+    assert_eq!((status, v["code"].as_str()), (200, Some(new.as_str())), "{v}");
     assert!(metric(&dir.addr, "undercooked_directory_refused_total{error=\"code_taken\"}") >= 1);
 }
 

@@ -155,7 +155,7 @@ fn answer_api(
                 }
             }
             ("POST", ["api", "rooms", code, "join"], ApiBody::Join(body)) => {
-                let lobby = parse_code(code).and_then(|c| index.by_code.get(&c).copied());
+                let lobby = parse_code(code).and_then(|c| index.lobby(&c));
                 let name = sanitise_name(body.name.as_deref().unwrap_or(""));
                 match (lobby, body.reconnect.as_deref().map(parse_secret)) {
                     (None, _) => no_room(),
@@ -177,7 +177,7 @@ fn answer_api(
                 }
             }
             ("GET", ["api", "rooms", code], _) => {
-                match parse_code(code).and_then(|c| index.by_code.get(&c).copied()) {
+                match parse_code(code).and_then(|c| index.lobby(&c)) {
                     Some(e) => match lobbies.get(e) {
                         Ok((_, view)) => (200, serde_json::to_value(view).unwrap_or(Value::Null)),
                         Err(_) => no_room(),
