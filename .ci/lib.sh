@@ -16,8 +16,10 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/undercooked-target}"
 # X11 and xkbcommon are loaded with dlopen at run time, so their -dev packages are not needed.
 UC_BUILD_PACKAGES=(build-essential pkg-config libasound2-dev libudev-dev libwayland-dev)
 # What the test suite needs beyond a build: tests/client.rs runs the real game in a virtual X
-# display (xvfb-run + xauth) and renders through Mesa's software Vulkan driver (lavapipe).
-UC_TEST_PACKAGES=(xvfb xauth mesa-vulkan-drivers)
+# display (xvfb-run + xauth) and renders through Mesa's software Vulkan driver (lavapipe);
+# tests/directory.rs starts a real redis-server (on a free loopback port, its own data dir) for
+# `undercooked directory --redis`.
+UC_TEST_PACKAGES=(xvfb xauth mesa-vulkan-drivers redis-server)
 # What web/build.sh needs beyond Rust and wasm-bindgen: brotli and gzip write the .br and .gz
 # copies of web/dist's big files that the web port sends to browsers that accept them.
 UC_WEB_PACKAGES=(brotli gzip)

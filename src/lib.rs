@@ -7,7 +7,10 @@ pub mod caught;
 pub mod client;
 pub mod clock;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod directory;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod fuzz;
+pub mod generate;
 pub mod level;
 pub mod net;
 pub mod project;

@@ -91,6 +91,26 @@ struct HostArgs {
     /// Rooms one IP address may create per minute, also its burst (0: no limit); over it, 429.
     #[arg(long, default_value_t = 4)]
     rooms_per_minute: u32,
+    /// Heartbeat to this directory (`http://HOST:PORT`, `undercooked directory`): it lists
+    /// this server and its public rooms, and resolves its room codes.
+    #[arg(long, value_name = "URL")]
+    announce: Option<String>,
+    /// This server's name in the directory.
+    #[arg(long, default_value = "Undercooked server", requires = "announce")]
+    name: String,
+    /// This server's region in the directory (free text: `eu-west`, `home`).
+    #[arg(long, default_value = "unknown", requires = "announce")]
+    region: String,
+    /// The directory's fleet secret, for a directory's operator's own servers.
+    #[arg(long, requires = "announce")]
+    fleet_secret: Option<String>,
+    /// Where players reach the web port, as announced (IP:PORT; default: the bound address,
+    /// or 127.0.0.1 when binding every interface).
+    #[arg(long, requires = "announce")]
+    public_web: Option<std::net::SocketAddr>,
+    /// Seconds between heartbeats.
+    #[arg(long, default_value_t = 5, requires = "announce", value_parser = clap::value_parser!(u64).range(1..=60))]
+    announce_secs: u64,
 }
 
 #[derive(Subcommand)]
@@ -106,7 +126,7 @@ enum Command {
     /// Level tools: `level generate` draws a kitchen from a seed.
     Level {
         #[command(subcommand)]
-        what: undercooked::level::generate::cli::LevelCommand,
+        what: undercooked::generate::cli::LevelCommand,
     },
     /// Replay input scripts against committed goldens (record, check, run).
     Replay {
@@ -162,6 +182,10 @@ enum Command {
     /// reordering and duplication, printing its counters every second.
     #[cfg(not(target_arch = "wasm32"))]
     Netem(undercooked::net::tools::impair::cli::NetemArgs),
+    /// The directory: lists announcing game servers and their public rooms, and resolves room
+    /// codes to the server holding them (in this process, or shared through `--redis URL`).
+    #[cfg(not(target_arch = "wasm32"))]
+    Directory(undercooked::directory::cli::DirectoryArgs),
 }
 
 #[derive(Subcommand)]
@@ -221,7 +245,7 @@ fn main() -> ExitCode {
         Command::Validate { paths } => {
             ExitCode::from(undercooked::level::cli::run_validate(&paths))
         }
-        Command::Level { what } => ExitCode::from(undercooked::level::generate::cli::run(what)),
+        Command::Level { what } => ExitCode::from(undercooked::generate::cli::run(what)),
         Command::Replay { action, levels, goldens } => {
             ExitCode::from(run_replay(action, &ReplayPaths { levels, goldens }))
         }
@@ -244,6 +268,30 @@ fn main() -> ExitCode {
             }
             if args.room.is_none() && !args.create {
                 eprintln!("error: give --room CODE, --create, or a join link");
+                return ExitCode::from(2);
+            }
+            // A code alone: the directory says which server holds it.
+            if let (Some(directory), Some(code)) = (&args.directory, &args.room) {
+                match undercooked::net::client::directory::resolve_room(directory, code) {
+                    Ok(found) if found.protocol != undercooked::net::wire::tokens::PROTOCOL_ID => {
+                        eprintln!(
+                            "error: room {code} is on {}, which speaks another protocol",
+                            found.address
+                        );
+                        return ExitCode::from(1);
+                    }
+                    Ok(found) => {
+                        eprintln!("room {} is on {} ({})", found.code, found.server, found.address);
+                        args.web = found.address;
+                    }
+                    Err(e) => {
+                        eprintln!("error: directory {directory}: {e}");
+                        return ExitCode::from(1);
+                    }
+                }
+            }
+            if args.web.is_empty() {
+                eprintln!("error: give the server's HOST:PORT, a join link, or --directory URL");
                 return ExitCode::from(2);
             }
             if headless && players > 1 {
@@ -276,6 +324,8 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => ExitCode::from(undercooked::fuzz::runner::run(&args)),
         #[cfg(not(target_arch = "wasm32"))]
         Command::Netem(args) => ExitCode::from(undercooked::net::tools::impair::cli::run(&args)),
+        #[cfg(not(target_arch = "wasm32"))]
+        Command::Directory(args) => ExitCode::from(undercooked::directory::cli::run(&args)),
     }
 }
 
@@ -308,6 +358,17 @@ fn run_host(h: HostArgs) -> u8 {
                     room_refill: std::time::Duration::from_secs(60) / h.rooms_per_minute.max(1),
                     ..Default::default()
                 },
+                announce: h.announce.map(|directory| {
+                    undercooked::net::server::announce::AnnounceConfig {
+                        directory,
+                        name: h.name,
+                        region: h.region,
+                        fleet: h.fleet_secret,
+                        address: h.public_web,
+                        every: std::time::Duration::from_secs(h.announce_secs),
+                        capacity: h.max_rooms,
+                    }
+                }),
                 ..Default::default()
             },
         },

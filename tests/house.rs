@@ -24,7 +24,7 @@ const MAX_FLAT_FILES: usize = 12;
 /// recorder and replay CLI stand on the replay floor they use); `""` is the crate root alone.
 /// A new top-level module fails the house until it is placed here.
 const FLOORS: &[(&str, &[&str])] = &[
-    ("rules", &["sim", "tandem", "clock", "schedule", "caught"]),
+    ("rules", &["sim", "tandem", "clock", "schedule", "caught", "stdout"]),
     (
         "level and replay core",
         &[
@@ -41,7 +41,7 @@ const FLOORS: &[(&str, &[&str])] = &[
     ("bots", &["bot"]),
     ("net", &["net"]),
     ("client", &["client"]),
-    ("tools and CLI", &["bench", "soak", "fuzz", ""]),
+    ("tools and CLI", &["bench", "soak", "fuzz", "directory", "generate", ""]),
 ];
 
 /// Every `.rs` file under `src/` by module path (`mod.rs`, `lib.rs` and `main.rs` name their

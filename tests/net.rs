@@ -962,6 +962,7 @@ fn bot_args(web: &str, clients: usize) -> JoinArgs {
     JoinArgs {
         web: web.to_string(),
         room: None,
+        directory: None,
         create: true,
         name: "Robo".into(),
         inputs: InputMode::Bot,

@@ -5,10 +5,10 @@
 use std::sync::Arc;
 
 use undercooked::bot::prove::play_round;
-use undercooked::level::compile::parse_level;
-use undercooked::level::generate::{
+use undercooked::generate::{
     GenerateError, GenerateOptions, Generated, HazardKind, Size, generate,
 };
+use undercooked::level::compile::parse_level;
 use undercooked::sim::kinds::{StationKind, Tile};
 use undercooked::sim::kitchen::Level;
 use undercooked::sim::verdict::Verdict;

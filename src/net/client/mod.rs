@@ -9,6 +9,8 @@ pub mod api;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod directory;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod headless;
 pub mod predict;
 pub mod seen;

@@ -64,7 +64,7 @@ fn seat_clients(
     for (client, id) in &new {
         let admission = transport.user_data(id.get()).and_then(|d| Admission::decode(&d));
         let seated = admission.as_ref().and_then(|a| {
-            let lobby = *index.by_code.get(&a.code)?;
+            let lobby = index.lobby(&a.code)?;
             let mut hosted = lobbies.get_mut(lobby).ok()?;
             let seats = hosted.seats_of(&a.secret);
             let mut dropped = Vec::new();

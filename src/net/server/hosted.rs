@@ -94,6 +94,9 @@ pub struct HostedRoom {
     pub assist: Assist,
     /// What the next round plays, chosen by the host in the lobby (`LobbyCommand::Mode`).
     pub mode: GameMode,
+    /// Listed in the directory for everyone (`POST /api/rooms {"public": true}`); a private
+    /// room (the default) is reached only by its code.
+    pub public: bool,
 }
 
 impl HostedRoom {

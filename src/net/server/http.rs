@@ -4,7 +4,7 @@
 //!
 //! | Method | Path | Body | Answer |
 //! |---|---|---|---|
-//! | POST | /api/rooms | `{"name"?, "level"?}` | 201 `{code, seat, token, reconnect, udp}` |
+//! | POST | /api/rooms | `{"name"?, "level"?, "assist"?, "mode"?, "public"?}` | 201 `{code, seat, token, reconnect, udp}` |
 //! | POST | /api/rooms/CODE/join | `{"name"?, "reconnect"?}` | 200 same; 404 no room; 409 full |
 //! | GET | /api/rooms/CODE | — | 200 the lobby view |
 //! | GET | /api/health | — | 200 `{rooms, udp}` |
@@ -13,10 +13,11 @@
 //! (the level ids, the rooms) is checked here. Refusals are [`ApiError`]s.
 
 use crate::net::server::host::{HostAddrs, ServerKey};
+use crate::net::server::listing::{recode, room_entries, rooms_answer};
 use crate::net::server::rooms::{HostLevels, HostedRoom, RoomIndex, RoomPolicy, create_room};
 use crate::net::server::seats::SeatRefusal;
 use crate::net::server::web::api::{ApiBody, ApiError};
-use crate::net::server::web::call::{METRICS_PATH, ROOM_CODES_PATH};
+use crate::net::server::web::call::{METRICS_PATH, ROOM_CODES_PATH, ROOM_LIST_PATH};
 use crate::net::wire::error::NetError;
 use crate::net::wire::tokens::{Admission, connect_token, parse_code, parse_secret, sanitise_name};
 use crate::protocol::LobbyView;
@@ -75,7 +76,7 @@ fn answer_api(
     mut commands: Commands,
     inbox: Res<ApiInbox>,
     mut index: ResMut<RoomIndex>,
-    mut lobbies: Query<(&mut HostedRoom, &LobbyView)>,
+    mut lobbies: Query<(&mut HostedRoom, &mut LobbyView)>,
     levels: Res<HostLevels>,
     policy: Res<RoomPolicy>,
     key: Res<ServerKey>,
@@ -94,6 +95,22 @@ fn answer_api(
                 (200, json!({"codes": index.by_code.keys().collect::<Vec<_>>()}))
             }
             ("GET", _, _) if call.path == METRICS_PATH => (200, Value::String(metrics.encode())),
+            ("GET", _, _) if call.path == ROOM_LIST_PATH => {
+                rooms_answer(room_entries(lobbies.iter()))
+            }
+            ("POST", ["internal", "recode", code], _) => {
+                let lobby =
+                    parse_code(code).and_then(|c| Some((index.by_code.get(&c).copied()?, c)));
+                match lobby.map(|(e, c)| (lobbies.get_mut(e), c)) {
+                    Some((Ok((mut hosted, mut view)), c)) => {
+                        let new = recode(&mut index, &mut hosted, &c);
+                        // The players in it see the new code now, not at the next tick.
+                        view.code = new.clone();
+                        (200, json!({"code": new}))
+                    }
+                    _ => no_room(),
+                }
+            }
             ("POST", ["api", "rooms"], ApiBody::Create(body)) => {
                 let level = match body.level {
                     None => None,
@@ -111,6 +128,7 @@ fn answer_api(
                 let players = body.players.unwrap_or(1);
                 let assist = body.assist.unwrap_or_default();
                 let mode = body.mode.unwrap_or_default();
+                let public = body.public.unwrap_or(false);
                 match create_room(&mut commands, &mut index, &policy, &levels) {
                     None => ApiError::RoomLimit.answer("this server holds as many rooms as it may"),
                     Some((code, _)) => {
@@ -128,6 +146,7 @@ fn answer_api(
                                 }
                                 h.assist = assist;
                                 h.mode = mode;
+                                h.public = public;
                             }
                             let (status, body) = answer;
                             let _ = reply.send((if status == 200 { 201 } else { status }, body));
@@ -137,7 +156,7 @@ fn answer_api(
                 }
             }
             ("POST", ["api", "rooms", code, "join"], ApiBody::Join(body)) => {
-                let lobby = parse_code(code).and_then(|c| index.by_code.get(&c).copied());
+                let lobby = parse_code(code).and_then(|c| index.lobby(&c));
                 let name = sanitise_name(body.name.as_deref().unwrap_or(""));
                 match (lobby, body.reconnect.as_deref().map(parse_secret)) {
                     (None, _) => no_room(),
@@ -159,7 +178,7 @@ fn answer_api(
                 }
             }
             ("GET", ["api", "rooms", code], _) => {
-                match parse_code(code).and_then(|c| index.by_code.get(&c).copied()) {
+                match parse_code(code).and_then(|c| index.lobby(&c)) {
                     Some(e) => match lobbies.get(e) {
                         Ok((_, view)) => (200, serde_json::to_value(view).unwrap_or(Value::Null)),
                         Err(_) => no_room(),

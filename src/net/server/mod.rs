@@ -4,6 +4,7 @@
 //! tick timing and the bots that fill seats. Native only: one gate, in `net/mod.rs`.
 
 #[cfg(not(target_arch = "wasm32"))]
+pub mod announce;
 pub mod bots;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod connections;
@@ -19,6 +20,7 @@ pub mod http;
 pub mod inputs;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod limiter;
+pub mod listing;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod lobby;
 #[cfg(not(target_arch = "wasm32"))]

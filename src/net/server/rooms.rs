@@ -43,7 +43,20 @@ pub const COUNTDOWN_TICKS: u32 = 60;
 #[derive(Resource, Default)]
 pub struct RoomIndex {
     pub by_code: HashMap<String, Entity>,
+    /// A re-coded room's old code → its code now (`net::server::listing::recode`): tokens minted with
+    /// the old code still find the room.
+    pub aliases: HashMap<String, String>,
     next_key: u64,
+}
+
+impl RoomIndex {
+    /// The lobby a code (or a re-coded room's old code) names.
+    pub fn lobby(&self, code: &str) -> Option<Entity> {
+        self.by_code
+            .get(code)
+            .or_else(|| self.aliases.get(code).and_then(|now| self.by_code.get(now)))
+            .copied()
+    }
 }
 
 /// Creates a hosted room with a fresh unique code; `None` at the room limit.
@@ -83,6 +96,7 @@ pub fn create_room(
         round_recipes: None,
         assist: Assist::OFF,
         mode: GameMode::Cooking,
+        public: false,
     };
     let view = hosted.view(levels);
     let entity = commands.spawn((hosted, view, key, Replicated)).id();
@@ -245,6 +259,8 @@ fn run_lifecycle(
                 }
                 info!(room = %hosted.code, "empty room reclaimed");
                 index.by_code.remove(&hosted.code);
+                let code = hosted.code.clone();
+                index.aliases.retain(|_, now| *now != code);
                 commands.entity(entity).despawn();
                 continue;
             }

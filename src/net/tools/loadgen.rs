@@ -19,11 +19,15 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug, clap::Args)]
 pub struct JoinArgs {
     /// The server's web address, HOST:WEB_PORT, or a join link
-    /// (`http://HOST:WEB_PORT/?room=CODE`, which needs no --room).
+    /// (`http://HOST:WEB_PORT/?room=CODE`, which needs no --room); none with --directory.
+    #[arg(default_value = "")]
     pub web: String,
     /// Room code to join.
     #[arg(long, conflicts_with = "create")]
     pub room: Option<String>,
+    /// A directory (`http://HOST:PORT`) that finds --room's server: no server address needed.
+    #[arg(long, value_name = "URL", requires = "room")]
+    pub directory: Option<String>,
     /// Create a room (prints `room: CODE` first).
     #[arg(long)]
     pub create: bool,

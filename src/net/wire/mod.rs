@@ -2,6 +2,7 @@
 //! netcode over a message socket, and the one network error type. Built for every target.
 
 pub mod channels;
+pub mod directory;
 pub mod error;
 pub mod netcode_ws;
 pub mod tokens;

@@ -137,6 +137,10 @@ pub struct CreateBody {
     /// changes it later in the lobby (F8). Cooking if absent.
     #[serde(default)]
     pub mode: Option<GameMode>,
+    /// Listed in the directory for everyone (when the server announces to one); private, so
+    /// reached only by its code, if absent.
+    #[serde(default)]
+    pub public: Option<bool>,
 }
 
 /// `POST /api/rooms/CODE/join`.

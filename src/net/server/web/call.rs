@@ -9,6 +9,13 @@ use tokio::sync::oneshot;
 /// Asked of the world by the router (not reachable over HTTP): `{"codes": [...]}`, every live
 /// room code, which the router prunes its code table with.
 pub const ROOM_CODES_PATH: &str = "/internal/rooms";
+/// Asked of the world by the announcer (not reachable over HTTP): `{"rooms": [RoomEntry…]}`,
+/// every live room as the directory is told of it (`net::server::listing`).
+pub const ROOM_LIST_PATH: &str = "/internal/listing";
+/// Asked of the world by the announcer, `/internal/recode/CODE` (not reachable over HTTP): the
+/// room gets a fresh code, answered as `{"code": NEW}` (the directory holds CODE for another
+/// server).
+pub const RECODE_PATH: &str = "/internal/recode";
 /// Asked of the world for `GET /metrics`: a 200 whose value is a `Value::String` of
 /// Prometheus text.
 pub const METRICS_PATH: &str = "/metrics";

@@ -1,5 +1,6 @@
 //! The web port's settings beyond its address: the static root, the relay's limits, the
-//! allowed origins and every per-connection and per-address limit (docs/NETWORK.md, "Limits").
+//! allowed origins, every per-connection and per-address limit (docs/NETWORK.md, "Limits"),
+//! and the heartbeat to a directory that runs on its runtime (`net::server::announce`).
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -27,6 +28,8 @@ pub struct WebConfig {
     /// of them, on the web port, is this host's own origin.
     pub public_hosts: Vec<IpAddr>,
     pub limits: WebLimits,
+    /// `--announce`: heartbeat to a directory (`net::server::announce`).
+    pub announce: Option<AnnounceConfig>,
 }
 
 impl Default for WebConfig {
@@ -40,6 +43,7 @@ impl Default for WebConfig {
             origins: Vec::new(),
             public_hosts: Vec::new(),
             limits: WebLimits::default(),
+            announce: None,
         }
     }
 }
@@ -96,4 +100,32 @@ impl Default for WebLimits {
             room_refill: Duration::from_secs(15),
         }
     }
+}
+
+/// The default heartbeat period: three beats fit in the directory's 15 s TTL.
+pub const ANNOUNCE_EVERY: Duration = Duration::from_secs(5);
+
+/// What `--announce` and its companions say.
+#[derive(Clone, Debug)]
+pub struct AnnounceConfig {
+    /// The directory, `http://HOST:PORT`.
+    pub directory: String,
+    pub name: String,
+    pub region: String,
+    /// `--fleet-secret`: the directory operator's own servers.
+    pub fleet: Option<String>,
+    /// `--public-web`: where players reach the web port (default: the bound address, with
+    /// 127.0.0.1 for an unspecified one).
+    pub address: Option<SocketAddr>,
+    pub every: Duration,
+    /// Most rooms the server hosts (`--max-rooms`).
+    pub capacity: usize,
+}
+
+/// The address announced for a web port bound at `bound`.
+pub fn public_web(cfg: &AnnounceConfig, bound: SocketAddr) -> SocketAddr {
+    cfg.address.unwrap_or_else(|| match bound.ip().is_unspecified() {
+        true => SocketAddr::new([127, 0, 0, 1].into(), bound.port()),
+        false => bound,
+    })
 }

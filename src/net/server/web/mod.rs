@@ -128,6 +128,9 @@ pub fn start_router(
         .name("undercooked-web".into())
         .spawn(move || {
             runtime.block_on(async move {
+                if let Some(a) = shared.cfg.announce.clone() {
+                    tokio::spawn(crate::net::server::announce::run(a, shared.clone(), bound));
+                }
                 match tokio::net::TcpListener::from_std(listener) {
                     Ok(l) => server::serve(l, shared, stopped).await,
                     Err(e) => bevy::log::error!(error = %e, "web port: listener"),

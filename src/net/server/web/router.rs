@@ -6,9 +6,10 @@
 //! [`PRUNE_EVERY`].
 
 use super::api::{ApiBody, ApiError, CreateBody};
-use super::call::{ApiCall, METRICS_PATH, ROOM_CODES_PATH};
+use super::call::{ApiCall, METRICS_PATH, RECODE_PATH, ROOM_CODES_PATH, ROOM_LIST_PATH};
 use super::counters::WebCounters;
 use super::quota::RoomQuota;
+use crate::net::wire::directory::RoomEntry;
 use crate::net::wire::tokens::parse_code;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
@@ -210,6 +211,39 @@ impl Router {
                 t.codes.remove(code);
             }
         }
+    }
+
+    /// Every shard's rooms as the directory is told of them (`net::server::announce`), by code.
+    pub async fn listing(&self) -> Vec<RoomEntry> {
+        let mut all = Vec::new();
+        for shard in 0..self.shards.len() {
+            let (status, v) =
+                self.ask(shard, "GET", ROOM_LIST_PATH, ApiBody::Empty, None, ANSWER_WAIT).await;
+            if status == 200
+                && let Ok(rooms) = serde_json::from_value::<Vec<RoomEntry>>(v["rooms"].clone())
+            {
+                all.extend(rooms);
+            }
+        }
+        all.sort_by(|a, b| a.code.cmp(&b.code));
+        all
+    }
+
+    /// Gives room `code` a fresh code on the shard holding it (the directory holds `code` for
+    /// another server); the new code, or None when the room is gone.
+    pub async fn recode(&self, code: &str) -> Option<String> {
+        let shard = match self.shards.len() {
+            1 => 0,
+            _ => lock(&self.table).codes.get(code).map(|o| o.shard)?,
+        };
+        let path = format!("{RECODE_PATH}/{code}");
+        let (status, v) = self.ask(shard, "POST", &path, ApiBody::Empty, None, ANSWER_WAIT).await;
+        let new = v["code"].as_str().filter(|_| status == 200)?.to_string();
+        let mut t = lock(&self.table);
+        if let Some(owner) = t.codes.remove(code) {
+            t.codes.insert(new.clone(), owner);
+        }
+        Some(new)
     }
 
     /// Rooms in the code table (tests read it to see pruning).

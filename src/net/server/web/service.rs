@@ -145,6 +145,16 @@ pub async fn handle(
 
 /// Reads a POST's body: JSON only, at most `max_body` bytes, whole within the body deadline.
 async fn read_body(req: Request<Incoming>, shared: &Shared) -> Result<Vec<u8>, Refusal> {
+    read_json(req, shared.cfg.limits.max_body, shared.cfg.limits.body).await
+}
+
+/// Reads a request's body: JSON only, at most `max` bytes, whole within `wait` of the head
+/// (also the directory's, `crate::directory::service`).
+pub async fn read_json(
+    req: Request<Incoming>,
+    max: usize,
+    wait: Duration,
+) -> Result<Vec<u8>, Refusal> {
     let json = req.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| {
         v.split(';').next().is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
     });
@@ -154,7 +164,6 @@ async fn read_body(req: Request<Incoming>, shared: &Shared) -> Result<Vec<u8>, R
             "POST bodies are JSON: send Content-Type: application/json",
         ));
     }
-    let max = shared.cfg.limits.max_body;
     let too_large = || Refusal::new(ApiError::BodyTooLarge, format!("at most {max} bytes"));
     let declared =
         req.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
@@ -162,10 +171,10 @@ async fn read_body(req: Request<Incoming>, shared: &Shared) -> Result<Vec<u8>, R
         return Err(too_large());
     }
     let read = Limited::new(req.into_body(), max).collect();
-    match tokio::time::timeout(shared.cfg.limits.body, read).await {
+    match tokio::time::timeout(wait, read).await {
         Err(_) => Err(Refusal::new(
             ApiError::BodyTimeout,
-            format!("the body must arrive within {:?}", shared.cfg.limits.body),
+            format!("the body must arrive within {wait:?}"),
         )),
         Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
         Ok(Err(e)) => Err(Refusal::new(ApiError::MalformedJson, format!("body: {e}"))),

@@ -1,8 +1,8 @@
 //! Where the asked-for hazards go: all of them on the walkway round the pass's end, the one
 //! way between the two sides, so each hazard is something the team plans its crossings round.
 
-use super::HazardKind;
 use super::layout::{Cell, Frame};
+use super::options::HazardKind;
 
 /// One hazard, in canonical cells (see `layout`), with its fixed timetable.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,10 +3,10 @@
 //! prep counter and plate rack by the pass, the window and the sink on the far wall, a bin on
 //! each side, and cook spawns on both.
 
-use super::Size;
 use super::dishes::DishPool;
 use super::hazards::{self, Planned};
 use super::layout::{Cell, Frame};
+use super::options::Size;
 use crate::sim::rng::SplitMix64;
 
 /// The drawn grid, oriented, one `char` per cell in the built-in legend.

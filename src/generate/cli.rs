@@ -8,7 +8,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::{GenerateOptions, HazardKind, Size, generate};
+use super::options::{GenerateOptions, HazardKind, Size};
+use super::run::generate;
 use crate::level::cli::{RECIPES_ENV, RECIPES_PATH};
 use crate::level::files::load_recipes_file;
 use crate::level::recipes::builtin_recipes;

@@ -6,9 +6,9 @@ use std::fmt::Write;
 use super::dishes::DishPool;
 use super::hazards::Planned;
 use super::layout::{Cell, Frame};
+use super::options::{GenerateOptions, HazardKind, Size, level_id};
 use super::stations::Kitchen;
 use super::targets::{self, Measured};
-use super::{GenerateOptions, HazardKind, Size, level_id};
 use crate::sim::rng::SplitMix64;
 
 /// Everything drawn, ready to write with a target.

@@ -4,7 +4,7 @@
 //! Drawn in one canonical orientation — cooking on the left, the walkway at the bottom — and
 //! then mirrored and/or flipped, so every layout rule is written once.
 
-use super::Size;
+use super::options::Size;
 use crate::sim::rng::SplitMix64;
 
 /// A cell `(x, y)` on the grid, walls included.

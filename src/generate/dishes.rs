@@ -1,7 +1,7 @@
 //! The dish pool: which recipes the ticket rail draws, and the shelves and stations they need.
 
 use super::layout::Frame;
-use super::{GenerateError, GenerateOptions, Size};
+use super::options::{GenerateError, GenerateOptions, Size};
 use crate::sim::kinds::{Form, Ingredient};
 use crate::sim::recipe_book::{Recipe, RecipeBook};
 use crate::sim::rng::SplitMix64;

@@ -1,27 +1,10 @@
-//! `undercooked level generate`: a kitchen drawn from a seed — layout, stations, dish pool,
-//! hazards — written as an ordinary level file, its target set from what bots score on it.
-//!
-//! Integer-only and seeded by `sim::rng::SplitMix64`: the same seed and options give the same
-//! bytes on every machine (docs/LEVELS.md, "Generated kitchens").
-
-pub mod cli;
-mod dishes;
-mod hazards;
-mod layout;
-mod stations;
-pub mod targets;
-mod writer;
+//! What `level generate` is asked for and answers: the size, hazards and dish options, the
+//! generated kitchen, the named errors, and the id a seed's kitchen gets.
 
 use std::fmt;
 
-use crate::level::compile::parse_level;
+use super::targets::Measured;
 use crate::level::error::LevelError;
-use crate::sim::recipe_book::RecipeBook;
-use crate::sim::rng::SplitMix64;
-
-pub use dishes::DishPool;
-pub use layout::Frame;
-pub use targets::Measured;
 
 /// How big a kitchen to draw (interior floor, walls excluded).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
@@ -131,48 +114,4 @@ pub const MAX_ATTEMPTS: u32 = 4;
 /// The level id: `gen_<size>_<seed>`.
 pub fn level_id(opts: &GenerateOptions) -> String {
     format!("gen_{}_{}", opts.size.letter(), opts.seed)
-}
-
-/// Draws a kitchen, proves it with bots and sets its target (docs/LEVELS.md, "Generated
-/// kitchens"). `book` is the recipe book the file will be validated against.
-pub fn generate(opts: &GenerateOptions, book: &RecipeBook) -> Result<Generated, GenerateError> {
-    let root = SplitMix64::new(opts.seed);
-    let mut best = 0;
-    for attempt in 0..MAX_ATTEMPTS {
-        let mut rng = root.fork(u64::from(attempt) + 1);
-        let frame = Frame::draw(opts.size, &mut rng);
-        let pool = DishPool::choose(book, opts, &frame, &mut rng)?;
-        let hazards = hazards::plan(&frame, &opts.hazards);
-        let kitchen = stations::place(&frame, &pool, &hazards, &mut rng);
-        let draft = writer::Draft {
-            opts,
-            frame: &frame,
-            pool: &pool,
-            kitchen: &kitchen,
-            hazards: &hazards,
-        };
-        let probe = compile(&draft.text(targets::PROBE_TARGET, None), book)?;
-        let measured = targets::measure(probe, book);
-        let Some(target) = targets::target_from(&measured) else {
-            best = best.max(measured.floor());
-            continue;
-        };
-        let text = draft.text(target, Some(&measured));
-        compile(&text, book)?;
-        return Ok(Generated {
-            id: level_id(opts),
-            text,
-            pool: pool.ids.clone(),
-            width: frame.grid_width(),
-            height: frame.grid_height(),
-            target,
-            measured,
-            attempt,
-        });
-    }
-    Err(GenerateError::NotWinnable { attempts: MAX_ATTEMPTS, best_score: best })
-}
-
-fn compile(text: &str, book: &RecipeBook) -> Result<crate::sim::kitchen::Level, GenerateError> {
-    parse_level(text.as_bytes(), "generated.ron", book).map_err(GenerateError::Invalid)
 }

@@ -1,0 +1,120 @@
+//! Every way the directory refuses a request, with its HTTP status and wire name: the answer
+//! is `{"error": NAME, "detail": TEXT}`, as on the game server's web port.
+
+use crate::net::server::web::api::{ApiError, Refusal};
+use serde_json::{Value, json};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DirError {
+    #[error("malformed_json")]
+    MalformedJson,
+    #[error("unknown_field")]
+    UnknownField,
+    #[error("wrong_type")]
+    WrongType,
+    #[error("out_of_range")]
+    OutOfRange,
+    #[error("unsupported_media_type")]
+    UnsupportedMediaType,
+    #[error("body_too_large")]
+    BodyTooLarge,
+    #[error("body_timeout")]
+    BodyTimeout,
+    /// A name or region empty, too long or holding control characters.
+    #[error("bad_label")]
+    BadLabel,
+    /// An address that is not `HOST:PORT` with a literal IP.
+    #[error("bad_address")]
+    BadAddress,
+    /// A protocol id this directory does not list servers for.
+    #[error("unknown_protocol")]
+    UnknownProtocol,
+    /// More rooms than [`crate::net::wire::directory::MAX_ANNOUNCED_ROOMS`] or than the server's capacity.
+    #[error("too_many_rooms")]
+    TooManyRooms,
+    /// A room whose code is malformed, or whose seats do not add up.
+    #[error("bad_room")]
+    BadRoom,
+    /// The directory's health request to the claimed address got no healthy answer.
+    #[error("unreachable")]
+    Unreachable,
+    /// A renewal whose secret is not the entry's.
+    #[error("bad_secret")]
+    BadSecret,
+    /// A fleet secret that is not the directory's (or a directory without one).
+    #[error("bad_fleet_secret")]
+    BadFleetSecret,
+    /// A new entry for an address a live entry holds.
+    #[error("address_taken")]
+    AddressTaken,
+    /// A room code another live server holds.
+    #[error("code_taken")]
+    CodeTaken,
+    #[error("no_such_room")]
+    NoSuchRoom,
+    #[error("unknown_endpoint")]
+    UnknownEndpoint,
+    #[error("method_not_allowed")]
+    MethodNotAllowed,
+    /// The shared store (Redis) did not answer.
+    #[error("store_unavailable")]
+    StoreUnavailable,
+}
+
+impl DirError {
+    pub fn status(self) -> u16 {
+        use DirError::*;
+        match self {
+            MalformedJson | UnknownField | WrongType | OutOfRange | BadLabel | BadAddress
+            | UnknownProtocol | TooManyRooms | BadRoom => 400,
+            BadSecret | BadFleetSecret => 403,
+            NoSuchRoom | UnknownEndpoint => 404,
+            MethodNotAllowed => 405,
+            BodyTimeout => 408,
+            AddressTaken | CodeTaken => 409,
+            BodyTooLarge => 413,
+            UnsupportedMediaType => 415,
+            Unreachable => 422,
+            StoreUnavailable => 503,
+        }
+    }
+
+    /// The answer: this error's status and `{"error", "detail"}`.
+    pub fn answer(self, detail: impl Into<String>) -> (u16, Value) {
+        (self.status(), json!({"error": self.to_string(), "detail": detail.into()}))
+    }
+}
+
+/// A refused request: which rule, and what about it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{error}: {detail}")]
+pub struct DirRefusal {
+    pub error: DirError,
+    pub detail: String,
+}
+
+impl DirRefusal {
+    pub fn new(error: DirError, detail: impl Into<String>) -> Self {
+        DirRefusal { error, detail: detail.into() }
+    }
+
+    pub fn answer(&self) -> (u16, Value) {
+        self.error.answer(self.detail.clone())
+    }
+}
+
+/// The web port's body refusals ([`crate::net::server::web::api::parse`]) under the directory's names.
+impl From<Refusal> for DirRefusal {
+    fn from(r: Refusal) -> Self {
+        let error = match r.error {
+            ApiError::UnknownField => DirError::UnknownField,
+            ApiError::WrongType => DirError::WrongType,
+            ApiError::OutOfRange => DirError::OutOfRange,
+            ApiError::BodyTooLarge => DirError::BodyTooLarge,
+            ApiError::BodyTimeout => DirError::BodyTimeout,
+            ApiError::UnsupportedMediaType => DirError::UnsupportedMediaType,
+            _ => DirError::MalformedJson,
+        };
+        DirRefusal { error, detail: r.detail }
+    }
+}

@@ -1,0 +1,153 @@
+//! One request on the directory's port: the probes, `/metrics`, and the API: announce, the
+//! server list, a room code's lookup. Every refusal is a [`DirError`] answered as JSON; no
+//! request can make the process panic (bodies are size- and time-limited, then typed).
+
+use super::admit::{Admission, blocking};
+use super::check;
+use super::error::{DirError, DirRefusal};
+use super::metrics::DirCounters;
+use crate::net::server::web::WebCounters;
+use crate::net::server::web::api::parse;
+use crate::net::server::web::body::{WebBody, full};
+use crate::net::server::web::service::read_json;
+use crate::net::wire::directory::{
+    ANNOUNCE_PATH, Announce, MAX_ANNOUNCE_BYTES, ROOMS_PATH, Resolved, SERVERS_PATH, ServerList,
+};
+use crate::net::wire::tokens::parse_code;
+use hyper::body::Incoming;
+use hyper::header::{CACHE_CONTROL, CONNECTION, CONTENT_TYPE, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What every request shares.
+pub struct DirShared {
+    pub admission: Admission,
+    pub counters: DirCounters,
+    pub web: Arc<WebCounters>,
+    /// An announce's body must arrive whole within this long of its head.
+    pub body_wait: Duration,
+}
+
+fn json_response((status, value): (u16, Value), close: bool) -> Response<WebBody> {
+    let mut r = Response::new(full(value.to_string()));
+    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let h = r.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if close {
+        h.insert(CONNECTION, HeaderValue::from_static("close"));
+    }
+    r
+}
+
+/// Answers one request (never fails: every refusal is a response).
+pub async fn handle(
+    req: Request<Incoming>,
+    shared: Arc<DirShared>,
+    peer: SocketAddr,
+) -> Result<Response<WebBody>, std::convert::Infallible> {
+    let path = req.uri().path().to_string();
+    let method = req.method().clone();
+    let answer = match (&method, path.as_str()) {
+        (&Method::GET, "/healthz") => json_response((200, json!({"status": "ok"})), false),
+        (&Method::GET, "/readyz") => match blocking(&shared.admission.store, |s| s.ping()).await {
+            Ok(()) => json_response((200, json!({"status": "ready"})), false),
+            Err(r) => json_response(r.answer(), false),
+        },
+        (&Method::GET, "/metrics") => {
+            let listed = blocking(&shared.admission.store, |s| s.list()).await.ok().map(|all| {
+                (all.len() as u64, all.iter().map(|r| r.rooms.len() as u64).sum::<u64>())
+            });
+            let text =
+                format!("{}{}# EOF\n", shared.counters.prometheus(listed), shared.web.prometheus());
+            let mut r = Response::new(full(text));
+            r.headers_mut().insert(
+                CONTENT_TYPE,
+                HeaderValue::from_static(
+                    "application/openmetrics-text; version=1.0.0; charset=utf-8",
+                ),
+            );
+            r
+        }
+        _ => match api(req, &shared, peer).await {
+            Ok(answer) => json_response(answer, false),
+            Err(r) => {
+                shared.counters.refuse(r.error, 1);
+                // Whatever of a refused body is still unread would be read as the next request.
+                let close = matches!(
+                    r.error,
+                    DirError::BodyTooLarge | DirError::BodyTimeout | DirError::UnsupportedMediaType
+                );
+                json_response(r.answer(), close)
+            }
+        },
+    };
+    Ok(answer)
+}
+
+/// The API's routes.
+async fn api(
+    req: Request<Incoming>,
+    shared: &DirShared,
+    peer: SocketAddr,
+) -> Result<(u16, Value), DirRefusal> {
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let store = &shared.admission.store;
+    let rooms = path.strip_prefix(ROOMS_PATH).and_then(|p| p.strip_prefix('/'));
+    match (&method, path.as_str(), rooms) {
+        (&Method::POST, ANNOUNCE_PATH, _) => {
+            let bytes = read_json(req, MAX_ANNOUNCE_BYTES, shared.body_wait).await?;
+            let body: Announce = parse(&bytes)?;
+            let addr = check::announce(&body)?;
+            let created = body.id.is_none();
+            let answer = shared.admission.announce(body, addr, peer.ip()).await?;
+            DirCounters::bump(&shared.counters.announces);
+            if created {
+                DirCounters::bump(&shared.counters.registered);
+            }
+            if !answer.refused.is_empty() {
+                shared.counters.refuse(DirError::CodeTaken, answer.refused.len() as u64);
+            }
+            Ok((200, serde_json::to_value(answer).unwrap_or(Value::Null)))
+        }
+        (&Method::GET, SERVERS_PATH, _) => {
+            let all = blocking(store, |s| s.list()).await?;
+            let list = ServerList { servers: all.iter().map(|r| r.entry()).collect() };
+            Ok((200, serde_json::to_value(list).unwrap_or(Value::Null)))
+        }
+        (&Method::GET, _, Some(code)) => {
+            let Some(code) = parse_code(code) else {
+                DirCounters::bump(&shared.counters.lookups_unknown);
+                return Err(DirRefusal::new(DirError::NoSuchRoom, "not a room code"));
+            };
+            let wanted = code.clone();
+            let Some(rec) = blocking(store, move |s| s.resolve(&wanted)).await? else {
+                DirCounters::bump(&shared.counters.lookups_unknown);
+                return Err(DirRefusal::new(
+                    DirError::NoSuchRoom,
+                    "no live server holds that code",
+                ));
+            };
+            DirCounters::bump(&shared.counters.lookups);
+            let room = rec.rooms.iter().find(|r| r.code == code).cloned();
+            let room = room.ok_or_else(|| DirRefusal::new(DirError::NoSuchRoom, "gone"))?;
+            let out = Resolved {
+                code,
+                address: rec.address,
+                server: rec.name,
+                protocol: rec.protocol,
+                room,
+            };
+            Ok((200, serde_json::to_value(out).unwrap_or(Value::Null)))
+        }
+        (_, ANNOUNCE_PATH | SERVERS_PATH, _) | (_, _, Some(_)) => Err(DirRefusal::new(
+            DirError::MethodNotAllowed,
+            format!("{method} is not served at {path}"),
+        )),
+        _ => Err(DirRefusal::new(DirError::UnknownEndpoint, format!("no endpoint at {path}"))),
+    }
+}
