@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 use undercooked::client::hud::{Nudge, spawn_nudges};
-use undercooked::client::input::{CookAction, Device, Outbox, frame_from_action, input_map};
+use undercooked::client::input::{CookAction, Device, frame_from_action, input_map};
 use undercooked::client::kitchen::interp::{DrawnAt, Trail, blend_cooks};
+use undercooked::net::client::outbox::Outbox;
 use undercooked::project::RoomTick;
 use undercooked::sim::events::{DeniedReason, SimEvent};
 
@@ -403,8 +404,9 @@ fn the_camera_frames_every_campaign_kitchen_at_every_aspect_under_xvfb() {
 #[test]
 fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     use bevy::state::app::StatesPlugin;
-    use undercooked::client::online::{OnlineSession, connect};
+    use undercooked::client::online::connect;
     use undercooked::net::client::api::request_seat;
+    use undercooked::net::client::seats::ClientSession;
     use undercooked::net::server::rooms::HostedRoom;
     use undercooked::net::server::worlds::{HostConfig, spawn_server};
     use undercooked::protocol::{CookView, GridView, LobbyPhase, LobbyView, RoomClock, RoomView};
@@ -463,7 +465,7 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
         let client = app.world().get_resource::<RenetClient>();
         let link = app
             .world()
-            .get_resource::<OnlineSession>()
+            .get_resource::<ClientSession>()
             .and_then(|s| Some((s.uplink()?, s.clock_now())));
         let NetReadings { rtt_ms, loss_pct, up, down, input } =
             net_readings(client, link).expect("connected: the overlay has network lines");
@@ -473,12 +475,12 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
         assert!(delay > 0.0, "frames are stamped ahead of the server's clock: {delay}");
     }
     let w = app.world_mut();
-    let s = w.resource::<OnlineSession>();
+    let s = w.resource::<ClientSession>();
     assert_eq!(s.welcome.as_ref().map(|w| w.seats.clone()), Some(vec![0]));
     assert!(s.frames_sent >= 5 && s.events_received > 0);
     // The own cook is drawn from the prediction, near where the server has it (the stick
     // walks right, so the prediction is ahead by the input lead: well under a tile).
-    let predictor = &s.players.first().expect("the welcome started a prediction").predictor;
+    let predictor = s.predictor().expect("the welcome started a prediction");
     assert!(predictor.stats.reconciles > 0, "authoritative ticks rebuilt it: {predictor:?}");
     let drawn = w
         .get_resource::<undercooked::client::kitchen::interp::PredictedCooks>()
@@ -1045,7 +1047,8 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
     use undercooked::client::screens::host::host_lines;
     use undercooked::client::state::{AppState, Online};
     use undercooked::net::client::api::request_seat;
-    use undercooked::net::client::headless::{HeadlessClient, InputMode};
+    use undercooked::net::client::headless::HeadlessClient;
+    use undercooked::net::client::headless_inputs::InputMode;
     use undercooked::protocol::LobbyView;
 
     let dir = temp_dir("host");
