@@ -513,11 +513,11 @@ fn a_player_who_joins_mid_round_is_told_they_watch_until_the_next() {
     let b = api_join(&web, &a.code, "Bob", None).expect("a seat mid-round");
     let mut cb = connect(&b, InputMode::Idle);
     let told = pump(&mut [&mut ca, &mut cb], |c| c[1].session().rounds_watched == 1);
-    assert!(told, "Bob is told he watches: {}", cb.session().stats());
+    assert!(told, "Bob is told he watches: {}", cb.stats());
     assert_eq!(cb.cooks().len(), 1, "Bob sees Ann's cook, and has none of his own");
     run_for(&mut [&mut ca, &mut cb], Duration::from_millis(300));
     assert_eq!(cb.session().rounds_watched, 1, "told once a round");
-    assert_eq!(ca.session().stats()["rounds_watched"], 0, "Ann plays");
+    assert_eq!(ca.stats()["rounds_watched"], 0, "Ann plays");
     h.stop();
 }
 
