@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 use undercooked::client::hud::{Nudge, spawn_nudges};
-use undercooked::client::input::{CookAction, Device, Outbox, frame_from_action, input_map};
+use undercooked::client::input::{CookAction, Device, frame_from_action, input_map};
 use undercooked::client::kitchen::interp::{DrawnAt, Trail, blend_cooks};
+use undercooked::net::client::outbox::Outbox;
 use undercooked::project::RoomTick;
 use undercooked::sim::events::{DeniedReason, SimEvent};
 
@@ -403,8 +404,9 @@ fn the_camera_frames_every_campaign_kitchen_at_every_aspect_under_xvfb() {
 #[test]
 fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
     use bevy::state::app::StatesPlugin;
-    use undercooked::client::online::{OnlineSession, connect};
+    use undercooked::client::online::connect;
     use undercooked::net::client::api::request_seat;
+    use undercooked::net::client::seats::ClientSession;
     use undercooked::net::server::rooms::HostedRoom;
     use undercooked::net::server::worlds::{HostConfig, spawn_server};
     use undercooked::protocol::{CookView, GridView, LobbyPhase, LobbyView, RoomClock, RoomView};
@@ -463,7 +465,7 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
         let client = app.world().get_resource::<RenetClient>();
         let link = app
             .world()
-            .get_resource::<OnlineSession>()
+            .get_resource::<ClientSession>()
             .and_then(|s| Some((s.uplink()?, s.clock_now())));
         let NetReadings { rtt_ms, loss_pct, up, down, input } =
             net_readings(client, link).expect("connected: the overlay has network lines");
@@ -473,12 +475,12 @@ fn the_online_client_sees_the_room_sends_admitted_frames_and_runs_no_sim() {
         assert!(delay > 0.0, "frames are stamped ahead of the server's clock: {delay}");
     }
     let w = app.world_mut();
-    let s = w.resource::<OnlineSession>();
+    let s = w.resource::<ClientSession>();
     assert_eq!(s.welcome.as_ref().map(|w| w.seats.clone()), Some(vec![0]));
     assert!(s.frames_sent >= 5 && s.events_received > 0);
     // The own cook is drawn from the prediction, near where the server has it (the stick
     // walks right, so the prediction is ahead by the input lead: well under a tile).
-    let predictor = &s.players.first().expect("the welcome started a prediction").predictor;
+    let predictor = s.predictor().expect("the welcome started a prediction");
     assert!(predictor.stats.reconciles > 0, "authoritative ticks rebuilt it: {predictor:?}");
     let drawn = w
         .get_resource::<undercooked::client::kitchen::interp::PredictedCooks>()
@@ -1045,7 +1047,8 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
     use undercooked::client::screens::host::host_lines;
     use undercooked::client::state::{AppState, Online};
     use undercooked::net::client::api::request_seat;
-    use undercooked::net::client::headless::{HeadlessClient, InputMode};
+    use undercooked::net::client::headless::HeadlessClient;
+    use undercooked::net::client::headless_inputs::InputMode;
     use undercooked::protocol::LobbyView;
 
     let dir = temp_dir("host");
@@ -1499,5 +1502,67 @@ fn the_online_client_draws_a_rooms_tandem_round_and_sends_its_seats_order() {
     // Orders start when the round is seen, so the count trails the view's tick a little.
     let (seq, tick) = (w.resource::<OrderClock>().seq, screen.view.tick);
     assert!(seq * 2 >= tick, "an order every Tandem tick: {seq} orders by tick {tick}");
+    h.stop();
+}
+
+/// One session core, two front ends: a message handled once in `net::client::seats` serves the
+/// headless client and the window alike. Ann plays headless; Bob's window session (the online
+/// plugins on a real connection) joins after the round began: the core's one `watching`
+/// handler marks Bob's window watching and counts the round, exactly the fields the headless
+/// client reports in `--stats`, and the window's lobby panel words say so; Ann is not told.
+#[test]
+fn the_window_and_the_headless_client_share_the_sessions_watching_handler() {
+    use bevy::state::app::StatesPlugin;
+    use undercooked::client::online::{connect, lobby_lines};
+    use undercooked::net::client::api::{api_create, api_join};
+    use undercooked::net::client::headless::HeadlessClient;
+    use undercooked::net::client::headless_inputs::InputMode;
+    use undercooked::net::client::seats::ClientSession;
+    use undercooked::net::client::watching::WATCHING;
+    use undercooked::net::server::worlds::{HostConfig, spawn_server};
+    use undercooked::protocol::{CookView, LobbyView};
+
+    let dir = std::env::temp_dir().join(format!("uc-one-session-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let h = spawn_server(HostConfig { max_rooms: 4, ..HostConfig::loopback(dir) })
+        .expect("server starts");
+    let web = h.addrs.web.to_string();
+    let a = api_create(&web, "Ann", None).expect("a seat");
+    let mut ann = HeadlessClient::connect(&a, InputMode::Idle).expect("Ann connects");
+    let end = std::time::Instant::now() + Duration::from_secs(60);
+    while std::time::Instant::now() < end
+        && !(ann.clock().is_some_and(|c| c.tick > 5) && ann.cooks().len() == 1)
+    {
+        ann.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(ann.cooks().len(), 1, "Ann's round is live");
+
+    let b = api_join(&web, &a.code, "Bob", None).expect("a seat mid-round");
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    connect(&mut app, &b).expect("Bob's window connects");
+    app.finish();
+    app.cleanup();
+    let end = std::time::Instant::now() + Duration::from_secs(60);
+    let mut told = false;
+    while std::time::Instant::now() < end && !told {
+        ann.step();
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+        told = app.world().resource::<ClientSession>().rounds_watched == 1;
+    }
+    let w = app.world_mut();
+    let s = w.resource::<ClientSession>();
+    assert!(told && s.watching, "the window's session is told it watches: {s:?}");
+    let seats = s.seats();
+    let lobby = w.query::<&LobbyView>().iter(w).next().cloned().expect("the lobby is replicated");
+    let in_round: Vec<u8> = w.query::<&CookView>().iter(w).map(|c| c.seat).collect();
+    assert_eq!(in_round, vec![0], "Bob sees Ann's cook and has none of his own");
+    let panel = lobby_lines(&lobby, &seats, &in_round);
+    assert!(panel.contains(WATCHING), "the window's panel says so: {panel}");
+    // The same handler in Ann's headless session: she plays, and is not told.
+    assert!(!ann.session().watching && ann.session().rounds_watched == 0, "Ann plays");
+    assert_eq!(ann.stats()["rounds_watched"], 0);
     h.stop();
 }

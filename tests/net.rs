@@ -6,8 +6,10 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use undercooked::net::client::api::{api_create, api_create_mode, api_join, request_seat};
-use undercooked::net::client::headless::{HeadlessClient, InputMode, Transport};
+use undercooked::net::client::headless::HeadlessClient;
+use undercooked::net::client::headless_inputs::InputMode;
 use undercooked::net::client::session::JoinReply;
+use undercooked::net::client::transport::Transport;
 use undercooked::net::server::inputs::seat_frame_counts;
 use undercooked::net::server::lobby::LobbyRefusals;
 use undercooked::net::server::rooms::{HostedRoom, RoomPolicy, replay_live};
@@ -186,7 +188,7 @@ fn two_clients_see_each_others_cooks_move_and_the_round_replays_offline() {
     assert!(moved, "each client saw both cooks move");
     // `--stats` reports the same (web/e2e.sh reads it to see a browser's cook move).
     for c in [&ca, &cb] {
-        let cooks = c.session().stats()["cooks"].clone();
+        let cooks = c.stats()["cooks"].clone();
         let far: Vec<u64> = cooks
             .as_array()
             .map(|a| a.iter().filter_map(|v| v["farthest_utiles"].as_u64()).collect())
@@ -511,11 +513,11 @@ fn a_player_who_joins_mid_round_is_told_they_watch_until_the_next() {
     let b = api_join(&web, &a.code, "Bob", None).expect("a seat mid-round");
     let mut cb = connect(&b, InputMode::Idle);
     let told = pump(&mut [&mut ca, &mut cb], |c| c[1].session().rounds_watched == 1);
-    assert!(told, "Bob is told he watches: {}", cb.session().stats());
+    assert!(told, "Bob is told he watches: {}", cb.stats());
     assert_eq!(cb.cooks().len(), 1, "Bob sees Ann's cook, and has none of his own");
     run_for(&mut [&mut ca, &mut cb], Duration::from_millis(300));
     assert_eq!(cb.session().rounds_watched, 1, "told once a round");
-    assert_eq!(ca.session().stats()["rounds_watched"], 0, "Ann plays");
+    assert_eq!(ca.stats()["rounds_watched"], 0, "Ann plays");
     h.stop();
 }
 
@@ -1101,7 +1103,7 @@ fn a_client_over_a_bad_link_loses_no_press_and_predicts_its_cook() {
         undercooked::net::tools::loadgen::drive(&mut clients, Duration::from_millis(5), end);
         let s = clients[0].session();
         let sent = s.frames_sent;
-        let stats = s.stats();
+        let stats = clients[0].stats();
         let links = host.links();
         let (_, counts) = links[0];
         assert_eq!(counts.refused(), 0, "ws {ws}: {counts:?}");
@@ -1200,7 +1202,7 @@ fn a_hosted_room_plays_tandem_with_a_player_and_the_porter_and_records_the_score
     });
     assert!(steered, "the view shows Ann's order in force");
     // `--stats` says the same from the replicated views (web/e2e.sh's Tandem run reads it).
-    let watched = ann.session().stats()["tandem"].clone();
+    let watched = ann.stats()["tandem"].clone();
     assert!(watched["seats"][0]["pushing_views"].as_u64().is_some_and(|n| n > 0), "{watched}");
     assert_eq!(watched["seats"][0]["last_push"][0], i64::from(mine.push_x), "{watched}");
     assert_eq!(watched["seats"][1]["porter"], true, "{watched}");

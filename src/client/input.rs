@@ -1,6 +1,6 @@
 //! Local players' devices: leafwing maps (keyboard halves, gamepads), the lineup joined on the
-//! menu, and one `InputFrame` per local seat per tick into the outbox the host (or, online,
-//! the network) drains.
+//! menu, and their frames into the outbox (`net::client::outbox`) the host drains once a tick
+//! or, online, the session's uplinks send: the one place the devices are read.
 
 use super::settings::config::Bindings;
 // The actions and devices live in `device`, so `config` can bind them without importing this
@@ -8,12 +8,14 @@ use super::settings::config::Bindings;
 use super::args::{Autoplay, Options};
 pub use super::settings::device::{CookAction, Device};
 use super::state::AppState;
+use crate::net::client::outbox::Outbox;
+use crate::net::client::seats::SessionSystems;
 use crate::schedule::TickSystems;
 use crate::sim::ids::Seat;
-use crate::sim::input::InputFrame;
 use crate::sim::rng::SplitMix64;
 use crate::sim::units::MAX_COOKS;
 use bevy::prelude::*;
+use bevy_replicon_renet::RenetClient;
 use leafwing_input_manager::prelude::*;
 
 /// The devices that joined, in seat order (seat = index).
@@ -35,24 +37,6 @@ impl Lineup {
 #[derive(Component, Clone, Copy, Debug)]
 pub struct LocalPlayer {
     pub seat: Seat,
-}
-
-/// Frames produced this tick, waiting for the host (local) or the wire (online) to take them.
-#[derive(Resource, Default, Debug)]
-pub struct Outbox {
-    pub frames: Vec<(Seat, InputFrame)>,
-    next_seq: u32,
-}
-
-impl Outbox {
-    /// Queue a frame for `seat` (stick, action button, second button), numbering it (the host
-    /// stamps the tick).
-    pub fn send(&mut self, seat: Seat, mv: (i16, i16), action: bool, dash: bool) {
-        let seq = self.next_seq;
-        self.next_seq = self.next_seq.wrapping_add(1);
-        let frame = InputFrame { seq, tick: 0, mv, action, dash, ..InputFrame::default() };
-        self.frames.push((seat, frame));
-    }
 }
 
 /// The default map of one device (Settings may rebind it: [`Bindings::map`]).
@@ -123,6 +107,14 @@ impl Plugin for CookInputPlugin {
         app.init_resource::<Lineup>().init_resource::<Outbox>();
         app.add_systems(OnEnter(AppState::Playing), spawn_local_players);
         app.add_systems(FixedUpdate, collect_frames.in_set(TickSystems::Collect));
+        // Online the devices are read every display frame, not every tick: a press goes out
+        // (and is predicted) the moment it happens rather than at the next tick.
+        app.add_systems(
+            Update,
+            collect_device_frames
+                .in_set(SessionSystems::Feed)
+                .run_if(resource_exists::<RenetClient>),
+        );
     }
 }
 
@@ -174,12 +166,14 @@ pub fn fill_lineup(lineup: &mut Lineup, players: u8, pads: &[Entity]) {
     }
 }
 
-/// Each tick: one frame per local seat into the outbox.
+/// Each tick: one frame per local seat into the outbox (the autopilot's, or in local play the
+/// devices'; online those are read every frame by [`collect_device_frames`]).
 fn collect_frames(
     mut outbox: ResMut<Outbox>,
     players: Query<(&LocalPlayer, &ActionState<CookAction>)>,
     pilot: Option<ResMut<RandomPilot>>,
     lineup: Res<Lineup>,
+    online: Option<Res<RenetClient>>,
 ) {
     if let Some(mut pilot) = pilot {
         for seat in 0..lineup.0.len() {
@@ -188,6 +182,16 @@ fn collect_frames(
         }
         return;
     }
+    if online.is_none() {
+        collect_device_frames(outbox, players);
+    }
+}
+
+/// One frame per local player, from its devices, into the outbox.
+fn collect_device_frames(
+    mut outbox: ResMut<Outbox>,
+    players: Query<(&LocalPlayer, &ActionState<CookAction>)>,
+) {
     let mut players: Vec<_> = players.iter().collect();
     players.sort_by_key(|(p, _)| p.seat); // seq order follows seat order, not query order
     for (player, state) in players {

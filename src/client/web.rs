@@ -20,12 +20,13 @@
 use super::args::{Options, PlayArgs};
 use super::hud::font;
 use super::local::assist_menu::{AssistOption, RoundAssist, assist_label, step_assist};
-use super::online::{InviteLink, LobbyPanelPlugin, OnlinePlugin, OnlineSession};
+use super::online::{InviteLink, LobbyPanelPlugin, OnlinePlugin};
 use super::presentation::PresentationPlugin;
 use super::state::AppState;
 use super::tandem::online::TandemOnlinePlugin;
 use super::window::GamePlugins;
 use crate::net::client::browser;
+use crate::net::client::seats::ClientSession;
 use crate::net::client::session::{BadRoomCode, ClientNetPlugin, JoinReply, insert_client};
 use crate::net::client::ws::{WsClientPlugin, WsClientTransport};
 use crate::net::wire::error::NetError;
@@ -132,7 +133,7 @@ fn finish_join(world: &mut World) {
     match answer.and_then(|reply| browser::connect(&reply).map(|t| (reply, t))) {
         Ok((reply, transport)) => {
             insert_client(world, transport);
-            world.resource_mut::<OnlineSession>().code = reply.code.clone();
+            world.resource_mut::<ClientSession>().code = reply.code.clone();
             if let Ok(origin) = browser::page_origin() {
                 world.insert_resource(InviteLink(format!("{origin}/?room={}", reply.code)));
             }

@@ -2,7 +2,8 @@
 //! targets, raw TCP exchanges with it, and the after-run proof that it still serves and plays.
 
 use crate::net::client::api::{api_create, api_join};
-use crate::net::client::headless::{HeadlessClient, InputMode};
+use crate::net::client::headless::HeadlessClient;
+use crate::net::client::headless_inputs::InputMode;
 use crate::net::server::web::{WebConfig, WebLimits};
 use crate::net::server::worlds::{HostConfig, ServerHandle, spawn_server};
 use std::io::{Read, Write};

@@ -10,7 +10,7 @@ pub mod designer;
 pub mod scripted;
 
 use super::args::{Autoplay, Options};
-use super::input::{Lineup, Outbox};
+use super::input::Lineup;
 use super::local::assist_menu::RoundAssist;
 use super::local::scripted::{ScriptPilot, not_held, push_script_frames, scripted_room};
 use super::state::{AppState, Online};
@@ -18,6 +18,7 @@ use crate::bot::planner::BotTeam;
 use crate::clock::TickClockPlugin;
 use crate::level::watch::LevelLibrary;
 use crate::level::{find_level, load_recipes_file};
+use crate::net::client::outbox::Outbox;
 use crate::project::{RoomTick, project_rooms};
 use crate::protocol::{InRoom, RoomView};
 use crate::schedule::TickSystems;

@@ -3,7 +3,8 @@
 
 use crate::client::args::{Options, PlayArgs};
 use crate::client::capture::shot::StartedAt;
-use crate::client::online::{LobbyPanelPlugin, connect};
+use crate::client::online::lobby_panel::LobbyPanelPlugin;
+use crate::client::online::session::connect;
 use crate::client::presentation::PresentationPlugin;
 use crate::client::state::AppState;
 use crate::client::tandem::online::TandemOnlinePlugin;

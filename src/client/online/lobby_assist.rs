@@ -2,10 +2,10 @@
 //! round's assists in the lobby. F6 steps the order timers (×1 → ×1.5 → ×2), F7 the longer
 //! round; a choice made before connecting (Level Select, or the Host screen's lines) carries
 //! over. The choice goes to the server as `LobbyCommand::Assist` and comes back on the lobby
-//! view, which the panel shows to everyone (`online::lobby_lines`).
+//! view, which the panel shows to everyone (`online::lobby_panel::lobby_lines`).
 
 use crate::client::local::assist_menu::{AssistOption, RoundAssist, step_assist};
-use crate::client::online::OnlineSession;
+use crate::net::client::seats::ClientSession;
 use crate::protocol::{LobbyCommand, LobbyPhase, LobbyView};
 use crate::sim::assist::Assist;
 use bevy::prelude::*;
@@ -23,21 +23,21 @@ impl Plugin for LobbyAssistPlugin {
         app.add_systems(
             Update,
             (step_with_keys, send_assist).chain().run_if(
-                resource_exists::<OnlineSession>.and_then(in_state(ClientState::Connected)),
+                resource_exists::<ClientSession>.and_then(in_state(ClientState::Connected)),
             ),
         );
     }
 }
 
 /// Does this window hold the room's first seat (the host's) while the lobby can still change?
-fn choosing(lobby: &LobbyView, session: &OnlineSession) -> bool {
+fn choosing(lobby: &LobbyView, session: &ClientSession) -> bool {
     session.seats().contains(&0) && matches!(lobby.phase, LobbyPhase::Lobby | LobbyPhase::Countdown)
 }
 
 fn step_with_keys(
     keys: Res<ButtonInput<KeyCode>>,
     lobbies: Query<&LobbyView>,
-    session: Res<OnlineSession>,
+    session: Res<ClientSession>,
     round: Option<ResMut<RoundAssist>>,
     mut commands: Commands,
 ) {
@@ -66,7 +66,7 @@ fn step_with_keys(
 /// The host's choice differs from the room's: send it (once per new choice).
 fn send_assist(
     lobbies: Query<&LobbyView>,
-    session: Res<OnlineSession>,
+    session: Res<ClientSession>,
     round: Option<Res<RoundAssist>>,
     mut out: MessageWriter<LobbyCommand>,
     mut sent: Local<Option<Assist>>,

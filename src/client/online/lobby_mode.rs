@@ -1,9 +1,9 @@
 //! The room's mode online: the host — the window holding the room's first seat — steps the
 //! next round between the kitchen and Tandem with F8 in the lobby. The choice goes to the
 //! server as `LobbyCommand::Mode` and comes back on the lobby view, which the panel shows to
-//! everyone (`online::lobby_lines`); another seat's request is refused there by name.
+//! everyone (`online::lobby_panel::lobby_lines`); another seat's request is refused there by name.
 
-use crate::client::online::OnlineSession;
+use crate::net::client::seats::ClientSession;
 use crate::protocol::{LobbyCommand, LobbyPhase, LobbyView};
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
@@ -19,7 +19,7 @@ impl Plugin for LobbyModePlugin {
         app.add_systems(
             Update,
             step_mode.run_if(
-                resource_exists::<OnlineSession>.and_then(in_state(ClientState::Connected)),
+                resource_exists::<ClientSession>.and_then(in_state(ClientState::Connected)),
             ),
         );
     }
@@ -28,7 +28,7 @@ impl Plugin for LobbyModePlugin {
 fn step_mode(
     keys: Res<ButtonInput<KeyCode>>,
     lobbies: Query<&LobbyView>,
-    session: Res<OnlineSession>,
+    session: Res<ClientSession>,
     mut out: MessageWriter<LobbyCommand>,
 ) {
     let Some(lobby) = lobbies.iter().next() else { return };

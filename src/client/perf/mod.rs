@@ -15,7 +15,6 @@ pub mod readings;
 #[cfg(target_arch = "wasm32")]
 pub mod text;
 
-use super::online::OnlineSession;
 #[cfg(not(target_arch = "wasm32"))]
 use super::perf::panel::{PerfPanelPlugin, spawn_overlay};
 pub use super::perf::readings::{
@@ -23,6 +22,7 @@ pub use super::perf::readings::{
 };
 #[cfg(target_arch = "wasm32")]
 use super::perf::text::{PerfTextPlugin, spawn_overlay};
+use crate::net::client::seats::ClientSession;
 use crate::protocol::RoomClock;
 use bevy::diagnostic::{
     DiagnosticsStore, EntityCountDiagnosticsPlugin, FrameTimeDiagnosticsPlugin,
@@ -93,7 +93,7 @@ fn refresh_readings(
     diagnostics: Res<DiagnosticsStore>,
     clocks: Query<&RoomClock>,
     client: Option<Res<RenetClient>>,
-    session: Option<Res<OnlineSession>>,
+    session: Option<Res<ClientSession>>,
     mut readings: ResMut<PerfReadings>,
 ) {
     let now = time.elapsed();
@@ -101,10 +101,9 @@ fn refresh_readings(
         return;
     }
     *next = now + REFRESH;
-    let corrected: Option<u64> = session
-        .as_deref()
-        .filter(|s| !s.players.is_empty())
-        .map(|s| s.players.iter().map(|p| p.predictor.stats.corrected).sum());
+    let corrected: Option<u64> = session.as_deref().filter(|s| !s.players.is_empty()).map(|s| {
+        s.players.iter().filter_map(|p| p.predictor.as_ref()).map(|p| p.stats.corrected).sum()
+    });
     let corrections_per_s = match (corrected, *last_corrected) {
         (Some(n), Some((then, m))) if now > then => {
             Some(n.saturating_sub(m) as f64 / (now - then).as_secs_f64())

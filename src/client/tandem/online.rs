@@ -12,8 +12,8 @@ use super::run::{TANDEM_HZ, TandemRun, order_from_action};
 use super::screen::TandemScreen;
 use crate::client::args::{Autoplay, Options};
 use crate::client::input::{Lineup, LocalPlayer};
-use crate::client::online::OnlineSession;
 use crate::client::settings::device::{CookAction, Device};
+use crate::net::client::seats::ClientSession;
 use crate::net::client::session::SendPace;
 use crate::net::client::tandem_seat::{SeatDriver, TandemSeat};
 use crate::protocol::tandem::{Carrier, TandemEvents, TandemLive, TandemOrder, TandemRoundInfo};
@@ -64,7 +64,7 @@ fn follow_round(
     rounds: Query<(&TandemRoundInfo, &TandemLive)>,
     screen: Option<ResMut<TandemScreen>>,
     local: Option<Res<TandemRun>>,
-    session: Res<OnlineSession>,
+    session: Res<ClientSession>,
     lineup: Option<Res<Lineup>>,
     mut cache: Local<CourseCache>,
 ) {
@@ -148,7 +148,7 @@ fn hear_round(
 fn send_autoplay_orders(
     rounds: Query<(&TandemRoundInfo, &TandemLive)>,
     options: Option<Res<Options>>,
-    session: Res<OnlineSession>,
+    session: Res<ClientSession>,
     mut clock: ResMut<OrderClock>,
     mut seats: Local<Vec<TandemSeat>>,
     mut pace: ResMut<SendPace>,
@@ -180,7 +180,7 @@ fn send_orders(
     time: Res<Time<Real>>,
     rounds: Query<&TandemRoundInfo>,
     devices: Query<(&LocalPlayer, &ActionState<CookAction>)>,
-    session: Res<OnlineSession>,
+    session: Res<ClientSession>,
     mut clock: ResMut<OrderClock>,
     mut pace: ResMut<SendPace>,
     mut out: MessageWriter<TandemOrder>,

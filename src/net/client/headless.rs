@@ -1,151 +1,42 @@
 //! The headless network client: a connection opened with a connect token (UDP, or the web
-//! port's WebSocket relay), marking itself ready, sending one input frame per tick through the
-//! uplink (clock sync, stamping, repeats: `net::client::uplink`), predicting its cook, and measuring
-//! what it gets back. It is `undercooked join … --headless`, the load generator's connection
-//! and the tests' client; the game window shares its connection opening.
+//! port's WebSocket relay: `net::client::transport`), driven by the session every client shares
+//! (`net::client::seats`: marking itself ready, sending one input frame per tick through the
+//! uplink, predicting its cook) with its `--inputs` planned into the session's outbox
+//! (`net::client::headless_inputs`), and measuring what it gets back. It is `undercooked join
+//! … --headless`, the load generator's connection and the tests' client.
 
 use crate::bot::remote::{RemoteBot, SharedClaims};
-use crate::net::client::predict::{Predictor, reconcile_seen};
-use crate::net::client::seen::{SeenRound, with_views};
-use crate::net::client::session::{
-    ClientNetPlugin, JoinReply, SendPace, SendPacingPlugin, insert_client, ready_due, take_welcome,
-};
+use crate::net::client::headless_inputs::{HeadlessInputs, InputMode, plan_inputs};
+use crate::net::client::seats::{ClientSession, ClientSessionPlugin, SessionSystems};
+use crate::net::client::session::{JoinReply, SendPace, SendPacingPlugin};
 use crate::net::client::tandem_seat::{SeatDriver, TandemSeat, play_tandem_seat};
 use crate::net::client::tandem_watch::TandemWatch;
-use crate::net::client::uplink::Uplink;
-use crate::net::client::watching::{WATCHING, round_seats, watching_round};
+use crate::net::client::transport::{Transport, disconnect, open_probed_connection};
+use crate::net::client::watching::WATCHING;
 use crate::net::wire::error::NetError;
-use crate::net::wire::tokens::read_token;
 use crate::protocol::tandem::{TandemLive, TandemOrder, TandemRoundInfo};
 use crate::protocol::{
-    CookMotion, CookView, GridView, InputAck, InputBatch, LobbyCommand, LobbyPhase, LobbyView,
-    PackedInput, RoomClock, RoomView, TickEvents, Welcome,
+    CookMotion, CookView, InputBatch, LobbyCommand, LobbyView, RoomClock, RoomView,
 };
-use crate::sim::events::SimEvent;
-use crate::sim::input::InputFrame;
 use crate::tandem::view::TandemView;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy_replicon_renet::RenetClient;
-use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::net::UdpSocket;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// Makes `app` a network client seated by `reply`: replicon, renet, the protocol, a netcode
-/// transport (UDP, or the web port's WebSocket relay) carrying the reply's connect token, and the
-/// send pacing ([`SendPace`]). Shared by
-/// the headless client and the windowed online client (`client::online`).
-pub fn add_connection(
-    app: &mut App,
-    reply: &JoinReply,
-    transport: &Transport,
-) -> Result<(), NetError> {
-    app.add_plugins(ClientNetPlugin);
-    app.add_plugins(crate::net::client::ws::WsClientPlugin);
-    open_connection(app.world_mut(), reply, transport)
-}
-
-/// Connects a world that has [`ClientNetPlugin`] (and, for the relay, `ws::WsClientPlugin`):
-/// the renet client and the netcode transport carrying `reply`'s connect token. Separate from
-/// [`add_connection`] so the game window adds the plugins at start and connects when the
-/// menu's Host or Join says so.
-pub fn open_connection(
-    world: &mut World,
-    reply: &JoinReply,
-    transport: &Transport,
-) -> Result<(), NetError> {
-    open_probed_connection(world, reply, transport).map(drop)
-}
-
-/// [`open_connection`], also answering a second handle on the UDP socket (none for the relay):
-/// the load generator polls it to step a connection only when a packet is waiting.
-fn open_probed_connection(
-    world: &mut World,
-    reply: &JoinReply,
-    transport: &Transport,
-) -> Result<Option<UdpSocket>, NetError> {
-    let token = read_token(&reply.token)?;
-    match transport {
-        Transport::Udp => {
-            let socket = UdpSocket::bind(("0.0.0.0", 0))?;
-            let probe = socket.try_clone()?;
-            let transport = NetcodeClientTransport::new(
-                crate::net::wire::tokens::unix_now(),
-                ClientAuthentication::Secure { connect_token: token },
-                socket,
-            )
-            .map_err(|e| NetError::BadToken(e.to_string()))?;
-            insert_client(world, transport);
-            Ok(Some(probe))
-        }
-        Transport::WebSocket { web, origin } => {
-            let transport =
-                crate::net::client::ws::WsClientTransport::connect(web, origin.as_deref(), token)?;
-            insert_client(world, transport);
-            Ok(None)
-        }
-    }
-}
-
-/// How a client's netcode packets travel.
-#[derive(Clone, Debug)]
-pub enum Transport {
-    /// Straight to the server's UDP port (the token's address).
-    Udp,
-    /// Through the web port's WebSocket relay at `web` (HOST:WEB_PORT), as a browser does;
-    /// `origin` is sent as the `Origin` header when given.
-    WebSocket { web: String, origin: Option<String> },
-}
-
-/// What the client sends each tick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum InputMode {
-    /// A wandering stick and an occasional press.
-    Random,
-    /// Neutral frames (still sent, so the link is measured).
-    Idle,
-    /// Nothing sent (tests drive inputs by hand).
-    Manual,
-    /// The planner bot plays the seat from the replicated views (src/bot/remote.rs): a load
-    /// that behaves like players.
-    Bot,
-}
-
-/// The client's view of its own session and its measurements.
-#[derive(Resource, Debug)]
-pub struct ClientSession {
-    pub mode: InputMode,
-    pub welcome: Option<Welcome>,
-    /// The latest room tick seen (the next tick the server simulates).
-    pub tick: Option<u32>,
-    pub ticks_received: u64,
-    pub events_received: u64,
-    pub frames_sent: u64,
-    /// The input link: clock sync, stamping, repeats, and its measurements.
-    pub uplink: Uplink,
-    /// The start of the uplink's clock.
-    epoch: Instant,
+/// What a headless connection measures beyond its session: bandwidth, the cooks and the
+/// Tandem rounds it saw (`--stats`).
+#[derive(Resource, Debug, Default)]
+pub struct LinkWatch {
     down: Vec<f64>,
     up: Vec<f64>,
-    rng: u64,
-    stick: (i16, i16),
-    last_ready: Option<Instant>,
-    /// The client entity of the round the uplink is stamping for.
-    round: Option<Entity>,
-    /// This seat's cook, predicted from the frames the server has not simulated yet (once
-    /// seated, when this client sends frames).
-    pub predictor: Option<Predictor>,
-    /// When the first frame of a live round went out (corrections per second are per second
-    /// of play).
-    playing_since: Option<Duration>,
     /// Every cook seen, by seat: how far it got from where it was first seen.
     pub cooks_seen: BTreeMap<u8, CookTrack>,
     /// The Tandem rounds seen: the couch's way, and each seat's orders as the server ran them.
     pub tandem_seen: TandemWatch,
-    /// Rounds this connection watched, having joined after they began (`net::client::watching`).
-    pub rounds_watched: u32,
 }
 
 /// Where a cook was first seen and the farthest it has been from there (µtiles, Manhattan):
@@ -157,81 +48,55 @@ pub struct CookTrack {
     pub farthest: u32,
 }
 
-impl ClientSession {
-    fn next(&mut self) -> u64 {
-        // xorshift64*: a load generator needs variety, not quality.
-        self.rng ^= self.rng >> 12;
-        self.rng ^= self.rng << 25;
-        self.rng ^= self.rng >> 27;
-        self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
+/// What the prediction measured: corrections per second of play and their size, and how far
+/// the predicted cook was from the authoritative one at each authoritative tick.
+fn prediction_stats(s: &ClientSession) -> Value {
+    let Some(p) = s.predictor() else { return Value::Null };
+    let played = s.played().as_secs_f64();
+    let c = &p.stats.corrections;
+    let round3 = |v: f64| (v * 1000.0).round() / 1000.0;
+    json!({
+        "reconciles": p.stats.reconciles,
+        "corrections": p.stats.corrected,
+        "corrections_per_s": if played > 0.0 { round3(p.stats.corrected as f64 / played) } else { 0.0 },
+        "correction_mean_tiles": round3(c.iter().sum::<f64>() / c.len().max(1) as f64),
+        "correction_max_tiles": round3(c.iter().copied().fold(0.0, f64::max)),
+        "error_max_tiles": round3(p.stats.errors.iter().copied().fold(0.0, f64::max)),
+        "errors_checked": p.stats.errors.len(),
+        "checks_spoilt": p.stats.spoilt,
+    })
+}
 
-    fn frame(&mut self, tick: u32) -> PackedInput {
-        if self.mode == InputMode::Idle {
-            return PackedInput::default();
-        }
-        if tick.is_multiple_of(10) {
-            let r = self.next();
-            let axis = |v: u64| ((v % 3) as i16 - 1) * 1000;
-            self.stick = (axis(r), axis(r >> 8));
-        }
-        let action = self.next().is_multiple_of(8);
-        PackedInput { mv: self.stick, action, face: None, dash: false }
-    }
+fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 }
+}
 
-    /// What the prediction measured: corrections per second of play and their size, and how
-    /// far the predicted cook was from the authoritative one at each authoritative tick.
-    fn prediction_stats(&self) -> Value {
-        let Some(p) = self.predictor.as_ref() else { return Value::Null };
-        let played = self.playing_since.map_or(0.0, |t| (self.clock_now() - t).as_secs_f64());
-        let c = &p.stats.corrections;
-        let round3 = |v: f64| (v * 1000.0).round() / 1000.0;
-        json!({
-            "reconciles": p.stats.reconciles,
-            "corrections": p.stats.corrected,
-            "corrections_per_s": if played > 0.0 { round3(p.stats.corrected as f64 / played) } else { 0.0 },
-            "correction_mean_tiles": round3(c.iter().sum::<f64>() / c.len().max(1) as f64),
-            "correction_max_tiles": round3(c.iter().copied().fold(0.0, f64::max)),
-            "error_max_tiles": round3(p.stats.errors.iter().copied().fold(0.0, f64::max)),
-            "errors_checked": p.stats.errors.len(),
-            "checks_spoilt": p.stats.spoilt,
-        })
-    }
-
-    /// The uplink's clock: time since this session started.
-    pub fn clock_now(&self) -> Duration {
-        self.epoch.elapsed()
-    }
-
-    fn mean(v: &[f64]) -> f64 {
-        if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 }
-    }
-
-    /// The `--stats` object of one connection.
-    pub fn stats(&self) -> Value {
-        json!({
-            "ticks_received": self.ticks_received,
-            "events_received": self.events_received,
-            "frames_sent": self.frames_sent,
-            "down_bytes_per_s": Self::mean(&self.down).round(),
-            "up_bytes_per_s": Self::mean(&self.up).round(),
-            "rtt_ms": self.uplink.stats.rtt_ms.map(f64::round),
-            "jitter_ms": self.uplink.stats.jitter_ms.round(),
-            "input_delay_ticks": (self.uplink.input_delay_ticks(self.clock_now()) * 10.0).round() / 10.0,
-            "late": self.uplink.stats.late,
-            "press_to_applied_ms_p50": percentile(&self.uplink.stats.press_to_applied_ms, 50),
-            "press_to_applied_ms_p99": percentile(&self.uplink.stats.press_to_applied_ms, 99),
-            "prediction": self.prediction_stats(),
-            "cooks": self.cooks_seen.iter().map(|(seat, c)| json!({
-                "seat": seat,
-                "name": c.name,
-                "first": [c.first.0, c.first.1],
-                "farthest_utiles": c.farthest,
-            })).collect::<Vec<Value>>(),
-            "tandem": self.tandem_seen.stats(),
-            "rounds_watched": self.rounds_watched,
-        })
-    }
+/// The `--stats` object of one connection.
+fn stats(s: &ClientSession, w: &LinkWatch) -> Value {
+    let now = s.clock_now();
+    let link = s.uplink().cloned().unwrap_or_default();
+    json!({
+        "ticks_received": s.ticks_received,
+        "events_received": s.events_received,
+        "frames_sent": s.frames_sent,
+        "down_bytes_per_s": mean(&w.down).round(),
+        "up_bytes_per_s": mean(&w.up).round(),
+        "rtt_ms": link.stats.rtt_ms.map(f64::round),
+        "jitter_ms": link.stats.jitter_ms.round(),
+        "input_delay_ticks": (link.input_delay_ticks(now) * 10.0).round() / 10.0,
+        "late": link.stats.late,
+        "press_to_applied_ms_p50": percentile(&link.stats.press_to_applied_ms, 50),
+        "press_to_applied_ms_p99": percentile(&link.stats.press_to_applied_ms, 99),
+        "prediction": prediction_stats(s),
+        "cooks": w.cooks_seen.iter().map(|(seat, c)| json!({
+            "seat": seat,
+            "name": c.name,
+            "first": [c.first.0, c.first.1],
+            "farthest_utiles": c.farthest,
+        })).collect::<Vec<Value>>(),
+        "tandem": w.tandem_seen.stats(),
+        "rounds_watched": s.rounds_watched,
+    })
 }
 
 /// The plugins of one headless connection: what a client needs and nothing a load generator
@@ -318,17 +183,17 @@ impl HeadlessClient {
         app.add_plugins(HeadlessClientPlugin);
         app.add_plugins(crate::net::client::ws::WsClientPlugin);
         let probe = open_probed_connection(app.world_mut(), reply, transport)?;
+        app.add_plugins(ClientSessionPlugin);
+        let by_hand = mode == InputMode::Manual;
+        app.insert_resource(ClientSession::new(&reply.code, by_hand));
+        let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes());
+        app.insert_resource(HeadlessInputs::new(mode, reply.seat(), seed));
+        app.init_resource::<LinkWatch>();
+        app.add_systems(Update, plan_inputs.in_set(SessionSystems::Feed));
         app.add_systems(
             Update,
-            (
-                note_welcome,
-                follow_room,
-                auto_ready,
-                sample_bandwidth,
-                track_cooks,
-                track_tandem,
-                tell_watching,
-            ),
+            (sample_bandwidth, track_cooks, track_tandem, tell_watching)
+                .after(SessionSystems::Follow),
         );
         // In a Tandem round the same `--inputs` drive this seat's handle (src/net/client/tandem_seat.rs).
         let driver = match mode {
@@ -339,31 +204,6 @@ impl HeadlessClient {
         };
         app.insert_resource(TandemSeat::new(driver, reply.seats.first().copied()));
         app.add_systems(Update, play_tandem_seat);
-        // The bot learns how far ahead its frames are stamped from each frame's tick.
-        let bot = (mode == InputMode::Bot).then(|| RemoteBot::new(reply.seats[0], 2));
-        app.insert_resource(BotSeat { bot, events: Vec::new() });
-        let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes()) | 1;
-        app.insert_resource(ClientSession {
-            mode,
-            welcome: None,
-            tick: None,
-            ticks_received: 0,
-            events_received: 0,
-            frames_sent: 0,
-            uplink: Uplink::new(),
-            epoch: Instant::now(),
-            round: None,
-            predictor: None,
-            playing_since: None,
-            down: Vec::new(),
-            up: Vec::new(),
-            rng: seed,
-            stick: (0, 0),
-            last_ready: None,
-            cooks_seen: BTreeMap::new(),
-            tandem_seen: TandemWatch::default(),
-            rounds_watched: 0,
-        });
         app.finish();
         app.cleanup();
         // One connection's systems are a short chain of cheap bookkeeping: the multi-threaded
@@ -384,8 +224,19 @@ impl HeadlessClient {
         self.app.update();
     }
 
+    /// The session this connection runs (its seats, links and counts).
     pub fn session(&self) -> &ClientSession {
         self.app.world().resource::<ClientSession>()
+    }
+
+    /// What this connection measured beyond its session.
+    pub fn watch(&self) -> &LinkWatch {
+        self.app.world().resource::<LinkWatch>()
+    }
+
+    /// The `--stats` object of this connection.
+    pub fn stats(&self) -> Value {
+        stats(self.session(), self.watch())
     }
 
     pub fn connected(&self) -> bool {
@@ -419,12 +270,12 @@ impl HeadlessClient {
 
     /// The planner bot playing this connection's seat (`--inputs bot`).
     pub fn bot(&self) -> Option<&RemoteBot> {
-        self.app.world().resource::<BotSeat>().bot.as_ref()
+        self.app.world().resource::<HeadlessInputs>().bot.as_ref()
     }
 
     /// Share the planner's claims with the other bot connections of this process.
     pub fn share_claims(&mut self, claims: SharedClaims) {
-        if let Some(bot) = self.app.world_mut().resource_mut::<BotSeat>().bot.as_mut() {
+        if let Some(bot) = self.app.world_mut().resource_mut::<HeadlessInputs>().bot.as_mut() {
             bot.share_claims(claims);
         }
     }
@@ -455,10 +306,10 @@ impl HeadlessClient {
     /// How long until this connection's next input frame is due (None: none is scheduled).
     pub fn until_send(&self) -> Option<Duration> {
         let s = self.session();
-        if s.mode == InputMode::Manual {
+        if s.by_hand {
             return None;
         }
-        s.uplink.until_due(s.clock_now())
+        s.uplink()?.until_due(s.clock_now())
     }
 
     pub fn command(&mut self, command: LobbyCommand) {
@@ -467,179 +318,21 @@ impl HeadlessClient {
 
     /// Disconnects cleanly (netcode's disconnect packets go out now).
     pub fn disconnect(&mut self) {
-        if let Some(mut t) = self.app.world_mut().get_resource_mut::<NetcodeClientTransport>() {
-            t.disconnect();
-        }
-        if let Some(mut t) =
-            self.app.world_mut().get_resource_mut::<crate::net::client::ws::WsClientTransport>()
-        {
-            t.disconnect();
-        }
+        disconnect(self.app.world_mut());
         self.step();
     }
 }
 
-fn note_welcome(
-    mut welcome: MessageReader<Welcome>,
-    mut events: MessageReader<TickEvents>,
-    mut s: ResMut<ClientSession>,
-) {
-    let s = &mut *s;
-    // A manual client's tests stamp frames by hand: nothing to predict.
-    if let Some(w) = take_welcome(&mut welcome, &mut s.welcome)
-        && s.mode != InputMode::Manual
-    {
-        s.predictor = Some(Predictor::new(w.seat()));
-    }
-    s.events_received += events.read().count() as u64;
-}
-
 /// Says once a round, on stderr, that this connection watches a round it joined after it
 /// began (its frames count as `no_round` on the server until the next round).
-fn tell_watching(
-    lobbies: Query<&LobbyView>,
-    cooks: Query<&CookView>,
-    tandem: Query<&TandemRoundInfo>,
-    mut s: ResMut<ClientSession>,
-    mut told: Local<bool>,
-) {
-    let Some(lobby) = lobbies.iter().next() else { return };
-    if lobby.phase != LobbyPhase::Round {
-        *told = false;
-        return;
-    }
-    let seats = s.welcome.as_ref().map(|w| w.seats.clone()).unwrap_or_default();
-    let in_round = round_seats(cooks.iter().map(|c| c.seat), tandem.iter());
-    if !*told && watching_round(lobby, &seats, &in_round) {
-        *told = true;
-        s.rounds_watched += 1;
-        eprintln!("room {}: {WATCHING}", lobby.code);
+fn tell_watching(s: Res<ClientSession>, mut told: Local<u32>) {
+    if s.watching && *told != s.rounds_watched {
+        *told = s.rounds_watched;
+        eprintln!("room {}: {WATCHING}", s.code);
     }
 }
 
-/// The `--inputs bot` planner of this connection, and the events it has not planned on yet.
-#[derive(Resource)]
-pub struct BotSeat {
-    pub bot: Option<RemoteBot>,
-    /// (view tick the events show at, the events), in arrival order.
-    events: Vec<(u32, Vec<SimEvent>)>,
-}
-
-/// The bot's frame for `tick`, planned on the round as the client sees it now; a neutral frame
-/// until the round's grid and sources have arrived.
-fn bot_frame(
-    seat: &mut BotSeat,
-    seen: &SeenRound,
-    room: Entity,
-    clock: RoomClock,
-    view: &RoomView,
-    grid: Option<&GridView>,
-    tick: u32,
-) -> InputFrame {
-    let now = clock.tick;
-    let mut events = Vec::new();
-    seat.events.retain(|(at, ev)| {
-        if *at <= now {
-            events.extend(ev.iter().cloned());
-            false
-        } else {
-            true
-        }
-    });
-    let (Some(bot), Some(grid), Ok(source)) = (seat.bot.as_mut(), grid, seen.sources.get(room))
-    else {
-        return InputFrame { tick, ..InputFrame::default() };
-    };
-    with_views(seen, room, clock, view, grid, &events, |views| {
-        bot.frame(room.to_bits(), source, views, tick)
-    })
-}
-
-/// Follows the room clock and the gate's acks, and sends each frame when it is due: stamped
-/// for the tick at which it will arrive, with every unacknowledged frame repeated
-/// ([`Uplink`]).
-fn follow_room(
-    seen: SeenRound,
-    mut s: ResMut<ClientSession>,
-    mut bot: ResMut<BotSeat>,
-    mut ticks: MessageReader<TickEvents>,
-    mut acks: MessageReader<InputAck>,
-    mut pace: ResMut<SendPace>,
-    mut out: MessageWriter<InputBatch>,
-) {
-    let now = s.clock_now();
-    if bot.bot.is_some() {
-        let fresh: Vec<(u32, Vec<SimEvent>)> =
-            ticks.read().map(|t| (t.tick, t.events.clone())).collect();
-        bot.events.extend(fresh);
-    }
-    let Some((room, clock, view, grid)) = seen.rooms.iter().next() else {
-        s.tick = None;
-        acks.clear();
-        bot.events.clear();
-        return;
-    };
-    if s.round != Some(room) {
-        s.round = Some(room);
-        s.uplink.reset_round();
-    }
-    let tick = clock.tick;
-    if let Some(old) = s.tick
-        && tick > old
-    {
-        s.ticks_received += (tick - old) as u64;
-    }
-    s.tick = Some(tick);
-    let session = &mut *s;
-    if session.uplink.follow(now, acks.read(), tick)
-        && let Some(predictor) = session.predictor.as_mut()
-    {
-        reconcile_seen(predictor, &session.uplink, &seen);
-    }
-    if s.mode == InputMode::Manual || view.result.is_some() {
-        return;
-    }
-    let session = &mut *s;
-    let mut uplink = std::mem::take(&mut session.uplink);
-    let batch = uplink.send_due(now, |target| {
-        if session.mode == InputMode::Bot {
-            PackedInput::of(&bot_frame(&mut bot, &seen, room, *clock, view, grid, target))
-        } else {
-            session.frame(target)
-        }
-    });
-    session.frames_sent = uplink.stats.frames_sent;
-    if let Some(predictor) = session.predictor.as_mut()
-        && batch.is_some()
-    {
-        session.playing_since.get_or_insert(now);
-        predictor.catch_up(&uplink);
-    }
-    session.uplink = uplink;
-    if let Some(batch) = batch {
-        out.write(batch);
-        pace.due = true;
-    }
-}
-
-/// Marks the seat ready whenever the lobby shows it is not (so rounds follow rounds).
-fn auto_ready(
-    lobbies: Query<&LobbyView>,
-    mut s: ResMut<ClientSession>,
-    mut out: MessageWriter<LobbyCommand>,
-) {
-    let Some(seat) = s.welcome.as_ref().map(|w| w.seat()) else { return };
-    if s.mode == InputMode::Manual {
-        return;
-    }
-    let Some(lobby) = lobbies.iter().next() else { return };
-    if ready_due(lobby, &[seat], s.last_ready) {
-        s.last_ready = Some(Instant::now());
-        out.write(LobbyCommand::Ready(true));
-    }
-}
-
-fn track_cooks(cooks: Query<(&CookView, &CookMotion)>, mut s: ResMut<ClientSession>) {
+fn track_cooks(cooks: Query<(&CookView, &CookMotion)>, mut s: ResMut<LinkWatch>) {
     for (cook, motion) in &cooks {
         let track = s.cooks_seen.entry(cook.seat).or_insert_with(|| CookTrack {
             name: cook.name.clone(),
@@ -652,10 +345,7 @@ fn track_cooks(cooks: Query<(&CookView, &CookMotion)>, mut s: ResMut<ClientSessi
 }
 
 /// Takes each tick's Tandem view into the watch (`--stats`' `tandem`).
-fn track_tandem(
-    rounds: Query<(Entity, &TandemRoundInfo, &TandemLive)>,
-    mut s: ResMut<ClientSession>,
-) {
+fn track_tandem(rounds: Query<(Entity, &TandemRoundInfo, &TandemLive)>, mut s: ResMut<LinkWatch>) {
     for (round, info, live) in &rounds {
         s.tandem_seen.see(round, info, &live.0);
     }
@@ -666,11 +356,12 @@ fn track_tandem(
 fn sample_bandwidth(
     client: Option<Res<RenetClient>>,
     tandem: Query<(), With<TandemLive>>,
-    mut s: ResMut<ClientSession>,
+    session: Res<ClientSession>,
+    mut s: ResMut<LinkWatch>,
 ) {
     if let Some(c) = client
         && c.is_connected()
-        && (s.tick.is_some() || !tandem.is_empty())
+        && (session.tick.is_some() || !tandem.is_empty())
     {
         let info = c.network_info();
         s.down.push(info.bytes_received_per_second);

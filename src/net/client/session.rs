@@ -1,12 +1,13 @@
-//! The client side of a hosted session that every client shares, native or browser: what the
-//! web port answers to a create or a join ([`JoinReply`]), the replicon/renet plugins and the
-//! send pacing of a connection, and when to (re)send `Ready`. The HTTP call and the socket
-//! differ per platform (`net::client::api` and `net::client::headless` natively with minreq and UDP or `net::client::ws`; `net::client::browser`
-//! with fetch and the page's WebSocket) and come in through [`insert_client`].
+//! The connection every client shares, native or browser: what the web port answers to a
+//! create or a join ([`JoinReply`]), the replicon/renet plugins and the send pacing of a
+//! connection. The HTTP call and the socket differ per platform (`net::client::api` and
+//! `net::client::transport` natively with minreq and UDP or `net::client::ws`;
+//! `net::client::browser` with fetch and the page's WebSocket) and come in through
+//! [`insert_client`]; what the session does once connected is `net::client::seats`.
 
 use crate::net::wire::error::NetError;
 pub use crate::net::wire::error::{BadPageQuery, BadRoomCode};
-use crate::protocol::{LobbyPhase, LobbyView, ProtocolPlugin, Welcome};
+use crate::protocol::ProtocolPlugin;
 use crate::sim::units::MAX_COOKS;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
@@ -108,21 +109,6 @@ pub fn seat_request(
     }
 }
 
-/// Takes the server's `Welcome` (the seats it gives this connection's local slots) into a
-/// client's session, kept in `seated`; answers the newest one that arrived, for the caller to
-/// start its predictions from (a reconnect's new welcome starts fresh ones). The window's online
-/// session and the headless client both seat themselves through this.
-pub fn take_welcome(
-    welcome: &mut MessageReader<Welcome>,
-    seated: &mut Option<Welcome>,
-) -> Option<Welcome> {
-    let newest = welcome.read().last().cloned();
-    if let Some(w) = &newest {
-        *seated = Some(w.clone());
-    }
-    newest
-}
-
 /// The plugins and systems of a network client, before it has a seat: replicon, renet, the
 /// protocol, and the send pacing ([`SendPacingPlugin`]). The connection itself is
 /// [`insert_client`].
@@ -189,16 +175,6 @@ impl PageQuery {
         };
         Ok(PageQuery { room, name: text(name), players })
     }
-}
-
-/// Should a connection (re)send `Ready(true)` for its `seats`: the lobby shows one of them not
-/// ready, and the last request (if any) is older than half a second, so a lost or slow answer
-/// is retried, not flooded. Shared by the headless and the windowed clients.
-pub fn ready_due(lobby: &LobbyView, seats: &[u8], last_ready: Option<Instant>) -> bool {
-    let mine = lobby.seats.iter().filter(|v| seats.contains(&v.seat));
-    lobby.phase == LobbyPhase::Lobby
-        && mine.into_iter().any(|v| !v.ready)
-        && last_ready.is_none_or(|t| t.elapsed() > Duration::from_millis(500))
 }
 
 #[cfg(test)]

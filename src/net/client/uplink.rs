@@ -283,15 +283,7 @@ impl Uplink {
         mut controls: impl FnMut(u32) -> PackedInput,
     ) -> Option<InputBatch> {
         let server = self.server_ms(now)?;
-        let horizon = self.arrival_ms(now)? + TARGET_SLACK_MS;
-        let due = (horizon / TICK_MS).floor().max(0.0) as u32;
-        // Sending now: the next frame, whether due or not (and no more than that).
-        let due_until = if now_too { due.max(self.next_tick.unwrap_or(due)) } else { due };
-        let mut next = match self.next_tick {
-            // After a stall, frames older than a batch would only arrive late: skip them.
-            Some(t) if t + MAX_BATCH as u32 > due_until => t,
-            _ => due_until,
-        };
+        let (mut next, due_until) = self.due_range(now, now_too)?;
         let mut sent_any = false;
         while next <= due_until {
             let p = controls(next);
@@ -331,6 +323,29 @@ impl Uplink {
             return None;
         }
         InputBatch::pack(self.slot, self.unacked.make_contiguous())
+    }
+
+    /// The ticks whose frames [`Uplink::send_due`] would send at `now` (empty when none is
+    /// due; None before the clock is known): what a planner fills in ahead of the send.
+    pub fn due_ticks(&self, now: Duration) -> Option<std::ops::RangeInclusive<u32>> {
+        self.server_ms(now)?;
+        let (first, last) = self.due_range(now, false)?;
+        Some(first..=last)
+    }
+
+    /// The first tick the next send stamps and the last one due at `now` (`now_too`: the next
+    /// frame even if not due yet). The first is past the last when nothing is due.
+    fn due_range(&self, now: Duration, now_too: bool) -> Option<(u32, u32)> {
+        let horizon = self.arrival_ms(now)? + TARGET_SLACK_MS;
+        let due = (horizon / TICK_MS).floor().max(0.0) as u32;
+        // Sending now: the next frame, whether due or not (and no more than that).
+        let due_until = if now_too { due.max(self.next_tick.unwrap_or(due)) } else { due };
+        let next = match self.next_tick {
+            // After a stall, frames older than a batch would only arrive late: skip them.
+            Some(t) if t + MAX_BATCH as u32 > due_until => t,
+            _ => due_until,
+        };
+        Some((next, due_until))
     }
 
     /// How long from `now` until the next frame is due (zero: now; None before the clock is

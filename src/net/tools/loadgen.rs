@@ -4,8 +4,10 @@
 
 use crate::bot::remote::SharedClaims;
 use crate::net::client::api::{api_join, request_seat};
-use crate::net::client::headless::{HeadlessClient, InputMode, Transport};
+use crate::net::client::headless::HeadlessClient;
+use crate::net::client::headless_inputs::InputMode;
 use crate::net::client::session::JoinReply;
+use crate::net::client::transport::Transport;
 use crate::net::wire::error::NetError;
 use crate::stdout::print_line;
 use bevy::prelude::*;
@@ -258,7 +260,7 @@ pub fn run_join(args: &JoinArgs) -> u8 {
         let per: Vec<Value> = clients
             .iter()
             .map(|c| {
-                let mut v = c.session().stats();
+                let mut v = c.stats();
                 if let Some(bot) = c.bot() {
                     v["bot_plans"] = json!(bot.plans);
                     v["bot_error"] = json!(bot.error.as_ref().map(ToString::to_string));

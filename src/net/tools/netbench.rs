@@ -7,7 +7,9 @@
 //! Wall-clock time is read here: this measures the network, it is no part of the rules.
 
 use crate::net::client::api::{api_create, api_join};
-use crate::net::client::headless::{HeadlessClient, InputMode, Transport, percentile};
+use crate::net::client::headless::{HeadlessClient, percentile};
+use crate::net::client::headless_inputs::InputMode;
+use crate::net::client::transport::Transport;
 use crate::net::server::inputs::{FrameCounts, seat_frame_counts};
 use crate::net::server::rooms::{HostedRoom, replay_live};
 use crate::net::server::worlds::{HostConfig, ServerHandle, spawn_server};
@@ -216,12 +218,14 @@ fn measure(args: &NetBenchArgs, rtt: u32) -> Result<Value, NetError> {
     let (mut payload_up, mut payload_down) = (0.0, 0.0);
     for c in &clients {
         let s = c.session();
-        let st = s.stats();
+        let st = c.stats();
         payload_up += st["up_bytes_per_s"].as_f64().unwrap_or(0.0);
         payload_down += st["down_bytes_per_s"].as_f64().unwrap_or(0.0);
         sent += s.frames_sent;
-        press.extend(s.uplink.stats.press_to_applied_ms.iter().copied());
-        if let Some(p) = s.predictor.as_ref() {
+        if let Some(link) = s.uplink() {
+            press.extend(link.stats.press_to_applied_ms.iter().copied());
+        }
+        if let Some(p) = s.predictor() {
             corrections += p.stats.corrected as usize;
             sizes.extend(p.stats.corrections.iter().copied());
             errors.extend(p.stats.errors.iter().copied());
