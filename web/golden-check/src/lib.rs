@@ -7,7 +7,8 @@
 
 use undercooked::level::compile::parse_level;
 use undercooked::level::recipes::{builtin_recipes, parse_recipes};
-use undercooked::replay::golden::{CheckOutcome, Golden, hex};
+use undercooked::replay::golden::{CheckOutcome, Golden};
+use undercooked::replay::hex::hex;
 use undercooked::replay::script::InputScript;
 use undercooked::replay::{compare, run_script};
 use undercooked::tandem::script::{
