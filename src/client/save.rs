@@ -49,6 +49,13 @@ pub fn save_path() -> Option<PathBuf> {
     Some(base.join("undercooked").join("save.json"))
 }
 
+/// Where a hosted game keeps its results and server key: beside the save file.
+pub fn host_data_dir() -> PathBuf {
+    save_path()
+        .and_then(|p| p.parent().map(|d| d.join("host")))
+        .unwrap_or_else(|| std::env::temp_dir().join("undercooked-host"))
+}
+
 /// Write `bytes` to `path` through a temporary file beside it and a rename, so a crash or a
 /// full disk mid-write leaves the old file whole (a rename within a folder is atomic).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

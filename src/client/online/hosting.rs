@@ -95,10 +95,3 @@ pub fn host_lan(
 pub fn local_players(args: &PlayArgs, lineup: &Lineup) -> u8 {
     (lineup.0.len() as u8).max(args.players).clamp(1, MAX_COOKS as u8)
 }
-
-/// Where a hosted game keeps its results and server key: beside the save file.
-pub fn host_data_dir() -> PathBuf {
-    crate::client::save::save_path()
-        .and_then(|p| p.parent().map(|d| d.join("host")))
-        .unwrap_or_else(|| std::env::temp_dir().join("undercooked-host"))
-}

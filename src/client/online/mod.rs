@@ -22,7 +22,7 @@ pub mod session;
 
 // The paths the screens, the app and the tests name (`client::online::…`).
 #[cfg(not(target_arch = "wasm32"))]
-pub use hosting::{Hosting, host_data_dir, host_lan, lan_ip, local_players};
+pub use hosting::{Hosting, host_lan, lan_ip, local_players};
 #[cfg(not(target_arch = "wasm32"))]
 pub use join_flow::{
     PendingJoin, WindowedOnlinePlugin, go_online, join_target, leave_online, start_join,

@@ -8,9 +8,8 @@ use crate::client::args::{Options, Screen};
 use crate::client::input::Lineup;
 use crate::client::local::assist_menu::{AssistOption, RoundAssist, assist_label};
 use crate::client::local::{HostError, SelectedLevel};
-use crate::client::online::{
-    Hosting, go_online, host_data_dir, host_lan, leave_online, local_players,
-};
+use crate::client::online::{Hosting, go_online, host_lan, leave_online, local_players};
+use crate::client::save::host_data_dir;
 use crate::client::screens::nav::{Cursor, MenuAction, MenuChoice, spawn_item};
 use crate::client::state::AppState;
 use crate::client::theme::{MENU_GAP, PLAIN, paragraph, screen, title};

@@ -19,7 +19,7 @@ pub struct TandemBundles {
 
 /// Where the window's bundles go: beside a window-hosted server's (`host_data_dir()/bundles`).
 pub fn bundle_dir() -> PathBuf {
-    crate::client::online::host_data_dir().join("bundles")
+    crate::client::save::host_data_dir().join("bundles")
 }
 
 impl TandemBundles {
