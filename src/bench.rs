@@ -47,6 +47,10 @@ pub enum BenchCommand {
     /// ("no rules change", or the first tick and field where they part).
     #[cfg(not(target_arch = "wasm32"))]
     Compare(compare::CompareArgs),
+    /// A directory's room-code lookups and heartbeats per second with p50/p99 latency, in
+    /// process or on Redis (`--redis URL`), and a heartbeat's bytes per server per second.
+    #[cfg(not(target_arch = "wasm32"))]
+    Directory(crate::directory::bench::DirBenchArgs),
 }
 
 /// Options of `bench sim`.
@@ -241,6 +245,8 @@ pub fn run(command: BenchCommand) -> u8 {
         BenchCommand::Net(args) => crate::net::tools::netbench::run(&args),
         #[cfg(not(target_arch = "wasm32"))]
         BenchCommand::Compare(args) => compare::run_compare(&args),
+        #[cfg(not(target_arch = "wasm32"))]
+        BenchCommand::Directory(args) => crate::directory::bench::run(&args),
     }
 }
 

@@ -389,29 +389,80 @@ fn directories_on_one_redis_share_entries_and_a_restart_loses_none() {
 }
 
 #[test]
-fn a_store_that_goes_away_gives_named_503s() {
+fn a_store_that_goes_away_gives_named_503s_and_recovers_while_rooms_play_on() {
     let port = free_port();
     let redis = redis_on("gone", port);
     let dir = directory(0, &["--redis", &redis.url]);
     assert_eq!(get(&format!("{}/readyz", dir.addr)).0, 200);
+    let mut a = announcing("gone-a", &dir.addr, &[]);
+    let code = create_room(&a.addr, true);
+    let listed =
+        until("the room is listed", || entry(&dir.addr, &a.addr).filter(|e| e["rooms"] == 1));
     drop(redis);
     let (status, v) = get(&format!("{}/api/servers", dir.addr));
     assert_eq!((status, error(&v)), (503, "store_unavailable"), "{v}");
     let (status, v) = get(&format!("{}/readyz", dir.addr));
     assert_eq!((status, error(&v)), (503, "store_unavailable"), "{v}");
+    let (status, v) = get(&format!("{}/api/rooms/{code}", dir.addr));
+    assert_eq!((status, error(&v)), (503, "store_unavailable"), "{v}");
     assert_eq!(get(&format!("{}/healthz", dir.addr)).0, 200, "the process itself is fine");
-    // Redis back on its port: the directory answers again, with no restart of its own.
+    // The game server's heartbeats are refused meanwhile; its room plays on, joined by address.
+    until("a heartbeat refused by name", || {
+        (metric(&dir.addr, "undercooked_directory_refused_total{error=\"store_unavailable\"}") >= 4)
+            .then_some(())
+    });
+    let out = Command::new(BIN)
+        .args(["join", "--headless", &a.addr, "--room", &code, "--seconds", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(a.child.try_wait().unwrap().is_none(), "the game server runs on");
+    // Redis back on its port (empty: it saves nothing): the directory answers again with no
+    // restart of its own, and the server's next heartbeat lists it again under its entry.
     let back = redis_on("gone", port);
     until("the directory recovers", || {
         (get(&format!("{}/api/servers", dir.addr)).0 == 200).then_some(())
     });
     assert_eq!(get(&format!("{}/readyz", dir.addr)).0, 200);
+    let again = until("the server is listed again", || entry(&dir.addr, &a.addr));
+    assert_eq!(again["id"], listed["id"], "renewed with its own secret");
+    until("its code resolves again", || {
+        (get(&format!("{}/api/rooms/{code}", dir.addr)).0 == 200).then_some(())
+    });
     drop(back);
 }
 
 /// Sends raw bytes and reads the answer's status line and body (the connection's whole answer).
 fn raw(dir: &str, bytes: &[u8], shut_write: bool) -> (String, Value) {
-    let mut s = TcpStream::connect(dir.trim_start_matches("http://")).unwrap();
+    raw_on(TcpStream::connect(dir.trim_start_matches("http://")).unwrap(), bytes, shut_write)
+}
+
+/// A connection to the directory from `source`, another loopback address (127.0.0.2): the
+/// directory's per-address limits see a second peer.
+fn connect_from(source: &str, dir: &str) -> TcpStream {
+    let to: std::net::SocketAddr = dir.trim_start_matches("http://").parse().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let tcp = runtime
+        .block_on(async {
+            let socket = tokio::net::TcpSocket::new_v4()?;
+            socket.bind(format!("{source}:0").parse().expect("a loopback address"))?;
+            socket.connect(to).await
+        })
+        .and_then(|s| s.into_std())
+        .expect("a TCP connection from the other address");
+    tcp.set_nonblocking(false).unwrap();
+    tcp
+}
+
+/// `GET path` from `source`: the status and the refusal's name (or the body's `address`).
+fn get_from(source: &str, dir: &str, path: &str) -> (u16, Value) {
+    let req = format!("GET {path} HTTP/1.1\r\nHost: d\r\nConnection: close\r\n\r\n");
+    let (status, v) = raw_on(connect_from(source, dir), req.as_bytes(), false);
+    (status.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0), v)
+}
+
+/// Sends raw bytes on `s` and reads one answer's status line and body.
+fn raw_on(mut s: TcpStream, bytes: &[u8], shut_write: bool) -> (String, Value) {
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     let _ = s.write_all(bytes);
     if shut_write {
@@ -627,4 +678,191 @@ fn heartbeats_through_an_impaired_link_keep_the_server_listed() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `n` distinct well-formed room codes, none of them `except` (a guesser's list).
+fn guesses(n: usize, except: &str) -> Vec<String> {
+    let alphabet = undercooked::net::wire::tokens::CODE_ALPHABET;
+    let base = alphabet.len();
+    (0..)
+        .map(|i: usize| {
+            let mut x = i * 7919 + 12_345;
+            (0..5)
+                .map(|_| {
+                    let c = alphabet[x % base] as char;
+                    x /= base;
+                    c
+                })
+                .collect::<String>()
+        })
+        .filter(|c| c != except)
+        .take(n)
+        .collect()
+}
+
+#[test]
+fn guessing_room_codes_is_refused_by_name_and_counted_while_others_look_up() {
+    let dir = directory(0, &["--unknown-lookups-per-minute", "5", "--lookups-per-minute", "1000"]);
+    let a = announcing("guess-a", &dir.addr, &[]);
+    let code = create_room(&a.addr, false);
+    // Waited for on the list, not by looking the code up (127.0.0.1's own guesses stay unspent).
+    until("the room is announced", || entry(&dir.addr, &a.addr).filter(|e| e["rooms"] == 1));
+    let unknown_before = metric(&dir.addr, "undercooked_directory_lookups_unknown_total");
+    // 127.0.0.2 guesses 40 codes: a few are answered `no_such_room`, then every lookup of that
+    // address is refused by name until its bucket refills (one guess per 12 s here).
+    let (mut missed, mut refused) = (0u64, 0u64);
+    for guess in guesses(40, &code) {
+        let (status, v) = get_from("127.0.0.2", &dir.addr, &format!("/api/rooms/{guess}"));
+        match (status, error(&v)) {
+            (404, "no_such_room") => missed += 1,
+            (429, "unknown_lookup_rate_limit") => refused += 1,
+            other => panic!("a guess answered {other:?}: {v}"),
+        }
+    }
+    eprintln!("guessing: {missed} answered no_such_room, {refused} refused");
+    assert!(missed >= 5, "the first guesses are answered: {missed}");
+    assert!(refused >= 20, "most guesses are refused: {refused}");
+    assert_eq!(
+        metric(
+            &dir.addr,
+            "undercooked_directory_refused_total{error=\"unknown_lookup_rate_limit\"}"
+        ),
+        refused
+    );
+    assert_eq!(
+        metric(&dir.addr, "undercooked_directory_lookups_unknown_total") - unknown_before,
+        missed,
+        "every unknown code answered is counted"
+    );
+    // The guesser is refused even the real code; another address looks it up as ever.
+    let (status, v) = get_from("127.0.0.2", &dir.addr, &format!("/api/rooms/{code}"));
+    assert_eq!((status, error(&v)), (429, "unknown_lookup_rate_limit"), "{v}");
+    let (status, v) = get(&format!("{}/api/rooms/{code}", dir.addr));
+    assert_eq!((status, v["address"].as_str()), (200, Some(a.addr.as_str())), "{v}");
+    let (status, v) = get_from("127.0.0.3", &dir.addr, &format!("/api/rooms/{code}"));
+    assert_eq!((status, v["address"].as_str()), (200, Some(a.addr.as_str())), "{v}");
+}
+
+#[test]
+fn lookups_per_address_are_limited_by_name() {
+    let dir = directory(0, &["--lookups-per-minute", "3"]);
+    let answers: Vec<(u16, String)> = (0..8)
+        .map(|_| {
+            let (status, v) = get_from("127.0.0.2", &dir.addr, "/api/rooms/ACDEF");
+            (status, error(&v).to_string())
+        })
+        .collect();
+    let refused = answers.iter().filter(|a| *a == &(429, "lookup_rate_limit".into())).count();
+    assert!(refused >= 4, "{answers:?}");
+    assert_eq!(answers[0], (404, "no_such_room".into()));
+    assert_eq!(
+        metric(&dir.addr, "undercooked_directory_refused_total{error=\"lookup_rate_limit\"}"),
+        refused as u64
+    );
+    assert_eq!(get_from("127.0.0.3", &dir.addr, "/api/rooms/ACDEF").0, 404, "another address");
+}
+
+#[test]
+fn an_announce_flood_is_refused_by_name_while_a_server_elsewhere_stays_listed() {
+    let dir = directory(0, &["--announces-per-minute", "20"]);
+    // A beats every 5 s (12 a minute, under the limit) from 127.0.0.1.
+    let a =
+        server("flood-a", &["--announce", &dir.addr, "--name", "flood-a", "--announce-secs", "5"]);
+    until("a is listed", || entry(&dir.addr, &a.addr));
+    let before = metric(&dir.addr, "undercooked_directory_announces_total");
+    // 127.0.0.2 floods announces for an address of its own that answers nothing.
+    let body = announce_body(&format!("127.0.0.2:{}", free_port()), &[]).to_string();
+    let request = announce_request(body.as_bytes(), body.len(), "application/json");
+    let (mut unreachable, mut refused) = (0u64, 0u64);
+    for _ in 0..60 {
+        let (status, v) = raw_on(connect_from("127.0.0.2", &dir.addr), &request, false);
+        match (status.split_whitespace().nth(1), error(&v)) {
+            (Some("422"), "unreachable") => unreachable += 1,
+            (Some("429"), "announce_rate_limit") => refused += 1,
+            other => panic!("a flooding announce answered {other:?}: {v}"),
+        }
+    }
+    eprintln!("announce flood: {unreachable} probed and refused, {refused} refused unread");
+    assert!(unreachable >= 20 && refused >= 30, "{unreachable} {refused}");
+    assert_eq!(
+        metric(&dir.addr, "undercooked_directory_refused_total{error=\"announce_rate_limit\"}"),
+        refused
+    );
+    // A's heartbeats go on being accepted, and A stays listed as itself.
+    until("two more of A's heartbeats accepted", || {
+        (metric(&dir.addr, "undercooked_directory_announces_total") >= before + 2).then_some(())
+    });
+    assert_eq!(entry(&dir.addr, &a.addr).unwrap()["name"], "flood-a");
+    assert_eq!(servers(&dir.addr).len(), 1, "the flood listed nothing");
+}
+
+/// Whether the directory closed `s` (EOF or reset), waiting up to a second.
+fn closed(mut s: &TcpStream) -> bool {
+    s.set_read_timeout(Some(Duration::from_millis(20))).unwrap();
+    let mut buf = [0u8; 1024];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return false;
+            }
+            Err(_) => return true,
+        }
+    }
+}
+
+#[test]
+fn slowloris_on_the_directory_port_is_cut_off_and_others_are_answered() {
+    let dir = directory(0, &["--head-secs", "2", "--max-connections-per-address", "1000"]);
+    // 100 connections trickle a request head a byte at a time; 10 send a head and half a body.
+    let mut slow: Vec<TcpStream> = (0..100).map(|_| connect_from("127.0.0.2", &dir.addr)).collect();
+    let mut held: Vec<TcpStream> = (0..10).map(|_| connect_from("127.0.0.3", &dir.addr)).collect();
+    let half = announce_request(b"{\"address\":", 200, "application/json");
+    for s in &mut held {
+        s.write_all(&half).unwrap();
+    }
+    let head = b"GET /api/servers HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    let start = Instant::now();
+    let (mut answered, mut open) = (0, slow.len());
+    for i in 0..head.len() {
+        for s in &mut slow {
+            let _ = s.write_all(&head[i..=i]);
+        }
+        answered += usize::from(get(&format!("{}/healthz", dir.addr)).0 == 200);
+        open = slow.iter().filter(|s| !closed(s)).count();
+        if open == 0 || start.elapsed() > PATIENCE {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    eprintln!("directory slowloris: {open} open after {:?} (head deadline 2 s)", start.elapsed());
+    assert!(answered > 0, "the directory answered while 100 slow heads were held");
+    assert_eq!(open, 0, "every trickling head was cut off by its deadline");
+    assert!(metric(&dir.addr, "undercooked_web_head_timeouts_total") >= 100);
+    // Each half-sent body is answered 408 `body_timeout` and its connection closed.
+    for s in held {
+        let (status, v) = raw_on(s, b"", false);
+        assert_eq!((status.split_whitespace().nth(1), error(&v)), (Some("408"), "body_timeout"));
+    }
+    assert!(metric(&dir.addr, "undercooked_directory_refused_total{error=\"body_timeout\"}") >= 10);
+}
+
+#[test]
+fn the_connection_cap_per_address_on_the_directory_port_closes_the_extra_one() {
+    let dir = directory(0, &["--max-connections-per-address", "3"]);
+    let held: Vec<TcpStream> = (0..3).map(|_| connect_from("127.0.0.2", &dir.addr)).collect();
+    until("three connections open", || {
+        (metric(&dir.addr, "undercooked_web_connections_open") >= 3).then_some(())
+    });
+    let (status, _) = get_from("127.0.0.2", &dir.addr, "/healthz");
+    assert_eq!(status, 0, "the fourth from 127.0.0.2 is closed unanswered");
+    assert_eq!(get_from("127.0.0.3", &dir.addr, "/healthz").0, 200, "another address is served");
+    assert_eq!(metric(&dir.addr, "undercooked_web_refused_per_address_total"), 1);
+    drop(held);
 }

@@ -1,10 +1,11 @@
 //! `undercooked directory`: its options, and the process that runs one until SIGINT/SIGTERM.
 
 use super::admit::Admission;
+use super::limits::{DirLimiter, DirLimits};
 use super::memory::MemoryStore;
 use super::metrics::DirCounters;
 use super::redis_store::RedisStore;
-use super::serve::start;
+use super::serve::{DirectoryHandle, start};
 use super::service::DirShared;
 use super::store::Store;
 use crate::net::server::web::{WebCounters, WebLimits};
@@ -42,20 +43,48 @@ pub struct DirectoryArgs {
     /// Most connections open at once from one IP address.
     #[arg(long, default_value_t = 64)]
     pub max_connections_per_address: usize,
+    /// Seconds a request head may take to arrive whole (also how long an idle kept-alive
+    /// connection stays), and an announce's body after its head: slow senders are cut off.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub head_secs: u64,
+    /// Announces one IP address may send per minute, also its burst (0: no limit); over it,
+    /// 429 `announce_rate_limit`. A server beats every 5 s (12 a minute).
+    #[arg(long, default_value_t = 60)]
+    pub announces_per_minute: u32,
+    /// Room-code lookups one IP address may make per minute, also its burst (0: no limit);
+    /// over it, 429 `lookup_rate_limit`.
+    #[arg(long, default_value_t = 120)]
+    pub lookups_per_minute: u32,
+    /// Lookups of codes no live server holds that one IP address may make per minute, also its
+    /// burst (0: no limit); past it every lookup of that address gets 429
+    /// `unknown_lookup_rate_limit` until a token refills, so codes cannot be found by guessing.
+    #[arg(long, default_value_t = 10)]
+    pub unknown_lookups_per_minute: u32,
+    /// Quick-match requests one IP address may make per minute, also its burst (0: no limit);
+    /// over it, 429 `quick_match_rate_limit`.
+    #[arg(long, default_value_t = 20)]
+    pub quick_matches_per_minute: u32,
 }
 
-/// Runs a directory until a signal; the exit code.
-pub fn run(args: &DirectoryArgs) -> u8 {
+impl DirectoryArgs {
+    /// The per-address rates these flags set.
+    pub fn limits(&self) -> DirLimits {
+        DirLimits {
+            announces_per_minute: self.announces_per_minute,
+            lookups_per_minute: self.lookups_per_minute,
+            unknown_lookups_per_minute: self.unknown_lookups_per_minute,
+            quick_matches_per_minute: self.quick_matches_per_minute,
+        }
+    }
+}
+
+/// Opens the store and serves a directory on its port as `args` say (`run`, and the benchmark).
+pub fn open(args: &DirectoryArgs) -> Result<DirectoryHandle, String> {
     let store: Arc<dyn Store> = match &args.redis {
         None => Arc::new(MemoryStore::default()),
-        Some(url) => match RedisStore::open(url) {
-            Ok(s) => Arc::new(s),
-            Err(e) => {
-                eprintln!("error: --redis {url}: {e}");
-                return 2;
-            }
-        },
+        Some(url) => Arc::new(RedisStore::open(url).map_err(|e| format!("--redis {url}: {e}"))?),
     };
+    let wait = Duration::from_secs(args.head_secs);
     let shared = DirShared {
         admission: Admission {
             store,
@@ -63,15 +92,23 @@ pub fn run(args: &DirectoryArgs) -> u8 {
             fleet: args.fleet_secret.clone(),
         },
         counters: DirCounters::default(),
+        limiter: DirLimiter::new(&args.limits()),
         web: Arc::new(WebCounters::default()),
-        body_wait: WebLimits::default().body,
+        body_wait: wait,
     };
     let limits = WebLimits {
         max_connections: args.max_connections,
         per_address: args.max_connections_per_address,
+        head: wait,
+        body: wait,
         ..Default::default()
     };
-    let handle = match start(SocketAddr::new(args.bind, args.web_port), shared, limits) {
+    start(SocketAddr::new(args.bind, args.web_port), shared, limits).map_err(|e| e.to_string())
+}
+
+/// Runs a directory until a signal; the exit code.
+pub fn run(args: &DirectoryArgs) -> u8 {
+    let handle = match open(args) {
         Ok(h) => h,
         Err(e) => {
             eprintln!("error: {e}");

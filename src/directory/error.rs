@@ -1,10 +1,11 @@
 //! Every way the directory refuses a request, with its HTTP status and wire name: the answer
-//! is `{"error": NAME, "detail": TEXT}`, as on the game server's web port.
+//! is `{"error": NAME, "detail": TEXT}`, as on the game server's web port (the same
+//! [`NamedError`] and [`Refusal`] of `net::web::answer`).
 
-use crate::net::server::web::api::{ApiError, Refusal};
-use serde_json::{Value, json};
+use crate::net::server::web::answer::{NamedError, Refusal};
+use crate::net::server::web::api::ApiError;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, thiserror::Error)]
 pub enum DirError {
     #[error("malformed_json")]
     MalformedJson,
@@ -59,10 +60,23 @@ pub enum DirError {
     /// The shared store (Redis) did not answer.
     #[error("store_unavailable")]
     StoreUnavailable,
+    /// One address sent more announces than `--announces-per-minute`.
+    #[error("announce_rate_limit")]
+    AnnounceRateLimit,
+    /// One address asked for more room codes than `--lookups-per-minute`.
+    #[error("lookup_rate_limit")]
+    LookupRateLimit,
+    /// One address asked for more codes nobody holds than `--unknown-lookups-per-minute`: its
+    /// lookups are refused until its bucket refills (guessing codes is slow).
+    #[error("unknown_lookup_rate_limit")]
+    UnknownLookupRateLimit,
+    /// One address asked for more quick matches than `--quick-matches-per-minute`.
+    #[error("quick_match_rate_limit")]
+    QuickMatchRateLimit,
 }
 
-impl DirError {
-    pub fn status(self) -> u16 {
+impl NamedError for DirError {
+    fn status(self) -> u16 {
         use DirError::*;
         match self {
             MalformedJson | UnknownField | WrongType | OutOfRange | BadLabel | BadAddress
@@ -75,37 +89,20 @@ impl DirError {
             BodyTooLarge => 413,
             UnsupportedMediaType => 415,
             Unreachable => 422,
+            AnnounceRateLimit | LookupRateLimit | UnknownLookupRateLimit | QuickMatchRateLimit => {
+                429
+            }
             StoreUnavailable => 503,
         }
     }
-
-    /// The answer: this error's status and `{"error", "detail"}`.
-    pub fn answer(self, detail: impl Into<String>) -> (u16, Value) {
-        (self.status(), json!({"error": self.to_string(), "detail": detail.into()}))
-    }
 }
 
-/// A refused request: which rule, and what about it.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{error}: {detail}")]
-pub struct DirRefusal {
-    pub error: DirError,
-    pub detail: String,
-}
-
-impl DirRefusal {
-    pub fn new(error: DirError, detail: impl Into<String>) -> Self {
-        DirRefusal { error, detail: detail.into() }
-    }
-
-    pub fn answer(&self) -> (u16, Value) {
-        self.error.answer(self.detail.clone())
-    }
-}
+/// A refused request of the directory.
+pub type DirRefusal = Refusal<DirError>;
 
 /// The web port's body refusals ([`crate::net::server::web::api::parse`]) under the directory's names.
-impl From<Refusal> for DirRefusal {
-    fn from(r: Refusal) -> Self {
+impl From<Refusal<ApiError>> for DirRefusal {
+    fn from(r: Refusal<ApiError>) -> Self {
         let error = match r.error {
             ApiError::UnknownField => DirError::UnknownField,
             ApiError::WrongType => DirError::WrongType,

@@ -21,35 +21,7 @@ pub struct DirCounters {
     /// Code lookups of a code no live server holds.
     pub lookups_unknown: AtomicU64,
     /// Every refusal, by its wire name.
-    refused: Mutex<BTreeMap<&'static str, u64>>,
-}
-
-/// The wire name as a `&'static str` (the label of its series).
-fn name(e: DirError) -> &'static str {
-    use DirError::*;
-    match e {
-        MalformedJson => "malformed_json",
-        UnknownField => "unknown_field",
-        WrongType => "wrong_type",
-        OutOfRange => "out_of_range",
-        UnsupportedMediaType => "unsupported_media_type",
-        BodyTooLarge => "body_too_large",
-        BodyTimeout => "body_timeout",
-        BadLabel => "bad_label",
-        BadAddress => "bad_address",
-        UnknownProtocol => "unknown_protocol",
-        TooManyRooms => "too_many_rooms",
-        BadRoom => "bad_room",
-        Unreachable => "unreachable",
-        BadSecret => "bad_secret",
-        BadFleetSecret => "bad_fleet_secret",
-        AddressTaken => "address_taken",
-        CodeTaken => "code_taken",
-        NoSuchRoom => "no_such_room",
-        UnknownEndpoint => "unknown_endpoint",
-        MethodNotAllowed => "method_not_allowed",
-        StoreUnavailable => "store_unavailable",
-    }
+    refused: Mutex<BTreeMap<DirError, u64>>,
 }
 
 impl DirCounters {
@@ -59,12 +31,12 @@ impl DirCounters {
 
     /// Counts one refusal (or `n` rooms refused with the same name).
     pub fn refuse(&self, e: DirError, n: u64) {
-        *self.refused.lock().unwrap_or_else(|p| p.into_inner()).entry(name(e)).or_default() += n;
+        *self.refused.lock().unwrap_or_else(|p| p.into_inner()).entry(e).or_default() += n;
     }
 
     /// Refusals so far of `e`.
     pub fn refused(&self, e: DirError) -> u64 {
-        self.refused.lock().map(|m| m.get(name(e)).copied().unwrap_or(0)).unwrap_or(0)
+        self.refused.lock().map(|m| m.get(&e).copied().unwrap_or(0)).unwrap_or(0)
     }
 
     /// The series as OpenMetrics text; `listed` is (servers, rooms) live now, or None when the

@@ -5,15 +5,17 @@
 //! code. Native only.
 //!
 //! Files, one idea each: [`wire`] (the bodies, shared with the announcing server), [`error`]
-//! (named refusals), [`check`] (what an announce must be), [`admit`] (who may write an entry,
+//! (named refusals), [`limits`] (per-address rates), [`check`] (what an announce must be), [`admit`] (who may write an entry,
 //! and the probe before listing), [`probe`] (the health request to a claimed address),
 //! [`store`] (the trait), [`memory`] and [`redis_store`] (its two homes), [`service`]
-//! (routes), [`serve`] (the port), [`metrics`], [`cli`].
+//! (routes), [`serve`] (the port), [`metrics`], [`cli`], [`bench`] (`bench directory`).
 
 pub mod admit;
+pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod error;
+pub mod limits;
 pub mod memory;
 pub mod metrics;
 pub mod probe;

@@ -1,26 +1,18 @@
 //! The directory's port: one TCP listener served by hyper on a tokio runtime of its own thread,
-//! with the game server's web-port guards (`net::web`): the connection caps at accept, the
-//! request-head deadline and size, the write-stall deadline, and the same connection counters.
+//! through the game server's own accept loop (`net::web::server::accept_loop`): the same
+//! connection caps at accept, request-head deadline and size, write-stall deadline, and
+//! connection counters.
 
 use super::service::{DirShared, handle};
 use crate::net::server::web::WebLimits;
-use crate::net::server::web::conns::ConnTable;
-use crate::net::server::web::counters::WebCounters;
-use crate::net::server::web::stall::StallGuard;
+use crate::net::server::web::server::accept_loop;
 use crate::net::wire::error::NetError;
-use hyper::server::conn::http1;
-use hyper::service::service_fn;
-use hyper_util::rt::{TokioIo, TokioTimer};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
-/// The largest request head; over it: 431 (as on the game server's web port).
-const MAX_HEAD: usize = 8 * 1024;
-/// After an accept error (out of descriptors, say), the loop waits this long before the next.
-const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 /// Threads for store calls (Redis round trips) and probes' sockets.
 const STORE_THREADS: usize = 8;
 
@@ -74,7 +66,13 @@ pub fn start(
         .spawn(move || {
             runtime.block_on(async move {
                 match TcpListener::from_std(listener) {
-                    Ok(l) => serve(l, shared, limits, stopped).await,
+                    Ok(l) => {
+                        let web = shared.web.clone();
+                        accept_loop(l, &limits, web, stopped, move |req, peer, _| {
+                            handle(req, shared.clone(), peer)
+                        })
+                        .await
+                    }
                     Err(e) => bevy::log::error!(error = %e, "directory: listener"),
                 }
             });
@@ -82,46 +80,4 @@ pub fn start(
         })
         .map_err(|e| NetError::Thread(e.to_string()))?;
     Ok(DirectoryHandle { addr: bound, stop: Some(stop), thread: Some(thread) })
-}
-
-async fn serve(
-    listener: TcpListener,
-    shared: Arc<DirShared>,
-    limits: WebLimits,
-    mut stop: oneshot::Receiver<()>,
-) {
-    let conns = ConnTable::new(limits.max_connections, limits.per_address, shared.web.clone());
-    let mut http = http1::Builder::new();
-    http.timer(TokioTimer::new())
-        .header_read_timeout(limits.head)
-        .max_header_size(MAX_HEAD)
-        .max_headers(64)
-        .half_close(true);
-    loop {
-        let accepted = tokio::select! {
-            _ = &mut stop => break,
-            a = listener.accept() => a,
-        };
-        let (stream, peer) = match accepted {
-            Ok(a) => a,
-            Err(_) => {
-                tokio::time::sleep(ACCEPT_BACKOFF).await;
-                continue;
-            }
-        };
-        let Some(slot) = conns.admit(peer.ip()) else { continue };
-        let _ = stream.set_nodelay(true);
-        let io = TokioIo::new(StallGuard::new(stream, limits.write_stall, shared.web.clone()));
-        let (http, shared) = (http.clone(), shared.clone());
-        tokio::spawn(async move {
-            let counters = shared.web.clone();
-            let service = service_fn(move |req| handle(req, shared.clone(), peer));
-            if let Err(e) = http.serve_connection(io, service).await
-                && e.is_timeout()
-            {
-                WebCounters::bump(&counters.head_timeouts);
-            }
-            drop(slot);
-        });
-    }
 }

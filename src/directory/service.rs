@@ -1,12 +1,16 @@
 //! One request on the directory's port: the probes, `/metrics`, and the API: announce, the
 //! server list, a room code's lookup. Every refusal is a [`DirError`] answered as JSON; no
-//! request can make the process panic (bodies are size- and time-limited, then typed).
+//! request can make the process panic (bodies are size- and time-limited, then typed), and
+//! announces and lookups are held to each address's rates ([`super::limits`]) before any body
+//! is read or the store asked.
 
 use super::admit::{Admission, blocking};
 use super::check;
 use super::error::{DirError, DirRefusal};
+use super::limits::{DirLimit, DirLimiter};
 use super::metrics::DirCounters;
 use crate::net::server::web::WebCounters;
+use crate::net::server::web::answer::json_response;
 use crate::net::server::web::api::parse;
 use crate::net::server::web::body::{WebBody, full};
 use crate::net::server::web::service::read_json;
@@ -15,32 +19,22 @@ use crate::net::wire::directory::{
 };
 use crate::net::wire::tokens::parse_code;
 use hyper::body::Incoming;
-use hyper::header::{CACHE_CONTROL, CONNECTION, CONTENT_TYPE, HeaderValue};
-use hyper::{Method, Request, Response, StatusCode};
+use hyper::header::{CONTENT_TYPE, HeaderValue};
+use hyper::{Method, Request, Response};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What every request shares.
 pub struct DirShared {
     pub admission: Admission,
     pub counters: DirCounters,
+    /// What each address may ask per minute.
+    pub limiter: DirLimiter,
     pub web: Arc<WebCounters>,
     /// An announce's body must arrive whole within this long of its head.
     pub body_wait: Duration,
-}
-
-fn json_response((status, value): (u16, Value), close: bool) -> Response<WebBody> {
-    let mut r = Response::new(full(value.to_string()));
-    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let h = r.headers_mut();
-    h.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if close {
-        h.insert(CONNECTION, HeaderValue::from_static("close"));
-    }
-    r
 }
 
 /// Answers one request (never fails: every refusal is a response).
@@ -100,6 +94,7 @@ async fn api(
     let rooms = path.strip_prefix(ROOMS_PATH).and_then(|p| p.strip_prefix('/'));
     match (&method, path.as_str(), rooms) {
         (&Method::POST, ANNOUNCE_PATH, _) => {
+            shared.limiter.take(DirLimit::Announces, peer.ip(), Instant::now())?;
             let bytes = read_json(req, MAX_ANNOUNCE_BYTES, shared.body_wait).await?;
             let body: Announce = parse(&bytes)?;
             let addr = check::announce(&body)?;
@@ -120,17 +115,18 @@ async fn api(
             Ok((200, serde_json::to_value(list).unwrap_or(Value::Null)))
         }
         (&Method::GET, _, Some(code)) => {
-            let Some(code) = parse_code(code) else {
+            let (limiter, ip) = (&shared.limiter, peer.ip());
+            limiter.check(DirLimit::UnknownLookups, ip, Instant::now())?;
+            limiter.take(DirLimit::Lookups, ip, Instant::now())?;
+            let unknown = |why: &str| {
                 DirCounters::bump(&shared.counters.lookups_unknown);
-                return Err(DirRefusal::new(DirError::NoSuchRoom, "not a room code"));
+                limiter.spend(DirLimit::UnknownLookups, ip, Instant::now());
+                DirRefusal::new(DirError::NoSuchRoom, why)
             };
+            let Some(code) = parse_code(code) else { return Err(unknown("not a room code")) };
             let wanted = code.clone();
             let Some(rec) = blocking(store, move |s| s.resolve(&wanted)).await? else {
-                DirCounters::bump(&shared.counters.lookups_unknown);
-                return Err(DirRefusal::new(
-                    DirError::NoSuchRoom,
-                    "no live server holds that code",
-                ));
+                return Err(unknown("no live server holds that code"));
             };
             DirCounters::bump(&shared.counters.lookups);
             let room = rec.rooms.iter().find(|r| r.code == code).cloned();

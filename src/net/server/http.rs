@@ -16,6 +16,7 @@ use crate::net::server::host::{HostAddrs, ServerKey};
 use crate::net::server::listing::{recode, room_entries, rooms_answer};
 use crate::net::server::rooms::{HostLevels, HostedRoom, RoomIndex, RoomPolicy, create_room};
 use crate::net::server::seats::SeatRefusal;
+use crate::net::server::web::answer::NamedError;
 use crate::net::server::web::api::{ApiBody, ApiError};
 use crate::net::server::web::call::{METRICS_PATH, ROOM_CODES_PATH, ROOM_LIST_PATH};
 use crate::net::wire::error::NetError;

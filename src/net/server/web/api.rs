@@ -1,13 +1,15 @@
 //! The API's strict contract: each POST body is one typed struct that refuses unknown fields,
 //! every refusal is one [`ApiError`] with a stable name, and the answer is
-//! `{"error": NAME, "detail": TEXT}`.
+//! `{"error": NAME, "detail": TEXT}` ([`super::answer`]).
 
 use crate::protocol::tandem::GameMode;
 use crate::sim::assist::Assist;
 use crate::sim::units::MAX_COOKS;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::Value;
+
+use super::answer::NamedError;
 
 /// A raw player name longer than this is refused (a kept name is at most
 /// [`crate::net::wire::tokens::NAME_MAX_CHARS`] after sanitising; this only bounds the input).
@@ -74,8 +76,8 @@ pub enum ApiError {
     TokenFailed,
 }
 
-impl ApiError {
-    pub fn status(self) -> u16 {
+impl NamedError for ApiError {
+    fn status(self) -> u16 {
         use ApiError::*;
         match self {
             MalformedJson | UnknownField | WrongType | OutOfRange | UnknownLevel | BadReconnect
@@ -92,30 +94,10 @@ impl ApiError {
             RoomLimit | RelayLimit | ServerStarting | ServerBusy | ServerStopping => 503,
         }
     }
-
-    /// The answer: this error's status and `{"error", "detail"}`.
-    pub fn answer(self, detail: impl Into<String>) -> (u16, Value) {
-        (self.status(), json!({"error": self.to_string(), "detail": detail.into()}))
-    }
 }
 
-/// A refused request: which rule, and what about it.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{error}: {detail}")]
-pub struct Refusal {
-    pub error: ApiError,
-    pub detail: String,
-}
-
-impl Refusal {
-    pub fn new(error: ApiError, detail: impl Into<String>) -> Self {
-        Refusal { error, detail: detail.into() }
-    }
-
-    pub fn answer(&self) -> (u16, Value) {
-        self.error.answer(self.detail.clone())
-    }
-}
+/// A refused request of the web port.
+pub type Refusal = super::answer::Refusal<ApiError>;
 
 /// `POST /api/rooms`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]

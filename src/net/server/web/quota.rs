@@ -1,30 +1,18 @@
-//! Room creation per IP address: a token bucket (a burst, refilled one room at a time) and a
-//! cap on the live rooms an address created. Kept by the router, which sees every shard's
+//! Room creation per IP address: a token bucket (a burst, refilled one room at a time,
+//! [`super::buckets`]) and a cap on the live rooms an address created. Kept by the router, which sees every shard's
 //! creates and learns of closed rooms when it prunes its code table.
 
 use super::api::ApiError;
+use super::buckets::AddressBuckets;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
-
-/// Addresses tracked before full buckets are forgotten (a full bucket is the default).
-const TRACKED: usize = 4096;
-
-/// One address's bucket.
-#[derive(Clone, Copy, Debug)]
-struct Bucket {
-    tokens: u32,
-    /// When the next token is added.
-    refill_at: Instant,
-}
 
 /// The limits and each address's state.
 #[derive(Debug)]
 pub struct RoomQuota {
     per_address: usize,
-    burst: u32,
-    refill: Duration,
-    buckets: HashMap<IpAddr, Bucket>,
+    buckets: AddressBuckets,
     /// Creates admitted but not answered yet, per address (they count as live rooms).
     pending: HashMap<IpAddr, usize>,
 }
@@ -34,9 +22,7 @@ impl RoomQuota {
     pub fn new(per_address: usize, burst: u32, refill: Duration) -> Self {
         RoomQuota {
             per_address,
-            burst,
-            refill: refill.max(Duration::from_millis(1)),
-            buckets: HashMap::new(),
+            buckets: AddressBuckets::new(burst, refill),
             pending: HashMap::new(),
         }
     }
@@ -48,19 +34,8 @@ impl RoomQuota {
         if self.per_address > 0 && live + pending >= self.per_address {
             return Err(ApiError::RoomsPerAddress);
         }
-        if self.burst > 0 {
-            let (burst, refill) = (self.burst, self.refill);
-            if self.buckets.len() >= TRACKED {
-                self.buckets.retain(|_, b| Self::level(b, burst, refill, now) < burst);
-            }
-            let b = self.buckets.entry(ip).or_insert(Bucket { tokens: burst, refill_at: now });
-            if Self::level(b, burst, refill, now) == 0 {
-                return Err(ApiError::RoomRateLimit);
-            }
-            if b.tokens == burst {
-                b.refill_at = now + refill;
-            }
-            b.tokens -= 1;
+        if !self.buckets.take(ip, now) {
+            return Err(ApiError::RoomRateLimit);
         }
         *self.pending.entry(ip).or_insert(0) += 1;
         Ok(())
@@ -74,15 +49,6 @@ impl RoomQuota {
                 self.pending.remove(&ip);
             }
         }
-    }
-
-    /// Brings a bucket up to `now`; its tokens.
-    fn level(b: &mut Bucket, burst: u32, refill: Duration, now: Instant) -> u32 {
-        while b.tokens < burst && b.refill_at <= now {
-            b.tokens += 1;
-            b.refill_at += refill;
-        }
-        b.tokens
     }
 }
 

@@ -13,6 +13,7 @@
 //! for `relay_session` is closed, so sockets held open by WebSocket pings alone, with no
 //! netcode session behind them, give their places back.
 
+use super::answer::{NamedError, json_response};
 use super::api::ApiError;
 use super::body::{WebBody, full};
 use super::conns::ConnSlot;
@@ -62,10 +63,7 @@ pub fn reachable(a: SocketAddr) -> SocketAddr {
 }
 
 fn refuse(error: ApiError, detail: &str) -> Response<WebBody> {
-    let (status, value) = error.answer(detail);
-    let mut r = Response::new(full(value.to_string()));
-    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
-    r
+    json_response(error.answer(detail), false)
 }
 
 fn header_has(req: &Request<Incoming>, name: hyper::header::HeaderName, token: &str) -> bool {

@@ -5,6 +5,7 @@
 //! rooms that closed, from a shard's 404 and from each shard's list of live codes, asked every
 //! [`PRUNE_EVERY`].
 
+use super::answer::NamedError;
 use super::api::{ApiBody, ApiError, CreateBody};
 use super::call::{ApiCall, METRICS_PATH, RECODE_PATH, ROOM_CODES_PATH, ROOM_LIST_PATH};
 use super::counters::WebCounters;

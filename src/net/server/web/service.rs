@@ -2,6 +2,7 @@
 //! Content-Type, size and deadline checks, then a typed body to the router), the WebSocket
 //! relay on `/ws`, and static files for every other GET.
 
+use super::answer::{NamedError, json_response};
 use super::api::{ApiBody, ApiError, CreateBody, JoinBody, Refusal, parse};
 use super::body::{WebBody, full};
 use super::config::WebConfig;
@@ -15,8 +16,8 @@ use super::router::Router;
 use crate::net::client::ws::WS_PATH;
 use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
-use hyper::header::{CACHE_CONTROL, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HeaderValue, ORIGIN};
-use hyper::{Method, Request, Response, StatusCode};
+use hyper::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderValue, ORIGIN};
+use hyper::{Method, Request, Response};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
@@ -35,19 +36,6 @@ pub struct Shared {
     pub udp: Arc<RwLock<Vec<SocketAddr>>>,
     /// The relays' places, in all and per address.
     pub relays: Arc<RelayTable>,
-}
-
-/// A JSON answer; `close` also ends the connection (a refused body may still be arriving).
-fn json_response((status, value): (u16, Value), close: bool) -> Response<WebBody> {
-    let mut r = Response::new(full(value.to_string()));
-    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let h = r.headers_mut();
-    h.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if close {
-        h.insert(CONNECTION, HeaderValue::from_static("close"));
-    }
-    r
 }
 
 fn refusal(r: &Refusal, counters: &WebCounters) -> Response<WebBody> {
