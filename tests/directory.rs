@@ -12,6 +12,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use undercooked::net::wire::tokens::PROTOCOL_ID;
 
+#[path = "support/loopback.rs"]
+mod loopback;
+
 /// The longest any poll waits (entries expire after a few seconds here).
 const PATIENCE: Duration = Duration::from_secs(40);
 const BIN: &str = env!("CARGO_BIN_EXE_undercooked");
@@ -70,11 +73,18 @@ fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|s| s.to_string()).collect()
 }
 
-/// `undercooked directory` on 127.0.0.1 (`port` 0: any), with `extra` options.
+/// `undercooked directory` on 127.0.0.1 (`port` 0: any), with `extra` options. Every test's
+/// traffic comes from 127.0.0.1 and polls: its per-address rates are roomy unless `extra` sets
+/// them (the tests of the limits do).
 fn directory(port: u16, extra: &[&str]) -> Proc {
     let mut args = strings(&["directory", "--bind", "127.0.0.1", "--web-port"]);
     args.push(port.to_string());
     args.extend(strings(extra));
+    for rate in ["--announces-per-minute", "--lookups-per-minute", "--unknown-lookups-per-minute"] {
+        if !extra.contains(&rate) {
+            args.extend(strings(&[rate, "6000"]));
+        }
+    }
     let mut p = spawn(&args, "directory: http://");
     p.addr = format!("http://{}", p.addr);
     p
@@ -440,18 +450,7 @@ fn raw(dir: &str, bytes: &[u8], shut_write: bool) -> (String, Value) {
 /// A connection to the directory from `source`, another loopback address (127.0.0.2): the
 /// directory's per-address limits see a second peer.
 fn connect_from(source: &str, dir: &str) -> TcpStream {
-    let to: std::net::SocketAddr = dir.trim_start_matches("http://").parse().unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let tcp = runtime
-        .block_on(async {
-            let socket = tokio::net::TcpSocket::new_v4()?;
-            socket.bind(format!("{source}:0").parse().expect("a loopback address"))?;
-            socket.connect(to).await
-        })
-        .and_then(|s| s.into_std())
-        .expect("a TCP connection from the other address");
-    tcp.set_nonblocking(false).unwrap();
-    tcp
+    loopback::connect_from(source, dir.trim_start_matches("http://").parse().unwrap())
 }
 
 /// `GET path` from `source`: the status and the refusal's name (or the body's `address`).
@@ -526,6 +525,16 @@ fn bad_bodies_get_named_errors() {
         (announce_request(b"{}", 1 << 20, "application/json"), "413", "body_too_large"),
         (b"GET /api/nothing HTTP/1.1\r\nHost: d\r\n\r\n".to_vec(), "404", "unknown_endpoint"),
         (b"DELETE /api/servers HTTP/1.1\r\nHost: d\r\n\r\n".to_vec(), "405", "method_not_allowed"),
+        // A head over 8 KiB: hyper's 431, before any route is asked.
+        (
+            format!(
+                "GET /api/servers HTTP/1.1\r\nHost: d\r\nX-Big: {}\r\n\r\n",
+                "a".repeat(10_000)
+            )
+            .into_bytes(),
+            "431",
+            "",
+        ),
     ];
     for (bytes, status, name) in &cases {
         assert_eq!(
@@ -558,6 +567,10 @@ fn bad_bodies_get_named_errors() {
     };
     assert_eq!(lie(&|b| b["name"] = json!("bell\u{7}")), (400, "bad_label".into()));
     assert_eq!(lie(&|b| b["name"] = json!("n".repeat(200))), (400, "bad_label".into()));
+    assert_eq!(lie(&|b| b["region"] = json!("eu\nwest")), (400, "bad_label".into()));
+    assert_eq!(lie(&|b| b["region"] = json!("")), (400, "bad_label".into()));
+    assert_eq!(lie(&|b| b["rooms"][0]["level"] = json!("a b")), (400, "bad_room".into()));
+    assert_eq!(lie(&|b| b["capacity"] = json!(-1)), (400, "out_of_range".into()));
     assert_eq!(lie(&|b| b["protocol"] = json!(1)), (400, "unknown_protocol".into()));
     assert_eq!(lie(&|b| b["capacity"] = json!(0)), (400, "too_many_rooms".into()));
     assert_eq!(lie(&|b| b["rooms"][0]["seats_taken"] = json!(9)), (400, "bad_room".into()));

@@ -236,7 +236,7 @@ fn measure(args: &DirBenchArgs) -> Result<serde_json::Value, String> {
     drop(dir);
     game.stop();
     let _ = std::fs::remove_dir_all(&data);
-    let run = |r: &Run| json!({"per_s": r.per_s.round(), "p50_us": r.p50_us, "p99_us": r.p99_us, "failed": r.failed});
+    let run = |r: &Run| json!({"per_s": r.per_s.round() as u64, "p50_us": r.p50_us, "p99_us": r.p99_us, "failed": r.failed});
     Ok(json!({
         "bench": "directory",
         "store": if args.redis.is_some() { "redis" } else { "memory" },
@@ -249,7 +249,7 @@ fn measure(args: &DirBenchArgs) -> Result<serde_json::Value, String> {
             "body_bytes": body,
             "request_bytes": body + head,
             "every_s": args.announce_secs,
-            "bytes_per_s": ((body + head) as f64 / every).round(),
+            "bytes_per_s": ((body + head) as f64 / every).round() as u64,
         },
     }))
 }
@@ -267,7 +267,10 @@ pub fn run(args: &DirBenchArgs) -> u8 {
             };
             println!(
                 "bench directory: store {}, {} servers x {} rooms, {} clients",
-                v["store"], v["servers"], v["rooms_per_server"], v["clients"]
+                v["store"].as_str().unwrap_or(""),
+                v["servers"],
+                v["rooms_per_server"],
+                v["clients"]
             );
             line("lookups");
             line("announces");

@@ -4,6 +4,8 @@
 
 mod files;
 mod fuzz;
+#[path = "../support/loopback.rs"]
+mod loopback;
 mod packets;
 mod soak;
 mod web;

@@ -500,16 +500,7 @@ fn relay_session_from(
     web: SocketAddr,
     reply: &undercooked::net::client::session::JoinReply,
 ) -> (tungstenite::WebSocket<TcpStream>, renetcode::NetcodeClient) {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let tcp = runtime
-        .block_on(async {
-            let socket = tokio::net::TcpSocket::new_v4()?;
-            socket.bind(format!("{source}:0").parse().expect("a loopback address"))?;
-            socket.connect(web).await
-        })
-        .and_then(|s| s.into_std())
-        .expect("a TCP connection from the other address");
-    tcp.set_nonblocking(false).unwrap();
+    let tcp = crate::loopback::connect_from(source, web);
     let (mut ws, _) = tungstenite::client(format!("ws://{web}/ws"), tcp).expect("relay upgrade");
     ws.get_mut().set_read_timeout(Some(Duration::from_millis(20))).unwrap();
     let token = undercooked::net::wire::tokens::read_token(&reply.token).unwrap();
