@@ -111,6 +111,11 @@ struct HostArgs {
     /// Seconds between heartbeats.
     #[arg(long, default_value_t = 5, requires = "announce", value_parser = clap::value_parser!(u64).range(1..=60))]
     announce_secs: u64,
+    /// On SIGTERM/SIGINT, drain: take no new rooms or joins, leave the directory's offers, let
+    /// rounds in play finish for up to this many seconds, then stop (exit 0). Without it a
+    /// signal stops at once (live rounds end `shutdown`). A second signal stops at once.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    drain_seconds: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -344,6 +349,7 @@ fn run_host(h: HostArgs) -> u8 {
             empty_timeout: std::time::Duration::from_secs(h.empty_room_secs),
             bots_fill: h.bots_fill,
             shards: h.shards,
+            drain: h.drain_seconds.map(std::time::Duration::from_secs),
             web: undercooked::net::server::web::WebConfig {
                 root: h.web_root,
                 max_relays: h.max_relays,

@@ -100,6 +100,7 @@ impl Admission {
             protocol: a.protocol,
             capacity: a.capacity,
             rooms: a.rooms,
+            draining: a.draining,
         };
         let ttl = self.ttl;
         let taken = blocking(&self.store, move |s| s.put(&record, ttl)).await?;

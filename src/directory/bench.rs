@@ -117,6 +117,7 @@ fn announce(s: u32, rooms: u32, address: SocketAddr) -> Announce {
         region: "eu-west".into(),
         protocol: PROTOCOL_ID,
         capacity: rooms.max(1),
+        draining: false,
         rooms: (0..rooms)
             .map(|r| RoomEntry {
                 code: code(s * rooms + r),

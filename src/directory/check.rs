@@ -110,6 +110,7 @@ mod tests {
             region: "eu".into(),
             protocol: PROTOCOL_ID,
             capacity: 2,
+            draining: false,
             rooms: vec![RoomEntry {
                 code: "ACDE7".into(),
                 level: "level_01".into(),

@@ -53,6 +53,9 @@ pub enum DirError {
     CodeTaken,
     #[error("no_such_room")]
     NoSuchRoom,
+    /// The server holding the code is draining (`--drain-seconds`): no new joins there.
+    #[error("draining")]
+    Draining,
     #[error("unknown_endpoint")]
     UnknownEndpoint,
     #[error("method_not_allowed")]
@@ -83,6 +86,7 @@ impl NamedError for DirError {
             | UnknownProtocol | TooManyRooms | BadRoom => 400,
             BadSecret | BadFleetSecret => 403,
             NoSuchRoom | UnknownEndpoint => 404,
+            Draining => 410,
             MethodNotAllowed => 405,
             BodyTimeout => 408,
             AddressTaken | CodeTaken => 409,

@@ -111,7 +111,9 @@ async fn api(
         }
         (&Method::GET, SERVERS_PATH, _) => {
             let all = blocking(store, |s| s.list()).await?;
-            let list = ServerList { servers: all.iter().map(|r| r.entry()).collect() };
+            // A draining server takes no one new: it is not offered.
+            let offered = all.iter().filter(|r| !r.draining);
+            let list = ServerList { servers: offered.map(|r| r.entry()).collect() };
             Ok((200, serde_json::to_value(list).unwrap_or(Value::Null)))
         }
         (&Method::GET, _, Some(code)) => {
@@ -128,6 +130,12 @@ async fn api(
             let Some(rec) = blocking(store, move |s| s.resolve(&wanted)).await? else {
                 return Err(unknown("no live server holds that code"));
             };
+            if rec.draining {
+                return Err(DirRefusal::new(
+                    DirError::Draining,
+                    "the server holding that code is draining: it takes no new players",
+                ));
+            }
             DirCounters::bump(&shared.counters.lookups);
             let room = rec.rooms.iter().find(|r| r.code == code).cloned();
             let room = room.ok_or_else(|| DirRefusal::new(DirError::NoSuchRoom, "gone"))?;

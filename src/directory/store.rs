@@ -19,6 +19,10 @@ pub struct ServerRecord {
     pub protocol: u64,
     pub capacity: u32,
     pub rooms: Vec<RoomEntry>,
+    /// Its last announce said it drains: kept alive, offered to nobody (absent in records
+    /// written before drains existed).
+    #[serde(default)]
+    pub draining: bool,
 }
 
 impl ServerRecord {

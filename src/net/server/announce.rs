@@ -5,6 +5,8 @@
 //! which every later heartbeat carries; a room whose code the directory holds for another
 //! server (`code_taken`) is re-coded here and announced again at once. A directory that is
 //! down or refuses is logged and tried again on the next beat: the rooms play on regardless.
+//! A drain (`net::server::drain`) is announced at once (`draining: true`): the directory then
+//! offers none of this server's rooms while its rounds finish.
 
 pub use super::web::config::{ANNOUNCE_EVERY, AnnounceConfig, public_web};
 
@@ -25,6 +27,7 @@ pub async fn run(cfg: AnnounceConfig, shared: Arc<Shared>, bound: SocketAddr) {
     loop {
         let mut rooms = shared.router.listing().await;
         rooms.truncate(MAX_ANNOUNCED_ROOMS.min(capacity));
+        let draining = shared.cfg.draining.is_on();
         let body = Announce {
             id: entry.as_ref().map(|(id, _)| id.clone()),
             secret: entry.as_ref().map(|(_, s)| s.clone()),
@@ -35,6 +38,7 @@ pub async fn run(cfg: AnnounceConfig, shared: Arc<Shared>, bound: SocketAddr) {
             protocol: PROTOCOL_ID,
             capacity: capacity.min(u32::MAX as usize) as u32,
             rooms,
+            draining,
         };
         let directory = cfg.directory.clone();
         let sent = tokio::task::spawn_blocking(move || post_announce(&directory, &body)).await;
@@ -76,7 +80,20 @@ pub async fn run(cfg: AnnounceConfig, shared: Arc<Shared>, bound: SocketAddr) {
             Err(e) => warn!(error = %e, "announce task"),
         }
         if !again {
-            tokio::time::sleep(cfg.every).await;
+            beat_or_drain(&shared, cfg.every, draining).await;
         }
+    }
+}
+
+/// Waits for the next beat, or less: a drain that began since the last announce is told to
+/// the directory at once, so it stops offering this server within a poll, not a beat.
+async fn beat_or_drain(shared: &Shared, every: std::time::Duration, sent_draining: bool) {
+    const POLL: std::time::Duration = std::time::Duration::from_millis(50);
+    let end = tokio::time::Instant::now() + every;
+    while tokio::time::Instant::now() < end {
+        if shared.cfg.draining.is_on() != sent_draining {
+            return;
+        }
+        tokio::time::sleep(POLL.min(end - tokio::time::Instant::now())).await;
     }
 }

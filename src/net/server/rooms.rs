@@ -19,6 +19,7 @@ pub use crate::net::server::hosted::{
 use crate::net::server::records::{BundleWriter, ResultsLog, Source};
 use crate::net::server::seats::{MAX_SEATS, SEAT_HOLD, SeatSlot};
 use crate::net::server::tandem_round::{TandemRound, end_tandem_round, start_tandem_round};
+use crate::net::server::web::config::Draining;
 use crate::protocol::tandem::GameMode;
 use crate::protocol::{InRoom, LobbyPhase, LobbyView, RoundSource};
 use crate::replay::admitted::{AdmittedFrame, run_admitted};
@@ -217,8 +218,10 @@ fn run_lifecycle(
     bundles: Res<BundleWriter>,
     library: Option<Res<LevelLibrary>>,
     mut faults: ResMut<RoundFaults>,
+    draining: Option<Res<Draining>>,
 ) {
     let fill = fill.map(|f| f.0);
+    let draining = draining.is_some_and(|d| d.is_on());
     let now = Instant::now();
     for (entity, mut hosted, mut view) in &mut lobbies {
         let hosted = &mut *hosted;
@@ -272,7 +275,8 @@ fn run_lifecycle(
                 let seated: Vec<&SeatSlot> = hosted.seats.iter().flatten().collect();
                 let all_ready =
                     !seated.is_empty() && seated.iter().all(|s| s.ready && s.client.is_some());
-                if !all_ready {
+                // A draining server starts no new round: its lobbies wait for the exit.
+                if !all_ready || draining {
                     hosted.phase = LobbyPhase::Lobby;
                     hosted.countdown = 0;
                 } else if hosted.phase == LobbyPhase::Lobby {

@@ -56,6 +56,9 @@ pub struct HostConfig {
     pub shards: usize,
     /// The web port's static root, WebSocket relay limits and allowed origins.
     pub web: crate::net::server::web::WebConfig,
+    /// `--drain-seconds`: a signal drains for at most this long before the shutdown
+    /// (`net::server::drain`); None: a signal shuts down at once.
+    pub drain: Option<Duration>,
 }
 
 impl HostConfig {
@@ -75,6 +78,7 @@ impl HostConfig {
             bots_fill: None,
             shards: 1,
             web: Default::default(),
+            drain: None,
         }
     }
 }
@@ -195,6 +199,7 @@ pub fn build_server_with(
         .insert_resource(results)
         .insert_resource(bundles)
         .insert_resource(Shutdown::default())
+        .insert_resource(cfg.web.draining.clone())
         .insert_resource(HostAddrs { udp, web, public })
         .insert_resource(HostLevels {
             levels: levels.into_iter().map(Arc::new).collect(),
@@ -320,9 +325,10 @@ fn run_sharded(cfg: &HostConfig, log: crate::net::server::logs::LogFormat) -> u8
         }
     }
     let flags: Vec<Arc<AtomicBool>> = shards.iter().map(|h| h.shutdown.clone()).collect();
-    if let Err(e) =
-        ctrlc::set_handler(move || flags.iter().for_each(|f| f.store(true, Ordering::SeqCst)))
-    {
+    let (drain, draining) = (cfg.drain, cfg.web.draining.clone());
+    if let Err(e) = ctrlc::set_handler(move || {
+        crate::net::server::drain::on_signal(drain, &draining, &flags);
+    }) {
         eprintln!("error: signal handler: {e}");
         return 2;
     }
@@ -343,6 +349,9 @@ fn run_sharded(cfg: &HostConfig, log: crate::net::server::logs::LogFormat) -> u8
         eprintln!("{warning}");
     }
     println!("results: {}", cfg.data_dir.join("results.jsonl").display());
+    if let Some(bound) = cfg.drain {
+        crate::net::server::drain::drain_then_stop(&shards, &cfg.web.draining, bound);
+    }
     for h in shards {
         h.wait();
     }
@@ -383,6 +392,11 @@ impl ServerHandle {
         });
         self.jobs.send(job).ok()?;
         rx.recv().ok()
+    }
+
+    /// Whether the thread has ended.
+    pub fn ended(&self) -> bool {
+        self.thread.as_ref().is_none_or(|t| t.is_finished())
     }
 
     /// Waits for the thread to end (after a signal set [`ServerHandle::shutdown`]).

@@ -61,6 +61,11 @@ pub struct Announce {
     /// Most rooms the server hosts at once.
     pub capacity: u32,
     pub rooms: Vec<RoomEntry>,
+    /// The server is draining (`--drain-seconds`): the directory keeps its entry alive but
+    /// lists none of it and resolves none of its codes. Sent only while true, so a server that
+    /// never drains announces what older directories read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub draining: bool,
 }
 
 /// A room the directory did not take from an announce, and why (its error's wire name).

@@ -68,6 +68,9 @@ pub enum ApiError {
     ServerBusy,
     #[error("server_stopping")]
     ServerStopping,
+    /// The server is draining (`--drain-seconds`): live rounds finish, nothing new starts.
+    #[error("draining")]
+    Draining,
     #[error("unknown_endpoint")]
     UnknownEndpoint,
     #[error("method_not_allowed")]
@@ -91,7 +94,7 @@ impl NamedError for ApiError {
             UnsupportedMediaType => 415,
             RoomRateLimit | RoomsPerAddress | SeatTokenLimit | RelaysPerAddress => 429,
             TokenFailed => 500,
-            RoomLimit | RelayLimit | ServerStarting | ServerBusy | ServerStopping => 503,
+            RoomLimit | RelayLimit | ServerStarting | ServerBusy | ServerStopping | Draining => 503,
         }
     }
 }

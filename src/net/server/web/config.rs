@@ -30,6 +30,24 @@ pub struct WebConfig {
     pub limits: WebLimits,
     /// `--announce`: heartbeat to a directory (`net::server::announce`).
     pub announce: Option<AnnounceConfig>,
+    /// Set when a drain begins (`--drain-seconds`, `net::server::drain`): the API refuses new
+    /// rooms and joins, `/readyz` says so and the announce tells the directory.
+    pub draining: Draining,
+}
+
+/// The host's drain switch, shared by the signal handler, the web port and every world.
+#[derive(Clone, Debug, Default, bevy::prelude::Resource)]
+pub struct Draining(pub std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Draining {
+    pub fn is_on(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Turns the drain on; true when it was off (the first signal).
+    pub fn begin(&self) -> bool {
+        !self.0.swap(true, std::sync::atomic::Ordering::SeqCst)
+    }
 }
 
 impl Default for WebConfig {
@@ -44,6 +62,7 @@ impl Default for WebConfig {
             public_hosts: Vec::new(),
             limits: WebLimits::default(),
             announce: None,
+            draining: Draining::default(),
         }
     }
 }

@@ -78,8 +78,14 @@ pub async fn handle(
         (&Method::GET, "/readyz") => {
             let (answered, shards) =
                 (shared.router.ready(READY_WAIT).await, shared.router.shards());
-            let status = if answered == shards { 200 } else { 503 };
-            let word = if status == 200 { "ready" } else { "not_ready" };
+            let draining = shared.cfg.draining.is_on();
+            let status = if answered == shards && !draining { 200 } else { 503 };
+            // A draining server answers but takes nothing new: not ready, by its own name.
+            let word = match (status, draining) {
+                (200, _) => "ready",
+                (_, true) => "draining",
+                _ => "not_ready",
+            };
             json_response(
                 (status, json!({"status": word, "shards": shards, "answered": answered})),
                 false,
@@ -90,7 +96,13 @@ pub async fn handle(
                 // The world's registry ends the exposition with `# EOF`: the web port's own
                 // series go before it, so the whole is one OpenMetrics document.
                 let body = world.trim_end().strip_suffix("# EOF").unwrap_or(&world);
-                let text = format!("{body}{}# EOF\n", shared.counters.prometheus());
+                let draining = u8::from(shared.cfg.draining.is_on());
+                let text = format!(
+                    "{body}{}# HELP undercooked_draining 1 while the server drains \
+                     (--drain-seconds).\n# TYPE undercooked_draining gauge\n\
+                     undercooked_draining {draining}\n# EOF\n",
+                    shared.counters.prometheus()
+                );
                 let mut r = Response::new(full(text));
                 r.headers_mut().insert(
                     CONTENT_TYPE,
@@ -170,6 +182,17 @@ pub async fn read_json(
     }
 }
 
+/// A draining server takes no new room and no new player.
+fn refuse_if_draining(shared: &Shared) -> Result<(), Refusal> {
+    match shared.cfg.draining.is_on() {
+        true => Err(Refusal::new(
+            ApiError::Draining,
+            "this server is draining: its rounds finish, nothing new starts here",
+        )),
+        false => Ok(()),
+    }
+}
+
 /// The JSON API's routes.
 async fn api(
     req: Request<Incoming>,
@@ -185,11 +208,16 @@ async fn api(
         (&Method::POST, ["api", "rooms"]) => {
             let body: CreateBody = parse(&read_body(req, shared).await?)?;
             body.check()?;
+            refuse_if_draining(shared)?;
             router.create(body, peer.ip()).await
         }
         (&Method::POST, ["api", "rooms", code, "join"]) => {
             let body: JoinBody = parse(&read_body(req, shared).await?)?;
             body.check()?;
+            // A seat's own reconnect still works: its player is in a round that may finish.
+            if body.reconnect.is_none() {
+                refuse_if_draining(shared)?;
+            }
             router.room("POST", &path, code, ApiBody::Join(body), peer.ip()).await
         }
         (&Method::GET, ["api", "rooms", code]) => {
