@@ -78,6 +78,8 @@ pub fn host_lan(
         bots_fill: None,
         shards: 1,
         web: Default::default(),
+        // The in-game host stops with its window: nothing to drain for.
+        drain: None,
     })?;
     let web = SocketAddr::new(lan.unwrap_or(IpAddr::from([127, 0, 0, 1])), server.addrs.web.port());
     let local_web = SocketAddr::from(([127, 0, 0, 1], server.addrs.web.port()));
