@@ -141,6 +141,9 @@ fn a_round_in_play_at_sigterm_finishes_is_recorded_and_the_host_exits_0() {
     assert!(metrics(&web).contains("undercooked_draining 1"), "{}", metrics(&web));
     assert!(refused_draining(api_create(&web, "Bob", None)), "a new room is refused");
     assert!(refused_draining(api_join(&web, &a.code, "Cy", None)), "a new join is refused");
+    // A seat's own reconnect is still answered: its player may get back into the live round.
+    let back = api_join(&web, &a.code, "Ann", Some(&a.reconnect)).expect("reconnect answered");
+    assert_eq!(back.seat(), a.seat());
     // The round plays on to its end; then the host stops by itself.
     let status = play_until_exit(&mut ca, &mut child);
     assert!(status.is_some_and(|s| s.success()), "exit 0 after the drain: {status:?}");
@@ -168,6 +171,26 @@ fn without_drain_seconds_sigterm_still_stops_at_once() {
     let lines = results(&dir.join("data"));
     let line = lines.iter().find(|l| l["room"] == a.code.as_str()).expect("a results line");
     assert_eq!(line["reason"], "shutdown");
+}
+
+#[test]
+fn a_round_still_live_when_the_bound_passes_ends_shutdown_and_is_bundled() {
+    let dir = scratch("bound");
+    let levels = short_levels(&dir, 600);
+    let (mut child, web) = host(&dir, &levels, &["--drain-seconds", "1"]);
+    let a = api_create(&web, "Ann", None).expect("room created");
+    let mut ca = HeadlessClient::connect(&a, InputMode::Random).expect("client starts");
+    assert!(pump(&mut ca, |c| c.clock().is_some_and(|r| r.tick > 5)), "round live");
+    signal(&child);
+    let status = play_until_exit(&mut ca, &mut child);
+    assert!(status.is_some_and(|s| s.success()), "exit 0 after the bound: {status:?}");
+    let data = dir.join("data");
+    let lines = results(&data);
+    let line = lines.iter().find(|l| l["room"] == a.code.as_str()).expect("a results line");
+    assert_eq!(line["reason"], "shutdown", "{line}");
+    let bundle = data.join("bundles").join(format!("{}-1.ron", a.code));
+    let check = Command::new(BIN).args(["replay", "check"]).arg(&bundle).output().unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
 }
 
 /// A directory on a free loopback port; killed when dropped.
