@@ -6,7 +6,6 @@
 //! bundled) and the process exits 0. A second signal during the drain stops at once.
 
 use crate::net::server::web::config::Draining;
-use crate::net::server::worlds::ServerHandle;
 use bevy::log::info;
 use bevy::prelude::*;
 use std::sync::Arc;
@@ -31,11 +30,20 @@ pub fn on_signal(drain: Option<Duration>, draining: &Draining, stops: &[Arc<Atom
     stops.iter().for_each(|f| f.store(true, Ordering::SeqCst));
 }
 
+/// What the drain needs of the host's shards (`worlds::run_sharded` gives them).
+pub struct ShardWatch<'a> {
+    /// Rounds in play in all shards now (a shard that does not answer holds none we wait on).
+    pub live: &'a dyn Fn() -> usize,
+    /// Whether every shard was stopped another way (a second signal) or has ended.
+    pub stopped: &'a dyn Fn() -> bool,
+    /// Throws every shard's stop switch: the ordinary shutdown.
+    pub stop: &'a dyn Fn(),
+}
+
 /// Waits (on the calling thread) for a drain to begin, then until no shard has a round in play
-/// or `bound` passed, and throws every shard's stop switch. Returns early when the shards were
-/// stopped another way (a second signal) or have all ended.
-pub fn drain_then_stop(shards: &[ServerHandle], draining: &Draining, bound: Duration) {
-    let stopped = || shards.iter().all(|h| h.shutdown.load(Ordering::SeqCst) || h.ended());
+/// or `bound` passed, and stops the shards. Returns early when they were stopped another way.
+pub fn drain_then_stop(shards: ShardWatch<'_>, draining: &Draining, bound: Duration) {
+    let stopped = shards.stopped;
     while !draining.is_on() {
         if stopped() {
             return;
@@ -48,8 +56,7 @@ pub fn drain_then_stop(shards: &[ServerHandle], draining: &Draining, bound: Dura
         if stopped() {
             return;
         }
-        // A shard that does not answer (ended, or its frame panicked) holds no round we wait on.
-        let live: usize = shards.iter().filter_map(|h| h.try_with_world(live_rounds)).sum();
+        let live = (shards.live)();
         if announced != Some(live) {
             info!(live_rounds = live, bound_secs = bound.as_secs(), "draining");
             announced = Some(live);
@@ -59,5 +66,5 @@ pub fn drain_then_stop(shards: &[ServerHandle], draining: &Draining, bound: Dura
         }
         std::thread::sleep(POLL);
     }
-    shards.iter().for_each(|h| h.shutdown.store(true, Ordering::SeqCst));
+    (shards.stop)();
 }

@@ -350,7 +350,14 @@ fn run_sharded(cfg: &HostConfig, log: crate::net::server::logs::LogFormat) -> u8
     }
     println!("results: {}", cfg.data_dir.join("results.jsonl").display());
     if let Some(bound) = cfg.drain {
-        crate::net::server::drain::drain_then_stop(&shards, &cfg.web.draining, bound);
+        use crate::net::server::drain::{ShardWatch, drain_then_stop, live_rounds};
+        let watch = ShardWatch {
+            // A shard that does not answer (ended, or its frame panicked) holds no round to wait on.
+            live: &|| shards.iter().filter_map(|h| h.try_with_world(live_rounds)).sum(),
+            stopped: &|| shards.iter().all(|h| h.shutdown.load(Ordering::SeqCst) || h.ended()),
+            stop: &|| shards.iter().for_each(|h| h.shutdown.store(true, Ordering::SeqCst)),
+        };
+        drain_then_stop(watch, &cfg.web.draining, bound);
     }
     for h in shards {
         h.wait();
