@@ -146,7 +146,8 @@ enum Command {
     },
     /// Measure (release build): `bench sim` steps rooms of random cooks (`--mode tandem`: the
     /// couch), `bench net` plays a room of clients through a simulated bad link, `bench
-    /// compare` measures this change against its parent.
+    /// compare` measures this change against its parent, `bench directory` times a directory's
+    /// lookups and heartbeats.
     Bench {
         #[command(subcommand)]
         what: undercooked::bench::BenchCommand,
