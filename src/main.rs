@@ -272,8 +272,19 @@ fn main() -> ExitCode {
                 args.web = web;
                 args.room = Some(code);
             }
+            if args.quick {
+                // Quick match needs as many seats as this process takes: the window's local
+                // players, or the headless client's connections (`--players N` asks N).
+                if headless && players > 1 && !args.quick {
+                    args.clients = usize::from(players);
+                }
+                let seats = if headless { args.clients.clamp(1, 4) as u8 } else { players };
+                if let Err(code) = quick_match(&mut args, seats) {
+                    return ExitCode::from(code);
+                }
+            }
             if args.room.is_none() && !args.create {
-                eprintln!("error: give --room CODE, --create, or a join link");
+                eprintln!("error: give --room CODE, --create, --quick, or a join link");
                 return ExitCode::from(2);
             }
             // A code alone: the directory says which server holds it.
@@ -300,7 +311,7 @@ fn main() -> ExitCode {
                 eprintln!("error: give the server's HOST:PORT, a join link, or --directory URL");
                 return ExitCode::from(2);
             }
-            if headless && players > 1 {
+            if headless && players > 1 && !args.quick {
                 eprintln!(
                     "error: --players is the window's; the headless client holds one seat per \
                      connection (use --clients)"
@@ -312,7 +323,7 @@ fn main() -> ExitCode {
                 return undercooked::client::online::join::run(
                     &args.web,
                     if args.create { None } else { args.room.as_deref() },
-                    &args.name,
+                    (&args.name, args.public),
                     args.level.as_deref(),
                     undercooked::client::args::PlayArgs { players, autoplay, ..Default::default() },
                 );
@@ -477,4 +488,35 @@ fn run_replay(action: ReplayAction, paths: &ReplayPaths) -> u8 {
             Err(e) => fail(e),
         },
     }
+}
+
+/// `join --directory URL --quick`: asks the directory and measures its servers, then points
+/// `args` at the room picked (`--room CODE` on its server) or at a new public room there
+/// (`--create --public`), so the join goes on as a join by code or a create does. Err: the
+/// exit code (1, said on stderr).
+#[cfg(not(target_arch = "wasm32"))]
+fn quick_match(args: &mut undercooked::net::tools::loadgen::JoinArgs, seats: u8) -> Result<(), u8> {
+    use undercooked::net::client::quick::{QuickPick, find};
+    let directory = args.directory.take().unwrap_or_default();
+    let pick = find(&directory, seats).map_err(|e| {
+        eprintln!("error: quick match through {directory}: {e}");
+        1
+    })?;
+    args.web = pick.address().to_string();
+    match pick {
+        QuickPick::Join { server, code, in_play, .. } => {
+            let watch = if in_play { " (in play: watching until its next round)" } else { "" };
+            eprintln!("quick match: room {code} on {server} ({}){watch}", args.web);
+            args.room = Some(code);
+        }
+        QuickPick::Create { server, .. } => {
+            eprintln!(
+                "quick match: no public room has {seats} free seats; a new public room on {server} ({})",
+                args.web
+            );
+            args.create = true;
+            args.public = true;
+        }
+    }
+    Ok(())
 }

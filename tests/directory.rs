@@ -92,13 +92,19 @@ fn directory(port: u16, extra: &[&str]) -> Proc {
 
 /// A game server on 127.0.0.1 with `extra` options (`--announce …`); `addr` is its web port.
 fn server(name: &str, extra: &[&str]) -> Proc {
+    server_at(name, 0, extra)
+}
+
+/// [`server`] with its web port on `web_port` (0: any).
+fn server_at(name: &str, web_port: u16, extra: &[&str]) -> Proc {
     let dir = scratch(name);
+    let web_port = web_port.to_string();
     let mut args = strings(&[
         "--headless",
         "--port",
         "0",
         "--web-port",
-        "0",
+        &web_port,
         "--bind",
         "127.0.0.1",
         "--levels",
@@ -878,4 +884,115 @@ fn the_connection_cap_per_address_on_the_directory_port_closes_the_extra_one() {
     assert_eq!(get_from("127.0.0.3", &dir.addr, "/healthz").0, 200, "another address is served");
     assert_eq!(metric(&dir.addr, "undercooked_web_refused_per_address_total"), 1);
     drop(held);
+
+/// `join --headless --directory DIR --quick` as `name`, staying `seconds`.
+fn quick_join(dir: &str, name: &str, seconds: &str) -> Command {
+    let mut c = Command::new(BIN);
+    c.args(["join", "--headless", "--directory", dir, "--quick", "--name", name])
+        .args(["--seconds", seconds]);
+    c
+}
+
+/// The names seated in room `code` on the server at `web`.
+fn seated(web: &str, code: &str) -> Vec<String> {
+    let (_, room) = get(&format!("http://{web}/api/rooms/{code}"));
+    room["seats"]
+        .as_array()
+        .map(|s| s.iter().filter_map(|s| s["name"].as_str().map(str::to_string)).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn two_quick_matching_clients_land_in_the_same_public_room() {
+    let dir = directory(0, &[]);
+    let a = announcing("quick-a", &dir.addr, &[]);
+    let b = announcing("quick-b", &dir.addr, &[]);
+    until("both servers listed", || (servers(&dir.addr).len() == 2).then_some(()));
+    // The first finds no public room anywhere: it makes one (and says its code on stdout).
+    let mut first = quick_join(&dir.addr, "First", "60")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(first.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    std::thread::spawn(move || out.lines().for_each(drop));
+    let first = Proc { child: first, addr: String::new() };
+    let code = line.strip_prefix("room: ").map(str::trim).unwrap_or_else(|| panic!("{line:?}"));
+    let host = until("the new room is listed as public", || {
+        servers(&dir.addr).into_iter().find_map(|s| {
+            let listed = s["public_rooms"].as_array()?.iter().any(|r| r["code"] == code);
+            listed.then(|| s["address"].as_str().unwrap().to_string())
+        })
+    });
+    assert!([&a.addr, &b.addr].contains(&&host), "{host}");
+    // The second, another process, finds it and sits there.
+    let out = quick_join(&dir.addr, "Second", "1").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains(&format!("quick match: room {code}")), "{err}");
+    assert!(err.contains(&format!("joined room {code}")), "{err}");
+    let names = seated(&host, code);
+    assert!(names.contains(&"First".into()) && names.contains(&"Second".into()), "{names:?}");
+    drop(first);
+}
+
+#[test]
+fn quick_match_prefers_the_server_without_the_impaired_link() {
+    let dir = directory(0, &[]);
+    let near = announcing("quick-near", &dir.addr, &[]);
+    // The far server's web port is reached only through a 100 ms round-trip proxy: that is the
+    // address it announces, so the directory, its probe and the players all go through it.
+    let far_port = free_port();
+    let proxy = spawn(
+        &strings(&[
+            "netem",
+            "--tcp",
+            "--listen",
+            "127.0.0.1:0",
+            "--upstream",
+            &format!("127.0.0.1:{far_port}"),
+            "--rtt",
+            "100",
+            "--seed",
+            "29",
+        ]),
+        "netem: tcp ",
+    );
+    let far_args = [
+        "--announce",
+        &dir.addr,
+        "--name",
+        "quick-far",
+        "--region",
+        "test",
+        "--announce-secs",
+        "1",
+        "--public-web",
+        &proxy.addr,
+    ];
+    let far = server_at("quick-far", far_port, &far_args);
+    // Each server holds a public lobby with free seats; the far one's is the fuller, so only
+    // the round trip can make the near one win.
+    let near_room = create_room(&near.addr, true);
+    let far_room = create_room(&far.addr, true);
+    let (status, v) =
+        post(&format!("http://{}/api/rooms/{far_room}/join", far.addr), &json!({"name": "Two"}));
+    assert_eq!(status, 200, "{v}");
+    until("both lobbies listed", || {
+        let all = servers(&dir.addr);
+        let listed = |code: &str| {
+            all.iter().any(|s| {
+                s["public_rooms"].as_array().is_some_and(|r| r.iter().any(|r| r["code"] == code))
+            })
+        };
+        (listed(&near_room) && listed(&far_room)).then_some(())
+    });
+    assert!(entry(&dir.addr, &proxy.addr).is_some(), "the far server is listed at the proxy");
+    let out = quick_join(&dir.addr, "Quick", "1").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains(&format!("quick match: room {near_room} on quick-near")), "{err}");
+    assert!(seated(&near.addr, &near_room).contains(&"Quick".into()));
 }

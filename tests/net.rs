@@ -966,6 +966,8 @@ fn bot_args(web: &str, clients: usize) -> JoinArgs {
         room: None,
         directory: None,
         create: true,
+        quick: false,
+        public: false,
         name: "Robo".into(),
         inputs: InputMode::Bot,
         seconds: 0.0,

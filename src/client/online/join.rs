@@ -9,23 +9,29 @@ use crate::client::presentation::PresentationPlugin;
 use crate::client::state::AppState;
 use crate::client::tandem::online::TandemOnlinePlugin;
 use crate::client::window::window_plugins;
-use crate::net::client::api::request_seat;
+use crate::net::client::api::{create_room, request_seat};
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use std::process::ExitCode;
 
 /// `undercooked join HOST:WEB_PORT (--room CODE | --create) --name NAME [--players N]`: the
 /// game window on a hosted room, its `args.players` local players each in a seat of their own
-/// on one connection. Returns the exit code (1 when no seat or connection could be had).
+/// on one connection; a room made here is listed in the directory when `public` (`--quick`'s
+/// new room). Returns the exit code (1 when no seat or connection could be had).
 pub fn run(
     web: &str,
     room: Option<&str>,
-    name: &str,
+    (name, public): (&str, bool),
     level: Option<&str>,
     args: PlayArgs,
 ) -> ExitCode {
     let started = Instant::now();
-    let reply = match request_seat(web, room, name, level, args.players.max(1)) {
+    let players = args.players.max(1);
+    let asked = match room {
+        None if public => create_room(web, name, level, players, true),
+        _ => request_seat(web, room, name, level, players),
+    };
+    let reply = match asked {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");

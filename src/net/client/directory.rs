@@ -1,8 +1,11 @@
 //! The directory as a game server and a client call it (minreq, blocking): a heartbeat's
 //! `POST /api/announce`, and `GET /api/rooms/CODE` that turns a room code into the address of
-//! the server holding it (`join --directory URL --room CODE`).
+//! the server holding it (`join --directory URL --room CODE`), and `GET /api/servers`, the
+//! list quick match and the window's Play online read.
 
-use crate::net::wire::directory::{ANNOUNCE_PATH, Announce, ROOMS_PATH, Resolved};
+use crate::net::wire::directory::{
+    ANNOUNCE_PATH, Announce, ROOMS_PATH, Resolved, SERVERS_PATH, ServerList,
+};
 use crate::net::wire::error::NetError;
 use serde_json::Value;
 
@@ -52,4 +55,18 @@ pub fn resolve_room(directory: &str, code: &str) -> Result<Resolved, NetError> {
         return Err(refused(resp.status_code, &value));
     }
     serde_json::from_value(value).map_err(|_| NetError::BadReply("a directory's room answer"))
+}
+
+/// Every live server the directory lists, with its public rooms.
+pub fn list_servers(directory: &str) -> Result<ServerList, NetError> {
+    let url = format!("{}{SERVERS_PATH}", base_url(directory));
+    let resp = minreq::get(&url)
+        .with_timeout(DIRECTORY_WAIT_SECS)
+        .send()
+        .map_err(|e| NetError::Unreachable { addr: url.clone(), reason: e.to_string() })?;
+    let value: Value = serde_json::from_str(resp.as_str().unwrap_or("")).unwrap_or(Value::Null);
+    if resp.status_code != 200 {
+        return Err(refused(resp.status_code, &value));
+    }
+    serde_json::from_value(value).map_err(|_| NetError::BadReply("a directory's server list"))
 }

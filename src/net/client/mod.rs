@@ -19,6 +19,8 @@ pub mod headless;
 pub mod headless_inputs;
 pub mod outbox;
 pub mod predict;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod quick;
 pub mod seats;
 pub mod seen;
 pub mod session;

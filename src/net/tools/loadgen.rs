@@ -3,7 +3,7 @@
 //! generator.
 
 use crate::bot::remote::SharedClaims;
-use crate::net::client::api::{api_join, request_seat};
+use crate::net::client::api::{api_join, create_room, request_seat};
 use crate::net::client::headless::HeadlessClient;
 use crate::net::client::headless_inputs::InputMode;
 use crate::net::client::session::JoinReply;
@@ -27,12 +27,21 @@ pub struct JoinArgs {
     /// Room code to join.
     #[arg(long, conflicts_with = "create")]
     pub room: Option<String>,
-    /// A directory (`http://HOST:PORT`) that finds --room's server: no server address needed.
-    #[arg(long, value_name = "URL", requires = "room")]
+    /// A directory (`http://HOST:PORT`) that finds --room's server, or --quick's room: no
+    /// server address needed.
+    #[arg(long, value_name = "URL")]
     pub directory: Option<String>,
     /// Create a room (prints `room: CODE` first).
     #[arg(long)]
     pub create: bool,
+    /// Quick match through --directory: a public lobby with enough free seats on the server
+    /// with the lowest round trip, else a public room in play (watch until its next round),
+    /// else a new public room on the least loaded nearby server.
+    #[arg(long, requires = "directory", conflicts_with_all = ["room", "create"])]
+    pub quick: bool,
+    /// A room made with --create is public: the server's directory lists it for quick match.
+    #[arg(long, requires = "create")]
+    pub public: bool,
     #[arg(long, default_value = "Cook")]
     pub name: String,
     #[arg(long, value_enum, default_value = "random")]
@@ -95,6 +104,8 @@ pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, NetError> {
     }
     let first = if let (Some(code), Some(secret)) = (&args.room, &args.reconnect) {
         api_join(&args.web, code, &args.name, Some(secret))?
+    } else if args.create && args.public {
+        create_room(&args.web, &args.name, args.level.as_deref(), 1, true)?
     } else if args.create || args.room.is_some() {
         let code = if args.create { None } else { args.room.as_deref() };
         request_seat(&args.web, code, &args.name, args.level.as_deref(), 1)?
