@@ -1053,7 +1053,8 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
 
     let dir = temp_dir("host");
     let (hosting, reply) =
-        host_lan(&root().join("levels"), Some("tutorial"), "Host", 1, dir.clone()).expect("hosts");
+        host_lan(&root().join("levels"), Some("tutorial"), "Host", 1, (dir.clone(), None))
+            .expect("hosts");
     assert_eq!(reply.code, hosting.code);
     assert!(!hosting.web.ip().is_unspecified(), "an address friends can reach: {}", hosting.web);
 
@@ -1565,4 +1566,164 @@ fn the_window_and_the_headless_client_share_the_sessions_watching_handler() {
     assert!(!ann.session().watching && ann.session().rounds_watched == 0, "Ann plays");
     assert_eq!(ann.stats()["rounds_watched"], 0);
     h.stop();
+}
+
+/// A child process killed (SIGKILL) and reaped when dropped, with the address its first line
+/// names after `marker`.
+struct Banner {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl Drop for Banner {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn banner(args: &[&str], marker: &str) -> Banner {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_undercooked"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let mut out = BufReader::new(child.stdout.take().expect("piped"));
+    let mut first = String::new();
+    out.read_line(&mut first).expect("a banner");
+    let addr = first
+        .split(marker)
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("banner {first:?} lacks {marker:?}"))
+        .to_string();
+    std::thread::spawn(move || out.lines().for_each(drop));
+    Banner { child, addr }
+}
+
+fn http_json(url: &str, body: Option<&serde_json::Value>) -> (i32, serde_json::Value) {
+    let req = match body {
+        Some(b) => minreq::post(url)
+            .with_header("Content-Type", "application/json")
+            .with_body(b.to_string()),
+        None => minreq::get(url),
+    };
+    match req.with_timeout(10).send() {
+        Ok(r) => {
+            (r.status_code, serde_json::from_str(r.as_str().unwrap_or("")).unwrap_or_default())
+        }
+        Err(_) => (0, serde_json::Value::Null),
+    }
+}
+
+/// Play online under Xvfb, over real processes: a directory and two game servers announcing to
+/// it, a public lobby with a free seat on each. The window lists both servers and both rooms
+/// (its screenshot is taken with the list on screen), then `--autoplay` quick-matches: the
+/// window's two local players sit in one of those rooms, together.
+#[test]
+fn play_online_lists_servers_and_quick_match_seats_both_local_players_under_xvfb() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!(
+            "SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
+        );
+        return;
+    };
+    let dir = temp_dir("play-online");
+    let directory =
+        banner(&["directory", "--bind", "127.0.0.1", "--web-port", "0"], "directory: http://");
+    let url = format!("http://{}", directory.addr);
+    let server = |name: &str| {
+        let data = dir.join(name);
+        let data = data.to_str().expect("a path");
+        banner(
+            &[
+                "--headless",
+                "--port",
+                "0",
+                "--web-port",
+                "0",
+                "--bind",
+                "127.0.0.1",
+                "--levels",
+                "levels",
+                "--data-dir",
+                data,
+                "--announce",
+                &url,
+                "--name",
+                name,
+                "--region",
+                "test",
+                "--announce-secs",
+                "1",
+            ],
+            "web http://",
+        )
+    };
+    let (alpha, beta) = (server("Alpha"), server("Beta"));
+    let mut codes = Vec::new();
+    for s in [&alpha, &beta] {
+        let body = serde_json::json!({"name": "Host", "public": true});
+        let (status, v) = http_json(&format!("http://{}/api/rooms", s.addr), Some(&body));
+        assert_eq!(status, 201, "{v}");
+        codes.push((s.addr.clone(), v["code"].as_str().expect("a code").to_string()));
+    }
+    let end = std::time::Instant::now() + Duration::from_secs(40);
+    loop {
+        let (_, v) = http_json(&format!("{url}/api/servers"), None);
+        let listed = v["servers"].as_array().map_or(0, |s| {
+            s.iter().filter(|s| s["public_rooms"].as_array().is_some_and(|r| r.len() == 1)).count()
+        });
+        if listed == 2 {
+            break;
+        }
+        assert!(std::time::Instant::now() < end, "both servers and rooms listed: {v}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let window = |png: &Path, autoplay: bool| {
+        let mut c = Command::new(&xvfb);
+        c.args(["-a", "-s", "-screen 0 1024x768x24"])
+            .arg(env!("CARGO_BIN_EXE_undercooked"))
+            .args(["play", "--screen", "play-online", "--directory", &url, "--players", "2"])
+            .arg("--screenshot")
+            .arg(png)
+            .args(["--after-frames", "10", "--size", "1280x720"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("UNDERCOOKED_SAVE", dir.join("save.json"));
+        if autoplay {
+            c.args(["--autoplay", "random"]);
+        }
+        let out = c.output().expect("run xvfb-run");
+        let log = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "the game exited with {:?}:\n{log}", out.status);
+        log
+    };
+    let png = dir.join("play-online.png");
+    let log = window(&png, false);
+    assert!(log.contains("play online: 2 servers, 2 public rooms"), "{log}");
+    assert_real_frame(&png, (1280, 720), &log);
+    let png = dir.join("quick-match.png");
+    let log = window(&png, true);
+    assert!(log.contains("quick match: joined room"), "{log}");
+    // One listed room now holds its host and both of the window's players; the other is as it was.
+    let mut seats: Vec<usize> = codes
+        .iter()
+        .map(|(web, code)| {
+            let (_, room) = http_json(&format!("http://{web}/api/rooms/{code}"), None);
+            room["seats"].as_array().map_or(0, Vec::len)
+        })
+        .collect();
+    seats.sort();
+    assert_eq!(seats, vec![1, 3], "{log}");
+    // The room's lobby on screen (no round: its host's seat is away), saved as a picture.
+    assert!(png.is_file(), "the screenshot in the room: {log}");
+    drop((alpha, beta, directory));
+    let _ = std::fs::remove_dir_all(&dir);
 }

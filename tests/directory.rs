@@ -884,6 +884,7 @@ fn the_connection_cap_per_address_on_the_directory_port_closes_the_extra_one() {
     assert_eq!(get_from("127.0.0.3", &dir.addr, "/healthz").0, 200, "another address is served");
     assert_eq!(metric(&dir.addr, "undercooked_web_refused_per_address_total"), 1);
     drop(held);
+}
 
 /// `join --headless --directory DIR --quick` as `name`, staying `seconds`.
 fn quick_join(dir: &str, name: &str, seconds: &str) -> Command {

@@ -52,6 +52,10 @@ pub struct PlayArgs {
     /// LAN game, and with `--autoplay` goes on into its kitchen, `--after-ticks` counting there).
     #[arg(long, value_enum, conflicts_with = "level")]
     pub screen: Option<Screen>,
+    /// The directory (`http://HOST:PORT`, `undercooked directory`) Play online and quick match
+    /// ask, over the one saved in Settings (config.ron).
+    #[arg(long, value_name = "URL")]
+    pub directory: Option<String>,
     /// Window size in physical pixels, WxH.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: (u32, u32),
@@ -117,6 +121,7 @@ impl Default for PlayArgs {
             after_frames: 60,
             at_round_end: false,
             screen: None,
+            directory: None,
             size: (1280, 720),
             round_seconds: None,
             script: None,
@@ -146,6 +151,9 @@ pub enum Screen {
     Settings,
     Host,
     Join,
+    /// Play online: the directory's servers and public rooms, and Quick match (with
+    /// `--autoplay`, quick match once the list is in).
+    PlayOnline,
 }
 
 impl Screen {
@@ -157,6 +165,7 @@ impl Screen {
             Screen::Settings => AppState::Settings,
             Screen::Host => AppState::Host,
             Screen::Join => AppState::Join,
+            Screen::PlayOnline => AppState::PlayOnline,
         }
     }
 }

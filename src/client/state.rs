@@ -16,6 +16,8 @@ pub enum AppState {
     Host,
     /// Joining a game (native): address and room code, or a join link.
     Join,
+    /// Play online (native): the directory's servers and public rooms, and Quick match.
+    PlayOnline,
     Playing,
     /// Tandem's setup: couch or porter partner, and the seed (`client::tandem::setup`).
     TandemSetup,
@@ -32,3 +34,8 @@ pub struct Online;
 /// but silent, untagged, and never the round the HUD reports.
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct BackdropRoom;
+
+/// The Play online screen shows the directory's answer (an automated screenshot of the screen
+/// waits for it, not for a count of frames).
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct ServerListShown;

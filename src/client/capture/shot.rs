@@ -4,7 +4,7 @@
 
 use crate::client::args::Options;
 use crate::client::kitchen::FlightShadow;
-use crate::client::state::{AppState, BackdropRoom};
+use crate::client::state::{AppState, BackdropRoom, ServerListShown};
 use crate::protocol::{ItemPlace, ItemView, RoomClock, RoomView};
 use crate::schedule::FrameSystems;
 use bevy::platform::time::Instant;
@@ -94,6 +94,7 @@ fn request_screenshot(
     items: Query<(&ItemView, &Visibility)>,
     shadows: Query<(), With<FlightShadow>>,
     tandem: Option<Res<crate::client::tandem::screen::TandemScreen>>,
+    listed: Option<Res<ServerListShown>>,
 ) {
     let o = &options.0;
     if o.measure && !auto.first_frame_requested {
@@ -134,7 +135,15 @@ fn request_screenshot(
     } else if o.level.is_some() || hosted_round {
         *state.get() == AppState::Playing && auto.ticks >= o.after_ticks
     } else {
-        if *state.get() == o.screen.map_or(AppState::Menu, |s| s.state()) {
+        // Play online is looked at once the directory's answer is on it, not before; with
+        // `--autoplay` it quick-matches, and the picture is of the room it seated the cooks in.
+        let online = o.screen == Some(crate::client::args::Screen::PlayOnline);
+        let quick = online && o.autoplay.is_some();
+        let looked_at = match quick {
+            true => AppState::Playing,
+            false => o.screen.map_or(AppState::Menu, |s| s.state()),
+        };
+        if *state.get() == looked_at && !(online && !quick && listed.is_none()) {
             auto.frames_on_menu += 1;
         }
         auto.frames_on_menu >= o.after_frames

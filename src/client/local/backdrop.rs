@@ -45,7 +45,13 @@ impl Plugin for BackdropPlugin {
         for state in [AppState::Title, AppState::Menu] {
             app.add_systems(OnEnter(state), open_backdrop.run_if(local_play));
         }
-        for state in [AppState::Playing, AppState::Host, AppState::Join, AppState::Tandem] {
+        for state in [
+            AppState::Playing,
+            AppState::Host,
+            AppState::Join,
+            AppState::PlayOnline,
+            AppState::Tandem,
+        ] {
             app.add_systems(OnEnter(state), close_backdrop);
         }
         app.add_systems(FixedUpdate, drive_backdrop_bots.in_set(TickSystems::Host));

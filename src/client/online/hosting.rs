@@ -1,11 +1,14 @@
 //! Hosting from the game window (native builds): a hosted server on a thread of this process,
 //! open to the LAN, with this window's players seated in a new room, and where friends reach
-//! it.
+//! it. With a directory set (Settings, `play --directory`) the server announces itself there,
+//! and the Host screen's Public choice lists the room for Play online and quick match.
 
 use crate::client::args::PlayArgs;
 use crate::client::input::Lineup;
 use crate::net::client::api::{join_link, request_seat};
 use crate::net::client::session::JoinReply;
+use crate::net::server::announce::{ANNOUNCE_EVERY, AnnounceConfig};
+use crate::net::server::rooms::{HostedRoom, RoomIndex};
 use crate::net::server::worlds::{HostConfig, ServerHandle, spawn_server};
 use crate::net::wire::error::NetError;
 use crate::sim::units::MAX_COOKS;
@@ -52,18 +55,30 @@ fn free_port(preferred: u16, udp: bool) -> u16 {
 }
 
 /// Opens a hosted server to the LAN on this machine (UDP 7777 and web 7780 when free) and
-/// creates a room in it with this window's player seated: the server, the seat, and the
-/// web address friends join at. Connect tokens name the LAN address first, then loopback.
+/// creates a private room in it with this window's player seated: the server, the seat, and
+/// the web address friends join at. Connect tokens name the LAN address first, then loopback.
+/// With `directory`, the server heartbeats there (its LAN web address, its rooms).
 pub fn host_lan(
     levels: &Path,
     level: Option<&str>,
     name: &str,
     players: u8,
-    data_dir: PathBuf,
+    (data_dir, directory): (PathBuf, Option<String>),
 ) -> Result<(Hosting, JoinReply), NetError> {
     let udp = free_port(7777, true);
     let web_port = free_port(7780, false);
     let lan = lan_ip();
+    let web_at = SocketAddr::new(lan.unwrap_or(IpAddr::from([127, 0, 0, 1])), web_port);
+    let max_rooms = 4;
+    let announce = directory.map(|directory| AnnounceConfig {
+        directory,
+        name: format!("{name}'s kitchen"),
+        region: "home".into(),
+        fleet: None,
+        address: Some(web_at),
+        every: ANNOUNCE_EVERY,
+        capacity: max_rooms,
+    });
     let mut public: Vec<SocketAddr> = lan.map(|ip| SocketAddr::new(ip, udp)).into_iter().collect();
     public.push(SocketAddr::from(([127, 0, 0, 1], udp)));
     let server = spawn_server(HostConfig {
@@ -72,12 +87,12 @@ pub fn host_lan(
         web_port,
         levels: levels.to_path_buf(),
         data_dir,
-        max_rooms: 4,
+        max_rooms,
         public,
         empty_timeout: std::time::Duration::from_secs(120),
         bots_fill: None,
         shards: 1,
-        web: Default::default(),
+        web: crate::net::server::web::WebConfig { announce, ..Default::default() },
         // The in-game host stops with its window: nothing to drain for.
         drain: None,
     })?;
@@ -90,6 +105,23 @@ pub fn host_lan(
             Err(e)
         }
     }
+}
+
+/// The Host screen's Public / Private: lists the hosted room in the directory (public) or
+/// leaves it reachable by its code alone, from the server's next heartbeat on. False when the
+/// room or the server is gone.
+pub fn set_room_public(hosting: &Hosting, public: bool) -> bool {
+    let code = hosting.code.clone();
+    hosting
+        .server
+        .try_with_world(move |w| {
+            let room = w.resource::<RoomIndex>().by_code.get(&code).copied();
+            let mut hosted = room.and_then(|e| w.get_mut::<HostedRoom>(e))?;
+            hosted.public = public;
+            Some(())
+        })
+        .flatten()
+        .is_some()
 }
 
 /// How many seats this window asks a room for: every cook who joined on the title (the

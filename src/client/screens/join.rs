@@ -27,7 +27,8 @@ struct StatusText;
 #[derive(Component)]
 struct CooksText;
 
-/// The Join screen: typing, asking for a seat, and its answer.
+/// The Join screen: typing (here and into Settings' directory), asking for a seat, and its
+/// answer.
 pub struct JoinScreenPlugin;
 
 impl Plugin for JoinScreenPlugin {
@@ -37,9 +38,13 @@ impl Plugin for JoinScreenPlugin {
         let here = || in_state(AppState::Join);
         // After the menu's steering, which stands still while a field is being typed into: the
         // Esc that ends typing must not also leave the screen.
+        // Typing serves every screen with a field (Settings' directory too).
+        let typing = || here().or_else(in_state(AppState::Settings));
         app.add_systems(
             Update,
-            (type_into_field, poll_join).chain().in_set(FrameSystems::Type).run_if(here()),
+            (type_into_field.run_if(typing()), poll_join.run_if(here()))
+                .chain()
+                .in_set(FrameSystems::Type),
         );
         app.add_systems(Update, relabel_fields.in_set(FrameSystems::Relabel).run_if(here()));
         app.add_systems(

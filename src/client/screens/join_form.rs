@@ -1,6 +1,7 @@
-//! The Join screen's form: its two fields, which one is being typed into, and the last word on
-//! the join. Its own file, under both the Join screen and the menu steering (which stands still
-//! while a field takes the keys), so neither imports the other.
+//! The typed fields of the menus: the Join screen's two (address, code) and Settings' directory,
+//! which one is being typed into, and the last word on the join. Its own file, under the
+//! screens that type and the menu steering (which stands still while a field takes the keys),
+//! so none imports another.
 
 use bevy::prelude::*;
 
@@ -9,6 +10,8 @@ use bevy::prelude::*;
 pub enum JoinField {
     Address,
     Code,
+    /// Settings: the directory Play online asks.
+    Directory,
 }
 
 /// The Join screen's fields, which one is being typed into, and the last word on the join.
@@ -16,6 +19,8 @@ pub enum JoinField {
 pub struct JoinForm {
     pub address: String,
     pub code: String,
+    /// Settings' directory field while it is typed (saved to config.ron when typing ends).
+    pub directory: String,
     pub editing: Option<JoinField>,
     /// The press that chose the field is not typed into it.
     pub armed: bool,
@@ -27,6 +32,7 @@ impl JoinForm {
         match f {
             JoinField::Address => &self.address,
             JoinField::Code => &self.code,
+            JoinField::Directory => &self.directory,
         }
     }
 
@@ -34,6 +40,7 @@ impl JoinForm {
         match f {
             JoinField::Address => &mut self.address,
             JoinField::Code => &mut self.code,
+            JoinField::Directory => &mut self.directory,
         }
     }
 
@@ -42,6 +49,7 @@ impl JoinForm {
         let name = match field {
             JoinField::Address => "Address or link",
             JoinField::Code => "Room code",
+            JoinField::Directory => "Directory",
         };
         let text = self.field(field);
         if self.editing == Some(field) {

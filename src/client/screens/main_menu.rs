@@ -1,5 +1,5 @@
-//! The main menu: play (alone, with a bot, Moving Day), the level select, Host and Join
-//! (native), settings and quit; the cooks who joined on it, and why a round or a hosted game
+//! The main menu: play (alone, with a bot, Moving Day), the level select, Play online, Host
+//! and Join (native), settings and quit; the cooks who joined on it, and why a round or a hosted game
 //! could not start. Back on it, the window plays locally again.
 
 use crate::client::input::Lineup;
@@ -58,6 +58,8 @@ fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Re
                 (MenuAction::Tandem, "Moving Day (Tandem)".into()),
                 (MenuAction::LevelSelect, "Level select".into()),
                 #[cfg(not(target_arch = "wasm32"))]
+                (MenuAction::PlayOnline, "Play online".into()),
+                #[cfg(not(target_arch = "wasm32"))]
                 (MenuAction::Host, "Host a LAN game".into()),
                 #[cfg(not(target_arch = "wasm32"))]
                 (MenuAction::Join, "Join a game".into()),
@@ -90,6 +92,7 @@ fn answer_main_menu(
         MenuAction::LevelSelect => next.set(AppState::LevelSelect),
         MenuAction::Settings => next.set(AppState::Settings),
         MenuAction::Join => next.set(AppState::Join),
+        MenuAction::PlayOnline => next.set(AppState::PlayOnline),
         MenuAction::Quit => {
             exit.write(AppExit::Success);
         }

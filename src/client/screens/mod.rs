@@ -1,5 +1,5 @@
-//! The menu screens, a file each: the title, the main menu, settings, level select, Host and
-//! Join (native), and the loading screen; `nav` steers them all, `join_form` is the Join
+//! The menu screens, a file each: the title, the main menu, settings, level select, Host, Join
+//! and Play online (native), and the loading screen; `nav` steers them all, `join_form` is the Join
 //! screen's form, `paste` its clipboard. [`MenuScreensPlugin`] adds every menu screen (the
 //! loading screen is added first, on its own, by the app).
 
@@ -14,6 +14,8 @@ pub mod main_menu;
 pub mod nav;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod paste;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod play_online;
 pub mod settings;
 pub mod title;
 
@@ -32,6 +34,10 @@ impl Plugin for MenuScreensPlugin {
             level_select::LevelSelectPlugin,
         ));
         #[cfg(not(target_arch = "wasm32"))]
-        app.add_plugins((host::HostScreenPlugin, join::JoinScreenPlugin));
+        app.add_plugins((
+            host::HostScreenPlugin,
+            join::JoinScreenPlugin,
+            play_online::PlayOnlineScreenPlugin,
+        ));
     }
 }

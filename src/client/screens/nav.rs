@@ -46,12 +46,25 @@ pub enum MenuAction {
     Host,
     /// Main menu: join a game (native builds).
     Join,
+    /// Main menu: the Play online screen (native builds).
+    PlayOnline,
+    /// Play online: seat every cook at this screen in the best public room (or a new one).
+    QuickMatch,
+    /// Play online: ask the directory again and measure the round trips anew.
+    RefreshServers,
+    /// Play online: take seats in this listed public room (its server's web address, its code).
+    JoinListed {
+        web: String,
+        code: String,
+    },
     /// Join screen: type into a field.
     EditField(JoinField),
     /// Join screen: ask the host for a seat.
     Connect,
     /// Host screen: into the kitchen (the round starts when every seat is ready).
     StartHosted,
+    /// Host screen: the room public (listed in the directory) or private (code only).
+    RoomVisibility,
     Back,
 }
 
@@ -104,6 +117,7 @@ pub fn in_menu(state: Res<State<AppState>>) -> bool {
             | AppState::Settings
             | AppState::Host
             | AppState::Join
+            | AppState::PlayOnline
     )
 }
 

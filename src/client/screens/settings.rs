@@ -1,7 +1,9 @@
 //! The Settings screen: the volume, the key table (one column per slot, a control a line,
-//! rebound by pressing the new key), the accessibility options, and resetting the keys.
+//! rebound by pressing the new key), the accessibility options, the directory Play online asks
+//! (typed, saved in config.ron when typing ends), and resetting the keys.
 
 use crate::client::save::SaveData;
+use crate::client::screens::join_form::{JoinField, JoinForm};
 use crate::client::screens::nav::{
     Cursor, MenuAction, MenuChoice, MenuItem, spawn_item, spawn_items,
 };
@@ -31,7 +33,13 @@ impl Plugin for SettingsScreenPlugin {
         app.add_systems(OnExit(AppState::Settings), |mut r: ResMut<Rebinding>| *r = default());
         let here = || in_state(AppState::Settings);
         app.add_systems(Update, capture_rebind.in_set(FrameSystems::Listen).run_if(here()));
-        app.add_systems(Update, relabel_settings.in_set(FrameSystems::Relabel).run_if(here()));
+        app.add_systems(
+            Update,
+            (store_directory, relabel_settings)
+                .chain()
+                .in_set(FrameSystems::Relabel)
+                .run_if(here()),
+        );
         app.add_systems(Update, paint_rebind_text.in_set(FrameSystems::Paint).run_if(here()));
     }
 }
@@ -59,8 +67,12 @@ fn spawn_settings(
     save: Res<SaveData>,
     bindings: Res<Bindings>,
     warning: Res<ConfigWarning>,
+    mut form: ResMut<JoinForm>,
 ) {
     cursor.0 = 0;
+    form.editing = None;
+    form.directory = bindings.directory.clone().unwrap_or_default();
+    let directory = form.field_label(JoinField::Directory);
     let rebinding = Rebinding::default();
     commands.spawn(screen(AppState::Settings, MENU_GAP)).with_children(|p| {
         p.spawn(title("Settings", 44.0));
@@ -101,9 +113,11 @@ fn spawn_settings(
                 }
             });
         let first = first + AccessOption::ALL.len();
+        let typed = MenuAction::EditField(JoinField::Directory);
+        spawn_item(p, first, typed, directory, (px(640), 18.0));
         let reset = "Reset keys to defaults".into();
-        spawn_item(p, first, MenuAction::ResetKeys, reset, (px(420), 22.0));
-        spawn_item(p, first + 1, MenuAction::Back, "Back".into(), (px(420), 22.0));
+        spawn_item(p, first + 1, MenuAction::ResetKeys, reset, (px(420), 22.0));
+        spawn_item(p, first + 2, MenuAction::Back, "Back".into(), (px(420), 22.0));
         let refusal = warning.0.as_deref().map(warning_line).unwrap_or_default();
         p.spawn((RebindText, paragraph(refusal, 16.0, WARNING)));
         p.spawn(paragraph(
@@ -136,8 +150,9 @@ fn answer_settings(
             commands.trigger(AccessChoice { option, up: !choice.left });
         }
         MenuAction::ResetKeys => {
-            // Only the keys: the accessibility options saved beside them stay.
-            *bindings = Bindings { accessibility: bindings.accessibility, ..default() };
+            // Only the keys: the accessibility options and directory saved beside them stay.
+            let directory = bindings.directory.clone();
+            *bindings = Bindings { accessibility: bindings.accessibility, directory, ..default() };
             rebinding.message = Some(match &file.0 {
                 Some(path) => match store_bindings(path, &bindings) {
                     Ok(()) => format!("Default keys restored (saved to {})", path.display()),
@@ -156,6 +171,7 @@ fn relabel_settings(
     bindings: Res<Bindings>,
     rebinding: Res<Rebinding>,
     access: Res<Accessibility>,
+    form: Res<JoinForm>,
     mut items: Query<&mut MenuItem>,
 ) {
     for mut item in &mut items {
@@ -165,9 +181,37 @@ fn relabel_settings(
                 item.label = rebind_label(&bindings, &rebinding, slot, control);
             }
             MenuAction::Access(option) => item.label = access.label(option),
+            MenuAction::EditField(field) => item.label = form.field_label(field),
             _ => {}
         }
     }
+}
+
+/// When typing into the directory field ends, its text is the saved directory (blank: none),
+/// written to config.ron at once.
+fn store_directory(
+    form: Res<JoinForm>,
+    mut bindings: ResMut<Bindings>,
+    mut rebinding: ResMut<Rebinding>,
+    file: Res<ConfigFile>,
+) {
+    if form.editing.is_some() || !form.is_changed() {
+        return;
+    }
+    let typed = form.directory.trim();
+    let wanted = (!typed.is_empty()).then(|| typed.to_string());
+    if bindings.directory == wanted {
+        return;
+    }
+    bindings.directory = wanted;
+    let what = bindings.directory.as_deref().unwrap_or("none");
+    rebinding.message = Some(match &file.0 {
+        Some(path) => match store_bindings(path, &bindings) {
+            Ok(()) => format!("Directory {what} (saved to {})", path.display()),
+            Err(e) => format!("Directory {what}, NOT saved: {e}"),
+        },
+        None => format!("Directory {what}"),
+    });
 }
 
 /// The line under the key table says rebinding's last word.

@@ -118,6 +118,10 @@ pub struct Bindings {
     pub gamepad: PadSet,
     #[serde(default)]
     pub accessibility: Accessibility,
+    /// The directory Play online asks (`http://HOST:PORT`), typed in Settings; `play
+    /// --directory URL` overrides it. Absent in a file from before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directory: Option<String>,
 }
 
 impl Default for Bindings {
@@ -151,6 +155,7 @@ impl Default for Bindings {
                 dash: Some(GamepadButton::West),
             },
             accessibility: Accessibility::default(),
+            directory: None,
         }
     }
 }
