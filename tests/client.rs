@@ -834,6 +834,35 @@ fn the_config_file_round_trips() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Settings' directory is kept in config.ron beside the keys; a file from before it existed
+/// loads with none, and `play --directory` wins over the saved one.
+#[test]
+fn the_directory_is_saved_in_the_config_and_the_command_line_wins() {
+    use undercooked::client::args::{Options, PlayArgs};
+    use undercooked::client::screens::play_online::directory_of;
+    use undercooked::client::settings::config::{
+        Bindings, bindings_text, load_bindings, store_bindings,
+    };
+    let dir = temp_dir("config-directory");
+    let file = dir.join("config.ron");
+    let saved =
+        Bindings { directory: Some("http://dir.example:7790".into()), ..Bindings::default() };
+    store_bindings(&file, &saved).expect("written");
+    assert_eq!(load_bindings(&file), (saved.clone(), None));
+    let old = bindings_text(&Bindings::default());
+    assert!(!old.contains("directory"), "no directory, no line: {old}");
+    std::fs::write(&file, old).expect("written");
+    assert_eq!(load_bindings(&file).0.directory, None);
+    let plain = Options(PlayArgs::default());
+    assert_eq!(directory_of(&plain, &saved).as_deref(), Some("http://dir.example:7790"));
+    assert_eq!(directory_of(&plain, &Bindings::default()), None);
+    let given = PlayArgs { directory: Some(" http://other:1 ".into()), ..PlayArgs::default() };
+    assert_eq!(directory_of(&Options(given), &saved).as_deref(), Some("http://other:1"));
+    let blank = Bindings { directory: Some("  ".into()), ..Bindings::default() };
+    assert_eq!(directory_of(&plain, &blank), None, "a blank directory is none");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_malformed_or_conflicting_config_is_refused_by_name_and_kept() {
     use undercooked::client::settings::config::{
@@ -1725,5 +1754,46 @@ fn play_online_lists_servers_and_quick_match_seats_both_local_players_under_xvfb
     // The room's lobby on screen (no round: its host's seat is away), saved as a picture.
     assert!(png.is_file(), "the screenshot in the room: {log}");
     drop((alpha, beta, directory));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The Host screen's Public / Private: the window's LAN server announces to the directory it is
+/// set to; its room starts private (resolved by code, not listed) and, made public, is listed
+/// for Play online and quick match.
+#[test]
+fn a_hosted_room_made_public_is_listed_in_the_directory() {
+    use undercooked::client::online::host_lan;
+    use undercooked::client::online::hosting::set_room_public;
+    let dir = temp_dir("host-public");
+    let directory =
+        banner(&["directory", "--bind", "127.0.0.1", "--web-port", "0"], "directory: http://");
+    let url = format!("http://{}", directory.addr);
+    let levels = root().join("levels");
+    let (hosting, reply) =
+        host_lan(&levels, Some("tutorial"), "Host", 1, (dir.clone(), Some(url.clone())))
+            .expect("hosts");
+    let listed = |public: bool| {
+        let end = std::time::Instant::now() + Duration::from_secs(40);
+        loop {
+            let (_, v) = http_json(&format!("{url}/api/servers"), None);
+            let server = v["servers"].as_array().and_then(|s| s.first().cloned());
+            let shown = server.as_ref().and_then(|s| s["public_rooms"].as_array().cloned());
+            let has = shown.is_some_and(|r| r.iter().any(|r| r["code"] == reply.code.as_str()));
+            if server.is_some_and(|s| s["rooms"] == 1) && has == public {
+                return;
+            }
+            assert!(std::time::Instant::now() < end, "listed public={public}: {v}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    listed(false);
+    let (status, _) = http_json(&format!("{url}/api/rooms/{}", reply.code), None);
+    assert_eq!(status, 200, "a private room resolves by its code");
+    assert!(set_room_public(&hosting, true));
+    listed(true);
+    assert!(set_room_public(&hosting, false));
+    listed(false);
+    hosting.server.stop();
+    drop(directory);
     let _ = std::fs::remove_dir_all(&dir);
 }

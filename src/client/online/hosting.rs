@@ -42,6 +42,13 @@ pub fn lan_ip() -> Option<IpAddr> {
     (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
 }
 
+/// A directory URL naming this machine (`localhost`, a loopback address).
+fn on_this_machine(directory: &str) -> bool {
+    let rest = directory.split("://").last().unwrap_or(directory);
+    let host = rest.split(['/', ':']).next().unwrap_or("");
+    host == "localhost" || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
 /// `preferred` when it is free, else a free port from the OS (0 when even that fails).
 fn free_port(preferred: u16, udp: bool) -> u16 {
     let probe = |port: u16| -> Option<u16> {
@@ -68,14 +75,18 @@ pub fn host_lan(
     let udp = free_port(7777, true);
     let web_port = free_port(7780, false);
     let lan = lan_ip();
-    let web_at = SocketAddr::new(lan.unwrap_or(IpAddr::from([127, 0, 0, 1])), web_port);
     let max_rooms = 4;
     let announce = directory.map(|directory| AnnounceConfig {
+        // The directory takes an address only from its own sender: one on this machine hears
+        // loopback, one on the LAN hears the LAN address.
+        address: Some(SocketAddr::new(
+            lan.filter(|_| !on_this_machine(&directory)).unwrap_or(IpAddr::from([127, 0, 0, 1])),
+            web_port,
+        )),
         directory,
         name: format!("{name}'s kitchen"),
         region: "home".into(),
         fleet: None,
-        address: Some(web_at),
         every: ANNOUNCE_EVERY,
         capacity: max_rooms,
     });
