@@ -3,8 +3,8 @@
 //!
 //! `/?room=CODE&name=NAME&players=N` joins that room at once and opens on its lobby
 //! (web/index.html asks for the name when the link has none). Without a room the page opens on
-//! a small online menu: make a room, join one by its code, and how many players sit at this
-//! screen (couch co-op online: each local player its own seat, keyboard half or gamepad, all on
+//! a small online menu: make a room (private, or public: listed in the server's directory),
+//! join one by its code, and how many players sit at this screen (couch co-op online: each local player its own seat, keyboard half or gamepad, all on
 //! one connection). Offline play is not offered: it needs the embedded server and the level
 //! files, which only the desktop game has.
 //!
@@ -52,6 +52,8 @@ struct Joining {
     status: Option<String>,
     /// The cook's name (from the link, or asked once).
     name: Option<String>,
+    /// A room made here is public: listed in the server's directory (private by default).
+    public: bool,
 }
 
 impl Joining {
@@ -63,8 +65,9 @@ impl Joining {
             None => "making a room...".to_string(),
         });
         let slot = self.answer.clone();
+        let public = self.public;
         wasm_bindgen_futures::spawn_local(async move {
-            let answer = browser::request_seat(code.as_deref(), &name, players).await;
+            let answer = browser::request_seat(code.as_deref(), &name, players, public).await;
             *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
         });
     }
@@ -207,6 +210,8 @@ enum WebAction {
     Join,
     /// Cycles the players at this screen, 1 to 4.
     Players,
+    /// A room made here: private (reached by its code) or public (listed in a directory).
+    Public,
     /// Steps an assist of the room made here (its host's choice, sent from the lobby).
     Assist(AssistOption),
 }
@@ -226,6 +231,14 @@ struct Cursor(usize);
 const HIGHLIGHT: Color = Color::srgb(1.0, 0.8, 0.15);
 const PLAIN: Color = Color::srgb(0.85, 0.86, 0.9);
 
+/// The Public / Private item's words.
+fn public_label(public: bool) -> String {
+    match public {
+        false => "Room: Private (only who has the code joins)".to_string(),
+        true => "Room: Public (listed in the server's directory)".to_string(),
+    }
+}
+
 /// The players item's words.
 fn players_label(players: u8) -> String {
     match players {
@@ -243,6 +256,7 @@ fn spawn_menu(mut commands: Commands, options: Res<Options>) {
                 (WebAction::Create, "Make a room".to_string()),
                 (WebAction::Join, "Join a room by code".to_string()),
                 (WebAction::Players, players_label(options.0.players)),
+                (WebAction::Public, public_label(false)),
                 (
                     WebAction::Assist(AssistOption::OrderTime),
                     assist_label(&assist, AssistOption::OrderTime),
@@ -327,6 +341,10 @@ fn steer_menu(
             options.0.players = options.0.players % MAX_COOKS as u8 + 1;
             return;
         }
+        WebAction::Public => {
+            joining.public = !joining.public;
+            return;
+        }
         WebAction::Assist(option) => {
             let mut assist = options.0.assist();
             step_assist(&mut assist, option, true);
@@ -375,6 +393,7 @@ fn paint_menu(
                 color.0 = if on { HIGHLIGHT } else { PLAIN };
                 let label = match item.action {
                     WebAction::Players => Some(players_label(options.0.players)),
+                    WebAction::Public => Some(public_label(joining.public)),
                     WebAction::Assist(o) => Some(assist_label(&options.0.assist(), o)),
                     _ => None,
                 };

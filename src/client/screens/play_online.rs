@@ -93,8 +93,10 @@ fn open_board(world: &mut World) {
         None => String::new(),
     };
     world.resource_mut::<Cursor>().0 = 0;
-    if let Some(d) = directory {
-        world.insert_resource(start_survey(d));
+    match directory {
+        Some(d) => world.insert_resource(start_survey(d)),
+        // Nothing to wait for: the screen says what to set.
+        None => world.insert_resource(ServerListShown),
     }
     world.commands().queue(spawn_board);
 }
@@ -292,10 +294,10 @@ fn receive_survey(world: &mut World) {
             let mut board = world.resource_mut::<Board>();
             board.servers = Some(servers);
             board.status = String::new();
-            world.insert_resource(ServerListShown);
         }
         Err(e) => world.resource_mut::<Board>().status = format!("cannot list servers: {e}"),
     }
+    world.insert_resource(ServerListShown);
     spawn_board(world);
 }
 

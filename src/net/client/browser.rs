@@ -92,14 +92,19 @@ fn path_what(path: &str) -> &'static str {
     if path.ends_with("/join") { "POST /api/rooms/CODE/join" } else { "POST /api/rooms" }
 }
 
-/// A seat from the page's web port: in room `code`, or in a new room when `None` (the
-/// native client's `net::client::api::request_seat`, over fetch).
+/// A seat from the page's web port: in room `code`, or in a new room when `None`, listed in
+/// the server's directory when `public` (the native client's `net::client::api::request_seat`
+/// and `create_room`, over fetch).
 pub async fn request_seat(
     code: Option<&str>,
     name: &str,
     players: u8,
+    public: bool,
 ) -> Result<JoinReply, NetError> {
-    let (path, body) = seat_request(code, name, None, players);
+    let (path, mut body) = seat_request(code, name, None, players);
+    if code.is_none() && public {
+        body["public"] = true.into();
+    }
     let (status, v) = post_json(&path, &body).await?;
     parse_reply(status, v)
 }
