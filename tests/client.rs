@@ -739,6 +739,10 @@ fn the_designer_overlay_lists_a_rejected_edit_and_clears_on_fix() {
 
 // ---- Rebinding (Settings) and the config file ----
 
+/// `host_lan` prefers UDP 7777 and web 7780 when free: two tests hosting at once could both see
+/// them free and race to bind, so the tests that host take turns.
+static ONE_HOST: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("uc-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -1080,6 +1084,7 @@ fn hosting_shows_the_room_a_friend_joins_by_link_and_leaving_stops_it() {
     use undercooked::net::client::headless_inputs::InputMode;
     use undercooked::protocol::LobbyView;
 
+    let _one = ONE_HOST.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let dir = temp_dir("host");
     let (hosting, reply) =
         host_lan(&root().join("levels"), Some("tutorial"), "Host", 1, (dir.clone(), None))
@@ -1764,6 +1769,7 @@ fn play_online_lists_servers_and_quick_match_seats_both_local_players_under_xvfb
 fn a_hosted_room_made_public_is_listed_in_the_directory() {
     use undercooked::client::online::host_lan;
     use undercooked::client::online::hosting::set_room_public;
+    let _one = ONE_HOST.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let dir = temp_dir("host-public");
     let directory =
         banner(&["directory", "--bind", "127.0.0.1", "--web-port", "0"], "directory: http://");
