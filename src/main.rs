@@ -30,9 +30,14 @@ struct HostArgs {
     /// HTTP port of the web API (0: any free port).
     #[arg(long, default_value_t = 7780)]
     web_port: u16,
-    /// Folder of level files (with index.ron) the rooms offer.
+    /// Folder of level files the rooms offer: the levels its index.ron publishes (without one,
+    /// every valid level, unpublished: docs/LEVELS.md, "What runs").
     #[arg(long, default_value = "levels")]
     levels: PathBuf,
+    /// Run unpublished level files and edits too (a designer's own host), not only what the
+    /// index trusts by hash.
+    #[arg(long)]
+    designer: bool,
     /// Where results.jsonl and the server key live.
     #[arg(long, default_value = "data")]
     data_dir: PathBuf,
@@ -128,7 +133,8 @@ enum Command {
         /// Level files or folders of levels.
         paths: Vec<std::path::PathBuf>,
     },
-    /// Level tools: `level generate` draws a kitchen from a seed.
+    /// Level tools: `level generate` draws a kitchen from a seed, `level publish` proves one
+    /// and writes its hashed entry into index.ron.
     Level {
         #[command(subcommand)]
         what: undercooked::generate::cli::LevelCommand,
@@ -389,6 +395,7 @@ fn run_host(h: HostArgs) -> u8 {
                 }),
                 ..Default::default()
             },
+            designer: h.designer,
         },
         h.log_format,
     )

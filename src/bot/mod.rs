@@ -13,6 +13,7 @@ mod pass;
 pub mod planner;
 mod policy;
 pub mod prove;
+pub mod publish;
 pub mod random;
 pub mod reach;
 pub mod remote;

@@ -144,7 +144,9 @@ pub fn play_round_tuned(
     }
 }
 
-fn book() -> Result<RecipeBook, String> {
+/// The recipe book `bot prove` and `level publish` play against: `$UNDERCOOKED_RECIPES`, else
+/// `assets/recipes.ron`, else the built-in book.
+pub fn recipe_book() -> Result<RecipeBook, String> {
     let path = std::env::var_os(crate::level::cli::RECIPES_ENV)
         .map(PathBuf::from)
         .unwrap_or_else(|| RECIPES_PATH.into());
@@ -166,7 +168,7 @@ pub fn run(command: BotCommand) -> u8 {
         };
         return crate::tandem::prove::run(args.seeds.unwrap_or(20), turn);
     }
-    let book = match book() {
+    let book = match recipe_book() {
         Ok(b) => Arc::new(b),
         Err(e) => {
             eprintln!("error: {e}");

@@ -21,6 +21,9 @@ pub enum LevelCommand {
     /// Draw a kitchen from a seed: a level file that validates, with its target set from
     /// what bots score on it (docs/LEVELS.md, "Generated kitchens").
     Generate(GenerateArgs),
+    /// Validate a kitchen, prove it with 1-4 planner bots, set its target by the publishing
+    /// rule and write its hashed entry into index.ron (docs/LEVELS.md, "Publishing").
+    Publish(crate::bot::publish::PublishArgs),
 }
 
 /// Options of `level generate`.
@@ -45,7 +48,10 @@ pub struct GenerateArgs {
 
 /// Runs `level` and returns the exit code.
 pub fn run(command: LevelCommand) -> u8 {
-    let LevelCommand::Generate(args) = command;
+    let args = match command {
+        LevelCommand::Generate(args) => args,
+        LevelCommand::Publish(args) => return crate::bot::publish::run(&args),
+    };
     let book = match load_book() {
         Ok(book) => book,
         Err(e) => {

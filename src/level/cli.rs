@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::error::LevelError;
 use super::files::{
-    CheckedLevel, INDEX_FILE, LevelSource, check_campaign, check_level_set, level_files,
+    INDEX_FILE, KnownLevel, LevelSource, check_campaign, check_level_set, level_files,
 };
 use super::recipes::{builtin_recipes, parse_recipes};
 use crate::sim::recipe_book::RecipeBook;
@@ -187,8 +187,7 @@ fn check_index(
             Some(LevelSource { file: f.display().to_string(), bytes })
         })
         .collect();
-    let known: Vec<String> =
-        check_level_set(&sources, book).iter().map(CheckedLevel::claimed_id).collect();
+    let known = KnownLevel::of(&sources, &check_level_set(&sources, book));
     let file = index.display().to_string();
     let result = check_campaign(&bytes, &file, &known);
     (Outcome::Valid, report(out, &file, result.as_ref().err()))

@@ -72,10 +72,14 @@ pub enum ErrorCode {
     ExtinguisherMissing,
     /// A campaign index entry that names no level in the folder.
     UnknownLevel,
+    /// An index in the format before publishing (plain level ids, no hashes or proofs).
+    IndexOldFormat,
+    /// A level file whose bytes do not hash to its index entry, or that no entry lists.
+    LevelNotPublished,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 29] = [
+    pub const ALL: [ErrorCode; 31] = [
         ErrorCode::NotALevel,
         ErrorCode::RonSyntax,
         ErrorCode::GridRagged,
@@ -105,6 +109,8 @@ impl ErrorCode {
         ErrorCode::ShiftStrandsSpawn,
         ErrorCode::ExtinguisherMissing,
         ErrorCode::UnknownLevel,
+        ErrorCode::IndexOldFormat,
+        ErrorCode::LevelNotPublished,
     ];
 
     /// The stable SCREAMING_SNAKE spelling printed by the CLI and documented in docs/LEVELS.md.
@@ -139,6 +145,8 @@ impl ErrorCode {
             ErrorCode::ShiftStrandsSpawn => "SHIFT_STRANDS_SPAWN",
             ErrorCode::ExtinguisherMissing => "EXTINGUISHER_MISSING",
             ErrorCode::UnknownLevel => "UNKNOWN_LEVEL",
+            ErrorCode::IndexOldFormat => "INDEX_OLD_FORMAT",
+            ErrorCode::LevelNotPublished => "LEVEL_NOT_PUBLISHED",
         }
     }
 

@@ -11,6 +11,7 @@ pub mod files;
 
 mod grid;
 mod hazards;
+pub mod index;
 pub mod limits;
 pub mod loader;
 pub mod recipes;
@@ -26,10 +27,12 @@ mod tests;
 pub use compile::parse_level;
 pub use error::{ErrorCode, LevelError, LoadError, Pos};
 pub use files::{
-    check_campaign, check_level_set, find_level, load_campaign, load_level_file, load_recipes_file,
+    KnownLevel, Offered, Trust, check_campaign, check_level_set, find_level, load_campaign,
+    load_level_file, load_published, load_recipes_file,
 };
+pub use index::{IndexEntry, Proof, PublishedIndex, TeamProof, file_hash, parse_index};
 pub use loader::{LastGoodLevels, LevelAsset, LevelPlugin, RecipeBookAsset};
 pub use recipes::{builtin_recipes, parse_recipes};
 pub use watch::{
-    DesignerPlugin, LevelLibrary, LevelRejected, LevelReloaded, LevelWatchConfig, LevelWatchPlugin,
+    CampaignChanged, DesignerPlugin, TrustPublished, LevelLibrary, LevelRejected, LevelReloaded, LevelWatchConfig, LevelWatchPlugin,
 };

@@ -21,7 +21,8 @@ use bevy::prelude::*;
 
 use super::compile::{id_position, parse_level};
 use super::error::{ErrorCode, LevelError};
-use super::files::level_files;
+use super::files::{INDEX_FILE, level_files};
+use super::index::{PublishedIndex, parse_index};
 use super::recipes::{builtin_recipes, parse_recipes};
 use crate::sim::kitchen::Level;
 use crate::sim::open::SeatSpec;
@@ -73,6 +74,12 @@ pub struct LevelLibrary {
     pub book_source: Arc<str>,
     /// File → its errors, for files whose latest version is invalid (fixing clears them).
     pub errors: BTreeMap<PathBuf, Vec<LevelError>>,
+    /// Trust mode ([`TrustPublished`]): the folder's index, and whether an edit must hash to
+    /// its entry to be taken (else LEVEL_NOT_PUBLISHED, and the last published version stays).
+    /// Without an `index.ron` nothing is published and every valid file is taken, the rule
+    /// `files::load_published` follows.
+    pub index: Option<PublishedIndex>,
+    trusted: bool,
     /// The bytes last seen per file: a poll compares contents, because a same-size rewrite
     /// inside the filesystem's timestamp granularity leaves the modification time unchanged.
     seen: HashMap<PathBuf, Vec<u8>>,
@@ -90,11 +97,18 @@ impl LevelLibrary {
     /// Reads the book and every level file of `cfg` once, silently (no messages): the state
     /// an app starts from. Broken files are listed in `errors`.
     pub fn scan(cfg: &LevelWatchConfig) -> LevelLibrary {
+        LevelLibrary::scan_with(cfg, false)
+    }
+
+    /// [`LevelLibrary::scan`], taking only published files when `trusted`.
+    pub fn scan_with(cfg: &LevelWatchConfig, trusted: bool) -> LevelLibrary {
         let mut lib = LevelLibrary {
             levels: BTreeMap::new(),
             book: Arc::new(builtin_recipes().unwrap_or_default()),
             book_source: super::recipes::BUILTIN_RECIPES_RON.into(),
             errors: BTreeMap::new(),
+            index: None,
+            trusted,
             seen: HashMap::new(),
         };
         let mut out = Outcomes::default();
@@ -121,9 +135,28 @@ impl LevelLibrary {
                 }
             }
         }
+        let index_path = cfg.levels_dir.join(INDEX_FILE);
+        if self.trusted
+            && let Some(bytes) = self.changed(&index_path)
+        {
+            match parse_index(&bytes, &index_path.display().to_string()) {
+                Ok(index) => {
+                    out.campaign = Some(CampaignChanged { ids: index.ids() });
+                    self.index = Some(index);
+                    self.errors.remove(&index_path);
+                    revalidate_all = true;
+                }
+                Err(errors) => {
+                    self.errors.insert(index_path.clone(), errors.clone());
+                    out.rejected.push(LevelRejected { file: index_path.clone(), errors });
+                }
+            }
+        }
         // An unreadable folder (mid-rename, say) is a poll with nothing new, not an error.
         let files = level_files(&cfg.levels_dir).unwrap_or_default();
-        self.seen.retain(|p, _| files.contains(p) || cfg.recipes.as_ref() == Some(p));
+        self.seen.retain(|p, _| {
+            files.contains(p) || cfg.recipes.as_ref() == Some(p) || *p == index_path
+        });
         for path in files {
             let bytes = match self.changed(&path) {
                 Some(bytes) => bytes,
@@ -156,6 +189,12 @@ impl LevelLibrary {
             result =
                 Err(vec![LevelError::new(ErrorCode::DuplicateId, &label, id_position(bytes), msg)]);
         }
+        // Trusted: a valid edit runs only once it is published (its hash is in the index).
+        if let (Ok(level), true, Some(index)) = (&result, self.trusted, &self.index)
+            && let Err(e) = index.verify(&level.id, &label, bytes)
+        {
+            result = Err(vec![e]);
+        }
         match result {
             Ok(level) => {
                 let level = Arc::new(level);
@@ -179,7 +218,20 @@ impl LevelLibrary {
 struct Outcomes {
     reloaded: Vec<LevelReloaded>,
     rejected: Vec<LevelRejected>,
+    campaign: Option<CampaignChanged>,
 }
+
+/// Trusted mode: the index changed and parsed; `ids` is the new play order. (Levels it now
+/// publishes arrive as [`LevelReloaded`] in the same poll.)
+#[derive(Message, Clone, Debug)]
+pub struct CampaignChanged {
+    pub ids: Vec<String>,
+}
+
+/// Insert before adding [`LevelWatchPlugin`] to take only published edits (the hosted server
+/// without `--designer`): see [`LevelLibrary::index`].
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct TrustPublished;
 
 /// A level file (or the book, for every level) changed and validated: `level` is the new
 /// last good version of `id`.
@@ -212,9 +264,11 @@ impl Plugin for LevelWatchPlugin {
         // Scanned here, not in a Startup system: a plugin added to an app that already ran
         // (the tests' `headless_app`) would never see Startup again.
         let cfg = app.world().resource::<LevelWatchConfig>().clone();
-        app.insert_resource(LevelLibrary::scan(&cfg))
+        let trusted = app.world().contains_resource::<TrustPublished>();
+        app.insert_resource(LevelLibrary::scan_with(&cfg, trusted))
             .add_message::<LevelReloaded>()
             .add_message::<LevelRejected>()
+            .add_message::<CampaignChanged>()
             .add_systems(PreUpdate, poll_levels.in_set(LevelWatchSystems));
     }
 }
@@ -225,6 +279,7 @@ fn poll_levels(
     mut last: Local<Option<Instant>>,
     mut reloaded: MessageWriter<LevelReloaded>,
     mut rejected: MessageWriter<LevelRejected>,
+    mut campaign: MessageWriter<CampaignChanged>,
 ) {
     let now = Instant::now();
     if last.is_some_and(|t| now.duration_since(t) < cfg.poll_every) {
@@ -233,6 +288,10 @@ fn poll_levels(
     *last = Some(now);
     let mut out = Outcomes::default();
     lib.poll(&cfg, &mut out);
+    if let Some(c) = out.campaign {
+        info!("campaign index reloaded: {} level(s)", c.ids.len());
+        campaign.write(c);
+    }
     for r in out.reloaded {
         info!("level reloaded: {}", r.id);
         reloaded.write(r);

@@ -48,6 +48,8 @@ impl Plugin for DesignerOverlayPlugin {
         let Some(level) = options.level.as_deref() else { return };
         let (levels_dir, id) = watched_level(level, &options.levels, &options.recipes);
         info!("designer: watching {} for level `{id}`", levels_dir.display());
+        // Designer mode is where unpublished edits run; say so, as the host does.
+        info!("designer: running unpublished edits (not only what index.ron publishes)");
         app.insert_resource(LevelWatchConfig {
             levels_dir,
             recipes: Some(options.recipes.clone()),

@@ -106,6 +106,7 @@ pub fn host_lan(
         web: crate::net::server::web::WebConfig { announce, ..Default::default() },
         // The in-game host stops with its window: nothing to drain for.
         drain: None,
+        designer: false,
     })?;
     let web = SocketAddr::new(lan.unwrap_or(IpAddr::from([127, 0, 0, 1])), server.addrs.web.port());
     let local_web = SocketAddr::from(([127, 0, 0, 1], server.addrs.web.port()));

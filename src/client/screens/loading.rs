@@ -11,7 +11,9 @@ use crate::client::state::AppState;
 use crate::client::theme::{BUTTON, GOLD, PLAIN, label, screen, title};
 use crate::level::files::{INDEX_FILE, level_files};
 use crate::level::loader::{LEVELS_SOURCE, LevelLoaderSettings};
-use crate::level::{LevelAsset, LevelPlugin, RecipeBookAsset, check_campaign};
+use crate::level::{
+    KnownLevel, LevelAsset, LevelPlugin, RecipeBookAsset, check_campaign, file_hash,
+};
 use crate::sim::kitchen::Level;
 use bevy::asset::io::AssetSourceBuilder;
 use bevy::asset::{AssetApp, UntypedHandle};
@@ -191,23 +193,41 @@ fn paint_bar(
 }
 
 /// The campaign in play order from the loaded assets and the folder's `index.ron`: every level
-/// the index names must have loaded valid.
+/// the index names must have loaded valid and its file must still hash to its entry
+/// (LEVEL_NOT_PUBLISHED). A folder without an index is a designer's folder: its valid levels in
+/// file-name order, the rule the headless server follows too (`level::load_published`).
 pub fn campaign_from_assets(
     assets: &GameAssets,
     levels: &Assets<LevelAsset>,
     levels_dir: &Path,
 ) -> Result<Vec<Level>, String> {
     let loaded: Vec<&LevelAsset> = assets.levels.iter().filter_map(|h| levels.get(h)).collect();
+    let name = |file: &str| file.rsplit('/').next().unwrap_or(file).to_string();
     let stem = |file: &str| {
-        let name = file.rsplit('/').next().unwrap_or(file);
-        name.strip_suffix(".ron").unwrap_or(name).to_string()
+        let name = name(file);
+        name.strip_suffix(".ron").unwrap_or(&name).to_string()
     };
     let id_of = |a: &LevelAsset| a.level().map_or_else(|| stem(&a.file), |l| l.id.clone());
-    let known: Vec<String> = loaded.iter().map(|a| id_of(a)).collect();
     let index: PathBuf = levels_dir.join(INDEX_FILE);
-    let bytes = std::fs::read(&index).map_err(|e| format!("{}: {e}", index.display()))?;
-    let order = check_campaign(&bytes, &index.display().to_string(), &known)
-        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
+    let order: Vec<String> = if index.is_file() {
+        let known: Vec<KnownLevel> = loaded
+            .iter()
+            .map(|a| KnownLevel {
+                id: id_of(a),
+                hash: std::fs::read(levels_dir.join(name(&a.file)))
+                    .map(|b| file_hash(&b))
+                    .unwrap_or_default(),
+            })
+            .collect();
+        let bytes = std::fs::read(&index).map_err(|e| format!("{}: {e}", index.display()))?;
+        check_campaign(&bytes, &index.display().to_string(), &known)
+            .map_err(|errors| {
+                errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+            })?
+            .ids()
+    } else {
+        loaded.iter().filter(|a| a.level().is_some()).map(|a| id_of(a)).collect()
+    };
     let mut campaign = Vec::new();
     for id in order {
         let Some(asset) = loaded.iter().find(|a| id_of(a) == id) else { continue };

@@ -29,6 +29,7 @@ pub mod lobby;
 pub mod logs;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod metrics;
+pub mod offered;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod peer;
 #[cfg(not(target_arch = "wasm32"))]

@@ -3,6 +3,7 @@
 //! that run its worlds (one or `--shards N`, each supervised: a panicking frame rebuilds it).
 
 use crate::clock::{TICK, TickClockPlugin};
+use crate::level::{Offered, Trust, load_published};
 use crate::net::RoomKey;
 use crate::net::server::bots::{BotsFill, BotsFillPolicy, ServerBotsPlugin};
 use crate::net::server::connections::ServerNetPlugin;
@@ -59,6 +60,8 @@ pub struct HostConfig {
     /// `--drain-seconds`: a signal drains for at most this long before the shutdown
     /// (`net::server::drain`); None: a signal shuts down at once.
     pub drain: Option<Duration>,
+    /// `--designer`: run unpublished level files and edits (not only what the index trusts).
+    pub designer: bool,
 }
 
 impl HostConfig {
@@ -79,6 +82,7 @@ impl HostConfig {
             shards: 1,
             web: Default::default(),
             drain: None,
+            designer: false,
         }
     }
 }
@@ -104,12 +108,16 @@ pub fn build_server_with(
 ) -> Result<App, NetError> {
     let (book, book_text) =
         crate::replay::cli::recipe_book_source().map_err(|e| NetError::Levels(e.to_string()))?;
-    let levels = crate::level::files::load_campaign(&cfg.levels, &book)
+    let trust = if cfg.designer { Trust::Designer } else { Trust::Published };
+    let offered = load_published(&cfg.levels, &book, trust)
         .map_err(|e| NetError::Levels(format!("levels {}: {e}", cfg.levels.display())))?;
+    log_offered(cfg, &offered);
+    let levels = offered.levels;
     if levels.is_empty() {
-        return Err(NetError::Levels(format!("no levels in {}", cfg.levels.display())));
+        return Err(NetError::Levels(format!("no playable levels in {}", cfg.levels.display())));
     }
-    let sources = level_sources(&cfg.levels, &levels, &book)?;
+    let sources: std::collections::HashMap<String, Source> =
+        offered.sources.into_iter().map(|(id, text)| (id, Source::new(text))).collect();
     let bundles =
         BundleWriter::start(cfg.data_dir.join("bundles"), sources, Source::new(book_text));
     let key = load_or_create_key(&cfg.data_dir).map_err(NetError::io("data dir"))?;
@@ -153,7 +161,10 @@ pub fn build_server_with(
         recipes: Some(recipes),
         poll_every: crate::level::watch::POLL_EVERY,
     });
-    app.add_plugins(crate::level::LevelWatchPlugin);
+    if !cfg.designer {
+        app.insert_resource(crate::level::TrustPublished);
+    }
+    app.add_plugins((crate::level::LevelWatchPlugin, crate::net::server::offered::OfferedPlugin));
     if let Some(fill) = cfg.bots_fill {
         app.insert_resource(BotsFillPolicy(fill));
     }
@@ -241,30 +252,22 @@ pub fn client_cap(max_rooms: usize) -> usize {
 /// renetcode's own client-slot maximum (private to that crate).
 const NETCODE_MAX_CLIENTS: usize = 1024;
 
-/// The source text of every offered level (bundles carry it, so `replay check` rebuilds the
-/// exact level even after the folder changed): each file of the folder whose compiled level
-/// is the one the campaign loaded.
-fn level_sources(
-    dir: &std::path::Path,
-    levels: &[crate::sim::kitchen::Level],
-    book: &crate::sim::recipe_book::RecipeBook,
-) -> Result<std::collections::HashMap<String, Source>, NetError> {
-    let mut out = std::collections::HashMap::new();
-    let files = crate::level::files::level_files(dir).map_err(NetError::io("levels"))?;
-    for path in files {
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
-        let label = path.display().to_string();
-        if let Ok(level) = crate::level::compile::parse_level(text.as_bytes(), &label, book)
-            && levels.contains(&level)
-        {
-            out.insert(level.id.clone(), Source::new(text));
-        }
+/// Says what the host will run: refused files by name (LEVEL_NOT_PUBLISHED with both hashes,
+/// or their validation errors), a folder with no index, and designer mode.
+fn log_offered(cfg: &HostConfig, offered: &Offered) {
+    for e in &offered.refused {
+        error!("level refused: {e}");
     }
-    match levels.iter().find(|l| !out.contains_key(&l.id)) {
-        Some(l) => {
-            Err(NetError::Levels(format!("level `{}`: no source file found for bundles", l.id)))
-        }
-        None => Ok(out),
+    if offered.index.is_none() {
+        info!(
+            "levels: {} has no index.ron: serving its {} valid level(s) in file-name order, none \
+             published (docs/LEVELS.md, \"What runs\")",
+            cfg.levels.display(),
+            offered.levels.len()
+        );
+    }
+    if cfg.designer {
+        info!("designer: running unpublished level files and edits (--designer)");
     }
 }
 
