@@ -329,7 +329,7 @@ mod authoring {
     fn author_kitchen_scripts() {
         // A solo win of the first level: four salads (the round ends on the winning serve).
         let solo: Vec<Step> = (0..4).flat_map(|_| salad()).collect();
-        write("solo_win", "tutorial", 21, vec![solo], 3600);
+        write("solo_win", "goldens/levels/tutorial_target100.ron", 21, vec![solo], 3600);
 
         // Co-op: cook 0 chops lettuce, cook 1 sets a plate on the prep and brings chopped
         // tomato; cook 0 plates the lettuce from the rack side and serves the salad.
