@@ -241,7 +241,9 @@ pub fn load_published(
         Offered { levels: Vec::new(), sources: BTreeMap::new(), refused: Vec::new(), index };
     let order: Vec<String> = match &offered.index {
         Some(index) => index.ids(),
-        None => checked.iter().filter_map(|c| c.result.as_ref().ok().map(|l| l.id.clone())).collect(),
+        None => {
+            checked.iter().filter_map(|c| c.result.as_ref().ok().map(|l| l.id.clone())).collect()
+        }
     };
     for id in order {
         let Some((src, c)) = sources.iter().zip(&checked).find(|(_, c)| c.claimed_id() == id)

@@ -34,5 +34,6 @@ pub use index::{IndexEntry, Proof, PublishedIndex, TeamProof, file_hash, parse_i
 pub use loader::{LastGoodLevels, LevelAsset, LevelPlugin, RecipeBookAsset};
 pub use recipes::{builtin_recipes, parse_recipes};
 pub use watch::{
-    CampaignChanged, DesignerPlugin, TrustPublished, LevelLibrary, LevelRejected, LevelReloaded, LevelWatchConfig, LevelWatchPlugin,
+    CampaignChanged, DesignerPlugin, LevelLibrary, LevelRejected, LevelReloaded, LevelWatchConfig,
+    LevelWatchPlugin, TrustPublished,
 };

@@ -119,6 +119,7 @@ impl LevelLibrary {
     /// One look at the files: every changed file is re-validated and its outcome pushed.
     fn poll(&mut self, cfg: &LevelWatchConfig, out: &mut Outcomes) {
         let mut revalidate_all = false;
+        let mut book_changed = false;
         if let Some(path) = cfg.recipes.as_ref().filter(|p| p.is_file())
             && let Some(bytes) = self.changed(path)
         {
@@ -128,6 +129,7 @@ impl LevelLibrary {
                     self.book_source = String::from_utf8_lossy(&bytes).into();
                     self.errors.remove(path);
                     revalidate_all = true;
+                    book_changed = true;
                 }
                 Err(errors) => {
                     self.errors.insert(path.clone(), errors.clone());
@@ -163,7 +165,7 @@ impl LevelLibrary {
                 None if revalidate_all => self.seen.get(&path).cloned().unwrap_or_default(),
                 None => continue,
             };
-            self.validate(&path, &bytes, out);
+            self.validate(&path, &bytes, !book_changed, out);
         }
     }
 
@@ -177,7 +179,7 @@ impl LevelLibrary {
         Some(bytes)
     }
 
-    fn validate(&mut self, path: &Path, bytes: &[u8], out: &mut Outcomes) {
+    fn validate(&mut self, path: &Path, bytes: &[u8], quiet_if_same: bool, out: &mut Outcomes) {
         let label = path.display().to_string();
         let mut result = parse_level(bytes, &label, &self.book);
         // Ids stay unique across the folder, as `check_level_set` demands of the CLI.
@@ -201,10 +203,18 @@ impl LevelLibrary {
                 // A file that now holds another id gives its old id up.
                 self.levels.retain(|id, e| e.file != path || *id == level.id);
                 let source: Arc<str> = String::from_utf8_lossy(bytes).into();
+                // Re-checked but not changed (an index edit re-checks every file): no message.
+                // (A book edit always reports: every level was checked against a new book.)
+                let same = quiet_if_same
+                    && self.levels.get(&level.id).is_some_and(|e| {
+                        e.file == path && e.source == source && *e.level == *level
+                    });
                 let entry = LibraryEntry { file: path.to_path_buf(), level: level.clone(), source };
                 self.levels.insert(level.id.clone(), entry);
                 self.errors.remove(path);
-                out.reloaded.push(LevelReloaded { id: level.id.clone(), level });
+                if !same {
+                    out.reloaded.push(LevelReloaded { id: level.id.clone(), level });
+                }
             }
             Err(errors) => {
                 self.errors.insert(path.to_path_buf(), errors.clone());

@@ -233,9 +233,11 @@ impl Host {
         Host { child, lines }
     }
 
-    /// The first log line holding every needle (None when the host falls silent for 30 s).
+    /// The first log line holding every needle (None after 30 s without one).
     fn wait_for(&self, needles: &[&str]) -> Option<String> {
-        while let Ok(line) = self.lines.recv_timeout(std::time::Duration::from_secs(30)) {
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while let Some(left) = end.checked_duration_since(std::time::Instant::now()) {
+            let line = self.lines.recv_timeout(left).ok()?;
             if needles.iter().all(|n| line.contains(n)) {
                 return Some(line);
             }

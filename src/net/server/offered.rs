@@ -8,13 +8,30 @@ use bevy::prelude::*;
 use crate::level::{CampaignChanged, LevelLibrary};
 use crate::net::server::hosted::{HostLevels, HostedRoom};
 
-/// Adds [`follow_index_edits`]; needs `LevelWatchPlugin`.
+/// Adds [`follow_index_edits`] and logs the [`StartNotes`]; needs `LevelWatchPlugin`.
 pub struct OfferedPlugin;
 
 impl Plugin for OfferedPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, follow_index_edits);
+        app.init_resource::<StartNotes>()
+            .add_systems(Startup, say_start_notes)
+            .add_systems(Update, follow_index_edits);
     }
+}
+
+/// What the host decided about its levels while it was being built, before its log was up:
+/// said at startup.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct StartNotes {
+    /// `level refused: …` lines (errors).
+    pub refused: Vec<String>,
+    /// Plain notes (no index, designer mode).
+    pub said: Vec<String>,
+}
+
+fn say_start_notes(notes: Res<StartNotes>) {
+    notes.refused.iter().for_each(|line| error!("{line}"));
+    notes.said.iter().for_each(|line| info!("{line}"));
 }
 
 /// Rebuilds the offered list from the new index order and re-points each room by level id.
@@ -28,7 +45,9 @@ fn follow_index_edits(
     let Some(mut levels) = levels else { return };
     let offered: Vec<_> = newest.ids.iter().filter_map(|id| lib.level(id)).collect();
     if offered.is_empty() {
-        warn!("campaign index reloaded, but none of its levels is published here: kept the old list");
+        warn!(
+            "campaign index reloaded, but none of its levels is published here: kept the old list"
+        );
         return;
     }
     let old = levels.ids();

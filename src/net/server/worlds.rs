@@ -111,7 +111,7 @@ pub fn build_server_with(
     let trust = if cfg.designer { Trust::Designer } else { Trust::Published };
     let offered = load_published(&cfg.levels, &book, trust)
         .map_err(|e| NetError::Levels(format!("levels {}: {e}", cfg.levels.display())))?;
-    log_offered(cfg, &offered);
+    let notes = offered_notes(cfg, &offered);
     let levels = offered.levels;
     if levels.is_empty() {
         return Err(NetError::Levels(format!("no playable levels in {}", cfg.levels.display())));
@@ -164,6 +164,7 @@ pub fn build_server_with(
     if !cfg.designer {
         app.insert_resource(crate::level::TrustPublished);
     }
+    app.insert_resource(notes);
     app.add_plugins((crate::level::LevelWatchPlugin, crate::net::server::offered::OfferedPlugin));
     if let Some(fill) = cfg.bots_fill {
         app.insert_resource(BotsFillPolicy(fill));
@@ -252,23 +253,24 @@ pub fn client_cap(max_rooms: usize) -> usize {
 /// renetcode's own client-slot maximum (private to that crate).
 const NETCODE_MAX_CLIENTS: usize = 1024;
 
-/// Says what the host will run: refused files by name (LEVEL_NOT_PUBLISHED with both hashes,
-/// or their validation errors), a folder with no index, and designer mode.
-fn log_offered(cfg: &HostConfig, offered: &Offered) {
-    for e in &offered.refused {
-        error!("level refused: {e}");
-    }
+/// What the host will run, said once its log is up (`OfferedPlugin` logs these at startup):
+/// refused files by name (LEVEL_NOT_PUBLISHED with both hashes, or their validation errors), a
+/// folder with no index, and designer mode.
+fn offered_notes(cfg: &HostConfig, offered: &Offered) -> crate::net::server::offered::StartNotes {
+    let mut notes = crate::net::server::offered::StartNotes::default();
+    notes.refused = offered.refused.iter().map(|e| format!("level refused: {e}")).collect();
     if offered.index.is_none() {
-        info!(
+        notes.said.push(format!(
             "levels: {} has no index.ron: serving its {} valid level(s) in file-name order, none \
              published (docs/LEVELS.md, \"What runs\")",
             cfg.levels.display(),
             offered.levels.len()
-        );
+        ));
     }
     if cfg.designer {
-        info!("designer: running unpublished level files and edits (--designer)");
+        notes.said.push("designer: running unpublished level files and edits (--designer)".into());
     }
+    notes
 }
 
 /// `undercooked --headless`: build, announce, run until a signal. Returns the exit code. One
