@@ -257,8 +257,10 @@ const NETCODE_MAX_CLIENTS: usize = 1024;
 /// refused files by name (LEVEL_NOT_PUBLISHED with both hashes, or their validation errors), a
 /// folder with no index, and designer mode.
 fn offered_notes(cfg: &HostConfig, offered: &Offered) -> crate::net::server::offered::StartNotes {
-    let mut notes = crate::net::server::offered::StartNotes::default();
-    notes.refused = offered.refused.iter().map(|e| format!("level refused: {e}")).collect();
+    let mut notes = crate::net::server::offered::StartNotes {
+        refused: offered.refused.iter().map(|e| format!("level refused: {e}")).collect(),
+        said: Vec::new(),
+    };
     if offered.index.is_none() {
         notes.said.push(format!(
             "levels: {} has no index.ron: serving its {} valid level(s) in file-name order, none \
