@@ -33,6 +33,12 @@ fn every_shipped_level_hashes_to_its_index_entry() {
     }
 }
 
+#[test]
+fn the_index_hash_is_the_replay_bundles_content_hash() {
+    let text = std::fs::read_to_string(root().join("levels/tutorial.ron")).unwrap();
+    assert_eq!(file_hash(text.as_bytes()), undercooked::replay::bundle::content_hash(&text));
+}
+
 fn publish(file: &Path, seeds: &str) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_undercooked"))
         .args(["level", "publish"])
