@@ -25,8 +25,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// A campaign of the tutorial alone, its round `seconds` long (a short round keeps the test
-/// short; the kitchen is the shipped one).
+/// A folder of the tutorial alone, its round `seconds` long (a short round keeps the test
+/// short; the kitchen is the shipped one). No index.ron: an edited file is unpublished, and a
+/// folder without an index serves every valid level in it (docs/LEVELS.md "What runs").
 fn short_levels(dir: &Path, seconds: u32) -> PathBuf {
     let levels = dir.join("levels");
     std::fs::create_dir_all(&levels).unwrap();
@@ -34,7 +35,6 @@ fn short_levels(dir: &Path, seconds: u32) -> PathBuf {
     assert!(text.contains("time_limit: 180.0"), "the tutorial's length moved: update this test");
     let text = text.replace("time_limit: 180.0", &format!("time_limit: {seconds}.0"));
     std::fs::write(levels.join("tutorial.ron"), text).unwrap();
-    std::fs::write(levels.join("index.ron"), "Campaign(levels: [\"tutorial\"])\n").unwrap();
     levels
 }
 
@@ -52,12 +52,20 @@ fn host(dir: &Path, levels: &Path, extra: &[&str]) -> (Child, String) {
         .spawn()
         .expect("the binary starts");
     let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    out.read_line(&mut first).unwrap();
-    let web = first.split("web http://").nth(1).expect("banner names the web port").trim();
+    // The banner is the first line naming the web port: a host may say first what it loads
+    // (a folder without index.ron, levels refused as unpublished).
+    let mut line = String::new();
+    let web = loop {
+        line.clear();
+        let read = out.read_line(&mut line).unwrap();
+        assert!(read > 0, "the host ended before its banner");
+        if let Some(web) = line.split("web http://").nth(1) {
+            break web.trim().to_string();
+        }
+    };
     // Keep reading: a closed pipe would make the host's later prints fail.
     std::thread::spawn(move || out.lines().for_each(drop));
-    (child, web.to_string())
+    (child, web)
 }
 
 fn signal(child: &Child) {

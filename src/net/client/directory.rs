@@ -43,9 +43,12 @@ pub fn post_announce(directory: &str, body: &Announce) -> Result<(i32, Value), N
     Ok((resp.status_code, value))
 }
 
-/// Where room `code` is: the directory's answer, or its named refusal (`no_such_room`).
-pub fn resolve_room(directory: &str, code: &str) -> Result<Resolved, NetError> {
-    let url = format!("{}{ROOMS_PATH}/{}", base_url(directory), code.trim().to_ascii_uppercase());
+/// GET `url` from the directory and read its JSON as `T`, or the directory's named refusal
+/// (`what` names the answer in the error when it is not the shape asked for).
+fn get_json<T: serde::de::DeserializeOwned>(
+    url: String,
+    what: &'static str,
+) -> Result<T, NetError> {
     let resp = minreq::get(&url)
         .with_timeout(DIRECTORY_WAIT_SECS)
         .send()
@@ -54,19 +57,16 @@ pub fn resolve_room(directory: &str, code: &str) -> Result<Resolved, NetError> {
     if resp.status_code != 200 {
         return Err(refused(resp.status_code, &value));
     }
-    serde_json::from_value(value).map_err(|_| NetError::BadReply("a directory's room answer"))
+    serde_json::from_value(value).map_err(|_| NetError::BadReply(what))
+}
+
+/// Where room `code` is: the directory's answer, or its named refusal (`no_such_room`).
+pub fn resolve_room(directory: &str, code: &str) -> Result<Resolved, NetError> {
+    let code = code.trim().to_ascii_uppercase();
+    get_json(format!("{}{ROOMS_PATH}/{code}", base_url(directory)), "a directory's room answer")
 }
 
 /// Every live server the directory lists, with its public rooms.
 pub fn list_servers(directory: &str) -> Result<ServerList, NetError> {
-    let url = format!("{}{SERVERS_PATH}", base_url(directory));
-    let resp = minreq::get(&url)
-        .with_timeout(DIRECTORY_WAIT_SECS)
-        .send()
-        .map_err(|e| NetError::Unreachable { addr: url.clone(), reason: e.to_string() })?;
-    let value: Value = serde_json::from_str(resp.as_str().unwrap_or("")).unwrap_or(Value::Null);
-    if resp.status_code != 200 {
-        return Err(refused(resp.status_code, &value));
-    }
-    serde_json::from_value(value).map_err(|_| NetError::BadReply("a directory's server list"))
+    get_json(format!("{}{SERVERS_PATH}", base_url(directory)), "a directory's server list")
 }
