@@ -853,7 +853,11 @@ fn an_edited_level_reaches_the_next_round_and_its_bundle_but_never_a_live_round(
         let f = f.unwrap().path();
         std::fs::copy(&f, levels.join(f.file_name().unwrap())).unwrap();
     }
-    let h = spawn_server(HostConfig { levels: levels.clone(), ..config(dir.clone()) }).unwrap();
+    // Designer mode: the edit is not published, and a trusting host would keep the published
+    // tutorial (tests/levels/publish.rs holds that side); here the reload itself is under test.
+    let h =
+        spawn_server(HostConfig { levels: levels.clone(), designer: true, ..config(dir.clone()) })
+            .unwrap();
     let file = levels.join("tutorial.ron");
     let original = std::fs::read_to_string(&file).unwrap();
     // Moves the top row's counter two cells left (the kitchen stays valid).
