@@ -295,14 +295,7 @@ fn main() -> ExitCode {
             }
             // A code alone: the directory says which server holds it.
             if let (Some(directory), Some(code)) = (&args.directory, &args.room) {
-                match undercooked::net::client::directory::resolve_room(directory, code) {
-                    Ok(found) if found.protocol != undercooked::net::wire::tokens::PROTOCOL_ID => {
-                        eprintln!(
-                            "error: room {code} is on {}, which speaks another protocol",
-                            found.address
-                        );
-                        return ExitCode::from(1);
-                    }
+                match undercooked::net::client::directory::find_room(directory, code) {
                     Ok(found) => {
                         eprintln!("room {} is on {} ({})", found.code, found.server, found.address);
                         args.web = found.address;

@@ -80,7 +80,13 @@ fn directory(port: u16, extra: &[&str]) -> Proc {
     let mut args = strings(&["directory", "--bind", "127.0.0.1", "--web-port"]);
     args.push(port.to_string());
     args.extend(strings(extra));
-    for rate in ["--announces-per-minute", "--lookups-per-minute", "--unknown-lookups-per-minute"] {
+    let rates = [
+        "--announces-per-minute",
+        "--lookups-per-minute",
+        "--unknown-lookups-per-minute",
+        "--quick-matches-per-minute",
+    ];
+    for rate in rates {
         if !extra.contains(&rate) {
             args.extend(strings(&[rate, "6000"]));
         }
@@ -996,4 +1002,95 @@ fn quick_match_prefers_the_server_without_the_impaired_link() {
     assert!(out.status.success(), "{err}");
     assert!(err.contains(&format!("quick match: room {near_room} on quick-near")), "{err}");
     assert!(seated(&near.addr, &near_room).contains(&"Quick".into()));
+}
+
+/// The room each finished `join --quick` process says it joined.
+fn joined_room(out: &std::process::Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    err.lines()
+        .find_map(|l| l.strip_prefix("joined room ").and_then(|r| r.split_whitespace().next()))
+        .unwrap_or_else(|| panic!("no room joined: {err}"))
+        .to_string()
+}
+
+#[test]
+fn quick_matches_started_together_meet_in_one_room() {
+    let dir = directory(0, &[]);
+    let a = announcing("together", &dir.addr, &[]);
+    until("the server is listed", || entry(&dir.addr, &a.addr));
+    // Three processes at once: each finds no public room and picks this server to make one;
+    // the server seats the later ones in the first one's lobby instead of making three.
+    let running: Vec<_> = ["One", "Two", "Three"]
+        .iter()
+        .map(|name| {
+            quick_join(&dir.addr, name, "2").stdout(Stdio::null()).stderr(Stdio::piped()).spawn()
+        })
+        .map(|c| c.unwrap())
+        .collect();
+    let rooms: Vec<String> =
+        running.into_iter().map(|c| joined_room(&c.wait_with_output().unwrap())).collect();
+    assert!(rooms.iter().all(|r| *r == rooms[0]), "one room for all: {rooms:?}");
+    let (_, rooms_now) = get(&format!("http://{}/api/health", a.addr));
+    assert_eq!(rooms_now["rooms"], 1, "{rooms_now}");
+}
+
+#[test]
+fn a_quick_seat_that_may_only_join_is_refused_by_name_where_no_lobby_has_room() {
+    let a = server("only-join", &["--rooms-per-minute", "0"]);
+    let url = format!("http://{}/api/rooms", a.addr);
+    let (status, v) = post(&url, &json!({"name": "Q", "quick": "join"}));
+    assert_eq!((status, error(&v)), (404, "no_public_room"), "{v}");
+    // A private room is never a quick match's; a public one is, and the seat is a join (200).
+    create_room(&a.addr, false);
+    let (status, v) = post(&url, &json!({"name": "Q", "quick": "join"}));
+    assert_eq!((status, error(&v)), (404, "no_public_room"), "{v}");
+    let public = create_room(&a.addr, true);
+    let (status, v) = post(&url, &json!({"name": "Q", "quick": "join", "players": 3}));
+    assert_eq!((status, v["code"].as_str()), (200, Some(public.as_str())), "{v}");
+    // Now full: a second quick match of one makes a room of its own, public.
+    let (status, v) = post(&url, &json!({"name": "R", "quick": "join_or_create"}));
+    assert_eq!(status, 201, "{v}");
+    assert_ne!(v["code"].as_str(), Some(public.as_str()));
+    let (status, v) = post(&url, &json!({"name": "Q", "quick": "sometimes"}));
+    assert_eq!((status, error(&v)), (400, "out_of_range"), "{v}");
+}
+
+#[test]
+fn quick_match_candidates_are_trimmed_limited_by_name_and_readable_from_any_page() {
+    let dir = directory(0, &["--quick-matches-per-minute", "3"]);
+    let a = announcing("cand-a", &dir.addr, &["--max-rooms", "1"]);
+    let b = announcing("cand-b", &dir.addr, &[]);
+    let full = create_room(&a.addr, false);
+    until("both listed, a full", || {
+        (entry(&dir.addr, &a.addr)?["rooms"] == 1 && entry(&dir.addr, &b.addr).is_some())
+            .then_some(())
+    });
+    // a holds its one room (private): it could seat nobody, so it is not a candidate.
+    let (status, v) = get_from("127.0.0.2", &dir.addr, "/api/quick?players=2");
+    assert_eq!(status, 200, "{v}");
+    let addrs: Vec<&str> =
+        v["servers"].as_array().unwrap().iter().filter_map(|s| s["address"].as_str()).collect();
+    assert_eq!(addrs, vec![b.addr.as_str()], "{v} (a holds {full})");
+    let (status, v) = get_from("127.0.0.2", &dir.addr, "/api/quick?players=9");
+    assert_eq!((status, error(&v)), (400, "out_of_range"), "{v}");
+    let (status, v) = get_from("127.0.0.2", &dir.addr, "/api/quick");
+    assert_eq!(status, 200, "players defaults to one: {v}");
+    let (status, v) = get_from("127.0.0.2", &dir.addr, "/api/quick?players=1");
+    assert_eq!((status, error(&v)), (429, "quick_match_rate_limit"), "{v}");
+    assert_eq!(
+        metric(&dir.addr, "undercooked_directory_refused_total{error=\"quick_match_rate_limit\"}"),
+        1
+    );
+    assert_eq!(metric(&dir.addr, "undercooked_directory_quick_matches_total"), 2);
+    assert_eq!(get_from("127.0.0.3", &dir.addr, "/api/quick").0, 200, "another address");
+    // Every GET answer may be read by a page of any origin (the browser's Play online).
+    let r = minreq::get(format!("{}/api/servers", dir.addr)).with_timeout(10).send().unwrap();
+    assert_eq!(r.headers.get("access-control-allow-origin").map(String::as_str), Some("*"));
+    // The game server tells its page where its directory is; one that announces nowhere says so.
+    let (status, v) = get(&format!("http://{}/api/directory", a.addr));
+    assert_eq!((status, v["directory"].as_str()), (200, Some(dir.addr.as_str())), "{v}");
+    let lone = server("no-dir", &[]);
+    let (status, v) = get(&format!("http://{}/api/directory", lone.addr));
+    assert_eq!((status, error(&v)), (404, "no_directory"), "{v}");
 }

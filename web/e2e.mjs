@@ -28,6 +28,13 @@
 // players (no porter), the aft seat's order pushing and the fore seat's never, and the couch's
 // centre at least 100 mm from where the watcher first saw it: the browser's orders reached the
 // server and moved the couch. No menu page.
+//
+// --mode directory: Play online in the page. A directory and a second game server ("far
+// kitchen", announcing to it and serving web/dist too) are started here; a public room is made
+// on the far server and waited for in the directory's list. The page opens on WEB (which
+// announces nowhere) with `?directory=`: its menu must list the far room (a screenshot of the
+// menu), and its Quick match line must take the page to the far server's page, which joins that
+// very room (`undercooked: joined room CODE`, its own console line, on the far origin).
 // Chromium is driven over the DevTools protocol on a pipe (--remote-debugging-pipe: fd 3 in,
 // fd 4 out, NUL-separated JSON), so nothing but node and chromium is needed.
 // Prints one JSON line of measurements; exit 0 when every step happened, 1 otherwise.
@@ -51,8 +58,8 @@ const mode = opt("--mode", "kitchen");
 const tandem = mode === "tandem";
 // How long the watcher stays: the countdown, the keys, the screenshot and a traffic report.
 const watchSecs = Number(opt("--watch-secs", "30"));
-if (!bin || !web || !shotPath || args.length || !["kitchen", "tandem"].includes(mode)) {
-  console.error("usage: node web/e2e.mjs --bin UNDERCOOKED --web HOST:PORT --shot OUT.png [--mode kitchen|tandem] [--timeout SECS] [--chromium PATH]");
+if (!bin || !web || !shotPath || args.length || !["kitchen", "tandem", "directory"].includes(mode)) {
+  console.error("usage: node web/e2e.mjs --bin UNDERCOOKED --web HOST:PORT --shot OUT.png [--mode kitchen|tandem|directory] [--timeout SECS] [--chromium PATH]");
   process.exit(2);
 }
 
@@ -297,9 +304,111 @@ async function makeRoomFromMenu(targetId) {
   result.menu_made_room_s = +(menuJoin.t - menuAt).toFixed(2);
 }
 
+// Starts `bin ARGS` and waits for the stderr/stdout line that names its address after `marker`.
+const children = [];
+function startProc(procArgs, marker) {
+  const child = spawn(bin, procArgs, { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const look = (d) => {
+      seen += d;
+      const at = seen.indexOf(marker);
+      if (at >= 0) {
+        const addr = seen.slice(at + marker.length).match(/^[0-9.:]+/)?.[0];
+        if (addr) resolve(addr);
+      }
+    };
+    child.stdout.on("data", look);
+    child.stderr.on("data", look);
+    child.on("exit", (code) => reject(new Error(`${procArgs[0]} exited ${code}: ${seen.slice(-2000)}`)));
+  });
+}
+process.on("exit", () => children.forEach((c) => c.kill("SIGKILL")));
+
+// A menu key: pressed, held a moment, released.
+async function press(session, key, code, vk) {
+  await send("Input.dispatchKeyEvent", { type: "keyDown", key, code, windowsVirtualKeyCode: vk }, session);
+  await sleep(250);
+  await send("Input.dispatchKeyEvent", { type: "keyUp", key, code, windowsVirtualKeyCode: vk }, session);
+  await sleep(250);
+}
+
+// Play online in the page: the far server's public room is listed, and Quick match takes the
+// page there and seats it in that room.
+async function playOnline() {
+  const data = mkdtempSync(join(tmpdir(), "uc-e2e-far-"));
+  const dir = await startProc(["directory", "--bind", "127.0.0.1", "--web-port", "0"], "directory: http://");
+  const far = await startProc(
+    ["--headless", "--bind", "127.0.0.1", "--port", "0", "--web-port", "0", "--data-dir", data,
+      "--web-root", "web/dist", "--announce", `http://${dir}`, "--name", "far-kitchen",
+      "--announce-secs", "1"],
+    "web http://",
+  );
+  log(`directory http://${dir}, far server http://${far}`);
+  const made = await fetch(`http://${far}/api/rooms`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "Host", public: true }),
+  });
+  const room = await made.json();
+  if (made.status !== 201) throw new Error(`POST /api/rooms on the far server: ${made.status} ${JSON.stringify(room)}`);
+  for (let i = 0; ; i++) {
+    const list = await (await fetch(`http://${dir}/api/servers`)).json();
+    if (list.servers?.some((s) => s.public_rooms.some((r) => r.code === room.code))) break;
+    if (i > 100) throw new Error(`the directory never listed room ${room.code}`);
+    await sleep(200);
+  }
+  result.far_room = room.code;
+  const { targetId } = await send("Target.createTarget", { url: "about:blank" });
+  const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
+  mainSession = sessionId;
+  const s = (m, p) => send(m, p, sessionId);
+  await s("Runtime.enable");
+  await s("Page.enable");
+  await s("Emulation.setFocusEmulationEnabled", { enabled: true });
+  const url = `http://${web}/?name=Quick&directory=http://${dir}`;
+  result.url = url;
+  const navAt = secs();
+  await s("Page.navigate", { url });
+  await waitLine(/^undercooked: first frame/, "the menu page's first frame");
+  // The page surveys the directory at once: its line says when the far room is listed.
+  await waitLine(/^undercooked: directory lists [1-9]/, "the directory's rooms on the menu", 60);
+  await sleep(1000);
+  const menuShot = await s("Page.captureScreenshot", { format: "png" });
+  const menuPng = Buffer.from(menuShot.data, "base64");
+  writeFileSync(shotPath, menuPng);
+  const st = pngStats(menuPng);
+  result.menu_screenshot = { path: shotPath, ...st };
+  await s("Input.dispatchMouseEvent", { type: "mousePressed", x: 5, y: 5, button: "left", clickCount: 1 });
+  await s("Input.dispatchMouseEvent", { type: "mouseReleased", x: 5, y: 5, button: "left", clickCount: 1 });
+  // Quick match is the menu's third line: Down twice, then Enter.
+  await press(sessionId, "ArrowDown", "ArrowDown", 40);
+  await press(sessionId, "ArrowDown", "ArrowDown", 40);
+  await press(sessionId, "Enter", "Enter", 13);
+  const joined = await waitLine(/^undercooked: joined room/, "the quick match's join", 90);
+  result.quick_joined_s = +(joined.t - navAt).toFixed(2);
+  const code = joined.text.match(/joined room (\S+)/)?.[1];
+  const where = (await s("Runtime.evaluate", { expression: "location.host" })).result.value;
+  result.quick = { room: code, page_host: where, far_server: far };
+  if (code !== room.code) throw new Error(`quick match joined ${code}, not the far server's public room ${room.code}`);
+  if (where !== far) throw new Error(`the page is on ${where}, not the far server ${far}`);
+  log(`quick match took the page to ${where} and seated it in ${code}`);
+  rmSync(data, { recursive: true, force: true });
+}
+
 setTimeout(() => fail(`overall timeout ${timeoutSecs}s`), timeoutSecs * 1000 + 30000);
 
-try {
+if (mode === "directory") {
+  try {
+    await playOnline();
+    finish(0);
+  } catch (e) {
+    fail(String(e));
+  }
+}
+
+if (mode !== "directory") try {
   const created = await fetch(`http://${web}/api/rooms`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },

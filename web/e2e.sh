@@ -5,8 +5,11 @@
 # `--mode tandem` plays an online Tandem round instead: the page holds the couch's aft handle,
 # the watcher the fore one (idle), and the watcher's `--stats` must show the page's orders in
 # force on the server and the couch moved by them.
+# `--mode directory` is Play online in the page: a directory and a second server are started,
+# the page (with `?directory=`) lists the second server's public room, and its Quick match
+# takes the page to that server, seated in that room.
 #
-#   web/build.sh && web/e2e.sh [--mode kitchen|tandem] [SCREENSHOT.png]
+#   web/build.sh && web/e2e.sh [--mode kitchen|tandem|directory] [SCREENSHOT.png]
 #
 # Needs web/dist (web/build.sh), node and chromium (installed from apt when missing). The server
 # is UNDERCOOKED_BIN when set, else a debug server-only build (`--features server`, quick).
@@ -22,9 +25,9 @@ if [ "${1:-}" = "--mode" ]; then
   shift 2 || true
 fi
 case "$mode" in
-  kitchen | tandem) ;;
+  kitchen | tandem | directory) ;;
   *)
-    uc_log "usage: web/e2e.sh [--mode kitchen|tandem] [SCREENSHOT.png]"
+    uc_log "usage: web/e2e.sh [--mode kitchen|tandem|directory] [SCREENSHOT.png]"
     exit 2
     ;;
 esac

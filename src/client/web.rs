@@ -14,12 +14,16 @@
 //!
 //! For the end-to-end test (web/e2e.sh) the page logs a few fixed lines to the console:
 //! `undercooked: first frame`, `undercooked: joined room CODE seat N`, `undercooked: lobby
-//! phase PHASE` on each change, and every 5 s `undercooked: traffic in=B out=B secs=S
+//! phase PHASE` on each change, `undercooked: directory lists N public rooms` when Play online's
+//! list changes, and every 5 s `undercooked: traffic in=B out=B secs=S
 //! frames=F` (netcode bytes over the WebSocket and frames drawn since it opened).
 
 use super::args::{Options, PlayArgs};
 use super::hud::font;
 use super::local::assist_menu::{AssistOption, RoundAssist, assist_label, step_assist};
+use super::online::web_directory::{
+    MAX_LISTED, SeatHere, WebDirectory, WebDirectoryPlugin, follow_directory,
+};
 use super::online::{InviteLink, LobbyPanelPlugin, OnlinePlugin};
 use super::presentation::PresentationPlugin;
 use super::state::AppState;
@@ -57,6 +61,18 @@ struct Joining {
 }
 
 impl Joining {
+    /// Asks the web port for quick match's seats: a public lobby with room, else a new
+    /// public room (a quick match that picked this server, or a `?quick=1` link).
+    fn start_quick(&mut self, name: String, players: u8) {
+        self.busy = true;
+        self.status = Some("quick match: taking a seat...".to_string());
+        let slot = self.answer.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let answer = browser::quick_seat(&name, players).await;
+            *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
+        });
+    }
+
     /// Asks the web port for `players` seats in `code` (a new room when `None`).
     fn start(&mut self, code: Option<String>, name: String, players: u8) {
         self.busy = true;
@@ -109,9 +125,12 @@ pub fn run() {
         Ok(query) => {
             joining.name = query.name;
             args.players = query.players.unwrap_or(args.players);
+            let name = joining.name.clone().unwrap_or_else(|| "Cook".into());
             if let Some(room) = query.room {
-                let name = joining.name.clone().unwrap_or_else(|| "Cook".into());
                 joining.start(Some(room), name, args.players);
+            } else if browser::page_param("quick").is_some() {
+                // Quick match picked this server from another page: take the seat at once.
+                joining.start_quick(name, args.players);
             }
         }
         Err(e) => joining.status = Some(format!("{e}")),
@@ -120,7 +139,13 @@ pub fn run() {
     app.insert_resource(joining);
     app.init_resource::<Cursor>();
     app.add_systems(OnEnter(AppState::Menu), spawn_menu);
-    app.add_systems(Update, (steer_menu, paint_menu).chain().run_if(in_state(AppState::Menu)));
+    app.add_plugins(WebDirectoryPlugin);
+    app.add_systems(
+        Update,
+        (follow_directory, list_rooms, steer_menu, paint_menu, seat_where_picked)
+            .chain()
+            .run_if(in_state(AppState::Menu)),
+    );
     app.add_systems(Update, finish_join);
     app.add_systems(Last, (first_frame, first_tick, report_phase, report_traffic));
     app.run();
@@ -138,7 +163,13 @@ fn finish_join(world: &mut World) {
             insert_client(world, transport);
             world.resource_mut::<ClientSession>().code = reply.code.clone();
             if let Ok(origin) = browser::page_origin() {
-                world.insert_resource(InviteLink(format!("{origin}/?room={}", reply.code)));
+                // The link carries the page's directory too, so a friend's page lists and
+                // quick-matches through the same one.
+                let directory = world.resource::<WebDirectory>().link_param();
+                world.insert_resource(InviteLink(format!(
+                    "{origin}/?room={}{directory}",
+                    reply.code
+                )));
             }
             let mut joining = world.resource_mut::<Joining>();
             joining.busy = false;
@@ -214,6 +245,10 @@ enum WebAction {
     Public,
     /// Steps an assist of the room made here (its host's choice, sent from the lobby).
     Assist(AssistOption),
+    /// Quick match through the page's directory.
+    QuickMatch,
+    /// A public room the directory lists (its line on the menu).
+    Listed(usize),
 }
 
 #[derive(Component)]
@@ -224,6 +259,23 @@ struct WebItem {
 
 #[derive(Component)]
 struct StatusText;
+
+/// The directory's line on the menu.
+#[derive(Component)]
+struct DirectoryText;
+
+/// Holds the listed rooms' lines (rebuilt when the directory's list changes).
+#[derive(Component)]
+struct ListedLines;
+
+/// A menu line's text size: small enough that the fixed lines, the directory's rooms and the
+/// help fit a 540-pixel-high page (the end-to-end test's window) without scrolling.
+const ITEM_FONT: f32 = 20.0;
+/// The gap between the menu's lines.
+const MENU_GAP: f32 = 6.0;
+
+/// Fixed lines of the menu before the listed rooms.
+const FIXED_ITEMS: usize = 7;
 
 #[derive(Resource, Default)]
 struct Cursor(usize);
@@ -247,59 +299,121 @@ fn players_label(players: u8) -> String {
     }
 }
 
+/// One menu line: a button with its words.
+fn spawn_item(p: &mut ChildSpawnerCommands, index: usize, action: WebAction, label: String) {
+    p.spawn((
+        WebItem { index, action },
+        Button,
+        Node {
+            width: px(640),
+            padding: UiRect::axes(px(14), px(5)),
+            justify_content: JustifyContent::Center,
+            border_radius: BorderRadius::all(px(8)),
+            ..default()
+        },
+        BackgroundColor(Color::srgb(0.13, 0.14, 0.2)),
+    ))
+    .with_child((Text::new(label), font(ITEM_FONT), TextColor(PLAIN)));
+}
+
+/// The listed rooms' lines, rebuilt when the directory's list changes (after the fixed lines).
+fn list_rooms(
+    mut commands: Commands,
+    dir: Res<WebDirectory>,
+    holders: Query<Entity, With<ListedLines>>,
+    mut texts: Query<&mut Text, With<DirectoryText>>,
+    mut built: Local<Option<u32>>,
+) {
+    if let Ok(mut t) = texts.single_mut()
+        && t.0 != dir.status
+    {
+        t.0 = dir.status.clone();
+    }
+    let Ok(holder) = holders.single() else { return };
+    if *built == Some(dir.generation) {
+        return;
+    }
+    *built = Some(dir.generation);
+    commands.entity(holder).despawn_related::<Children>();
+    if dir.has_directory() {
+        console(&format!("undercooked: directory lists {} public rooms", dir.listed.len()));
+    }
+    let lines: Vec<String> = dir.listed.iter().take(MAX_LISTED).map(|l| l.label.clone()).collect();
+    commands.entity(holder).with_children(|p| {
+        for (i, label) in lines.into_iter().enumerate() {
+            spawn_item(p, FIXED_ITEMS + i, WebAction::Listed(i), format!("Join: {label}"));
+        }
+    });
+}
+
+/// A directory pick that landed on this page's server: ask it for the seats.
+fn seat_where_picked(mut seats: MenuSeats, options: Res<Options>) {
+    if seats.joining.busy {
+        return;
+    }
+    let Some(seat) = seats.dir.seat_here.take() else { return };
+    let name = seats.joining.name.clone().unwrap_or_else(|| "Cook".into());
+    match seat {
+        SeatHere::Room(code) => seats.joining.start(Some(code), name, options.0.players),
+        SeatHere::Quick => seats.joining.start_quick(name, options.0.players),
+    }
+}
+
+/// The seat request in flight and the directory's picks, which steer it.
+#[derive(bevy::ecs::system::SystemParam)]
+struct MenuSeats<'w> {
+    joining: ResMut<'w, Joining>,
+    dir: ResMut<'w, WebDirectory>,
+}
+
+/// The cook's name: from the link, else asked once.
+fn cook_name(joining: &mut Joining) -> Option<String> {
+    if joining.name.is_none() {
+        joining.name = Some(browser::prompt("Your cook's name?", "Cook")?);
+    }
+    joining.name.clone()
+}
+
 fn spawn_menu(mut commands: Commands, options: Res<Options>) {
-    commands.spawn(super::theme::screen(AppState::Menu, super::theme::MENU_GAP)).with_children(
-        |p| {
-            p.spawn((Text::new("UNDERCOOKED"), font(56.0), TextColor(HIGHLIGHT)));
-            let assist = options.0.assist();
-            let items = [
-                (WebAction::Create, "Make a room".to_string()),
-                (WebAction::Join, "Join a room by code".to_string()),
-                (WebAction::Players, players_label(options.0.players)),
-                (WebAction::Public, public_label(false)),
-                (
-                    WebAction::Assist(AssistOption::OrderTime),
-                    assist_label(&assist, AssistOption::OrderTime),
-                ),
-                (
-                    WebAction::Assist(AssistOption::LongerRound),
-                    assist_label(&assist, AssistOption::LongerRound),
-                ),
-            ];
-            for (index, (action, label)) in items.into_iter().enumerate() {
-                p.spawn((
-                    WebItem { index, action },
-                    Button,
-                    Node {
-                        width: px(420),
-                        padding: UiRect::axes(px(16), px(8)),
-                        justify_content: JustifyContent::Center,
-                        border_radius: BorderRadius::all(px(8)),
-                        ..default()
-                    },
-                    BackgroundColor(Color::srgb(0.13, 0.14, 0.2)),
-                ))
-                .with_child((Text::new(label), font(26.0), TextColor(PLAIN)));
-            }
-            p.spawn((
-                Text::new(
-                    "Offline play needs the desktop game: the browser has no embedded \
+    commands.spawn(super::theme::screen(AppState::Menu, MENU_GAP)).with_children(|p| {
+        p.spawn((Text::new("UNDERCOOKED"), font(40.0), TextColor(HIGHLIGHT)));
+        let assist = options.0.assist();
+        let items = [
+            (WebAction::Create, "Make a room".to_string()),
+            (WebAction::Join, "Join a room by code".to_string()),
+            (WebAction::QuickMatch, "Quick match (public rooms, nearest server)".to_string()),
+            (WebAction::Players, players_label(options.0.players)),
+            (WebAction::Public, public_label(false)),
+            (
+                WebAction::Assist(AssistOption::OrderTime),
+                assist_label(&assist, AssistOption::OrderTime),
+            ),
+            (
+                WebAction::Assist(AssistOption::LongerRound),
+                assist_label(&assist, AssistOption::LongerRound),
+            ),
+        ];
+        for (index, (action, label)) in items.into_iter().enumerate() {
+            spawn_item(p, index, action, label);
+        }
+        p.spawn((DirectoryText, Text::new(""), font(16.0), TextColor(PLAIN)));
+        p.spawn((
+            ListedLines,
+            Node { flex_direction: FlexDirection::Column, row_gap: px(MENU_GAP), ..default() },
+        ));
+        p.spawn((
+            Text::new(
+                "Offline play needs the desktop game: the browser has no embedded \
                      server.\nFriends join your room from its link; friends on this screen \
                      each take a seat too.\nKeys: WASD + Space/E, Arrows + Enter, or a \
                      gamepad (one each with several players)",
-                ),
-                font(16.0),
-                TextColor(PLAIN),
-                TextLayout::justify(Justify::Center),
-            ));
-            p.spawn((
-                StatusText,
-                Text::new(""),
-                font(18.0),
-                TextColor(Color::srgb(1.0, 0.55, 0.4)),
-            ));
-        },
-    );
+            ),
+            font(14.0),
+            TextColor(PLAIN),
+            TextLayout::justify(Justify::Center),
+        ));
+        p.spawn((StatusText, Text::new(""), font(18.0), TextColor(Color::srgb(1.0, 0.55, 0.4))));
+    });
 }
 
 fn steer_menu(
@@ -307,10 +421,11 @@ fn steer_menu(
     pads: Query<&Gamepad>,
     items: Query<(&WebItem, &Interaction)>,
     mut cursor: ResMut<Cursor>,
-    mut joining: ResMut<Joining>,
+    mut seats: MenuSeats,
     mut options: ResMut<Options>,
     mut commands: Commands,
 ) {
+    let MenuSeats { joining, dir } = &mut seats;
     let count = items.iter().count().max(1);
     let pad = |b: GamepadButton| pads.iter().any(|g| g.just_pressed(b));
     if keys.any_just_pressed([KeyCode::KeyW, KeyCode::ArrowUp]) || pad(GamepadButton::DPadUp) {
@@ -354,10 +469,26 @@ fn steer_menu(
             commands.insert_resource(RoundAssist(assist));
             return;
         }
+        WebAction::QuickMatch => {
+            let Some(name) = cook_name(joining) else { return };
+            dir.quick(options.0.players, name);
+            return;
+        }
+        WebAction::Listed(i) => {
+            let Some(name) = cook_name(joining) else { return };
+            dir.join_listed(i, options.0.players, &name);
+            return;
+        }
         WebAction::Create => None,
         WebAction::Join => {
             let Some(text) = browser::prompt("Room code?", "") else { return };
             match crate::net::wire::tokens::parse_code(&text) {
+                // With a directory, the code finds its server wherever it is.
+                Some(code) if dir.has_directory() => {
+                    let Some(name) = cook_name(joining) else { return };
+                    dir.join_code(code, options.0.players, name);
+                    return;
+                }
                 Some(code) => Some(code),
                 None => {
                     joining.status = Some(BadRoomCode(text).to_string());
@@ -366,14 +497,7 @@ fn steer_menu(
             }
         }
     };
-    let name = match joining.name.clone() {
-        Some(n) => n,
-        None => {
-            let Some(n) = browser::prompt("Your cook's name?", "Cook") else { return };
-            joining.name = Some(n.clone());
-            n
-        }
-    };
+    let Some(name) = cook_name(joining) else { return };
     joining.start(code, name, options.0.players);
 }
 

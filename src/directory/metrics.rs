@@ -20,6 +20,8 @@ pub struct DirCounters {
     pub lookups: AtomicU64,
     /// Code lookups of a code no live server holds.
     pub lookups_unknown: AtomicU64,
+    /// Quick matches' candidate lists answered.
+    pub quick_matches: AtomicU64,
     /// Every refusal, by its wire name.
     refused: Mutex<BTreeMap<DirError, u64>>,
 }
@@ -49,6 +51,7 @@ impl DirCounters {
             ("registered", "Entries created.", v(&self.registered)),
             ("lookups", "Room codes resolved.", v(&self.lookups)),
             ("lookups_unknown", "Lookups of codes no live server holds.", v(&self.lookups_unknown)),
+            ("quick_matches", "Quick matches' candidate lists answered.", v(&self.quick_matches)),
         ];
         for (family, help, value) in counters {
             let _ = writeln!(out, "# HELP undercooked_directory_{family} {help}");

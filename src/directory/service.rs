@@ -1,5 +1,5 @@
 //! One request on the directory's port: the probes, `/metrics`, and the API: announce, the
-//! server list, a room code's lookup. Every refusal is a [`DirError`] answered as JSON; no
+//! server list, quick match's candidates, a room code's lookup. Every refusal is a [`DirError`] answered as JSON; no
 //! request can make the process panic (bodies are size- and time-limited, then typed), and
 //! announces and lookups are held to each address's rates ([`super::limits`]) before any body
 //! is read or the store asked.
@@ -15,16 +15,33 @@ use crate::net::server::web::api::parse;
 use crate::net::server::web::body::{WebBody, full};
 use crate::net::server::web::service::read_json;
 use crate::net::wire::directory::{
-    ANNOUNCE_PATH, Announce, MAX_ANNOUNCE_BYTES, ROOMS_PATH, Resolved, SERVERS_PATH, ServerList,
+    ANNOUNCE_PATH, Announce, MAX_ANNOUNCE_BYTES, QUICK_PATH, ROOMS_PATH, Resolved, SERVERS_PATH,
+    ServerList,
 };
 use crate::net::wire::tokens::parse_code;
+use crate::sim::units::MAX_COOKS;
 use hyper::body::Incoming;
-use hyper::header::{CONTENT_TYPE, HeaderValue};
+use hyper::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CONTENT_TYPE, HeaderValue};
 use hyper::{Method, Request, Response};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Quick match's candidates at most: a client measures each, and must not be sent to flood a
+/// whole fleet (the native client measures at most `quick_pick::MAX_MEASURED`, the same).
+const MAX_QUICK_CANDIDATES: usize = 32;
+
+/// `players=N` of a quick match's query (1 if absent), or `out_of_range` by name.
+fn quick_players(query: Option<&str>) -> Result<u8, DirRefusal> {
+    let Some(value) = query.unwrap_or("").split('&').find_map(|kv| kv.strip_prefix("players="))
+    else {
+        return Ok(1);
+    };
+    value.parse::<u8>().ok().filter(|n| (1..=MAX_COOKS as u8).contains(n)).ok_or_else(|| {
+        DirRefusal::new(DirError::OutOfRange, format!("players: 1 to {MAX_COOKS}, not {value:.8}"))
+    })
+}
 
 /// What every request shares.
 pub struct DirShared {
@@ -67,7 +84,17 @@ pub async fn handle(
             r
         }
         _ => match api(req, &shared, peer).await {
-            Ok(answer) => json_response(answer, false),
+            Ok(answer) => {
+                let mut r = json_response(answer, false);
+                // What the directory tells anyone (the server list, a code's server, quick
+                // match's candidates) is public and asks for no credentials: a browser page
+                // served by any game server may read it (`?directory=` on the page).
+                if method == Method::GET {
+                    r.headers_mut()
+                        .insert(ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+                }
+                r
+            }
             Err(r) => {
                 shared.counters.refuse(r.error, 1);
                 // Whatever of a refused body is still unread would be read as the next request.
@@ -110,11 +137,26 @@ async fn api(
             Ok((200, serde_json::to_value(answer).unwrap_or(Value::Null)))
         }
         (&Method::GET, SERVERS_PATH, _) => {
+            shared.limiter.take(DirLimit::Lookups, peer.ip(), Instant::now())?;
             let all = blocking(store, |s| s.list()).await?;
             // A draining server takes no one new: it is not offered.
             let offered = all.iter().filter(|r| !r.draining);
             let list = ServerList { servers: offered.map(|r| r.entry()).collect() };
             Ok((200, serde_json::to_value(list).unwrap_or(Value::Null)))
+        }
+        (&Method::GET, QUICK_PATH, _) => {
+            shared.limiter.take(DirLimit::QuickMatches, peer.ip(), Instant::now())?;
+            let players = quick_players(req.uri().query())?;
+            let all = blocking(store, |s| s.list()).await?;
+            let servers: Vec<_> = all
+                .iter()
+                .filter(|r| !r.draining)
+                .map(|r| r.entry())
+                .filter(|e| e.could_seat(players))
+                .take(MAX_QUICK_CANDIDATES)
+                .collect();
+            DirCounters::bump(&shared.counters.quick_matches);
+            Ok((200, serde_json::to_value(ServerList { servers }).unwrap_or(Value::Null)))
         }
         (&Method::GET, _, Some(code)) => {
             let (limiter, ip) = (&shared.limiter, peer.ip());
@@ -148,10 +190,12 @@ async fn api(
             };
             Ok((200, serde_json::to_value(out).unwrap_or(Value::Null)))
         }
-        (_, ANNOUNCE_PATH | SERVERS_PATH, _) | (_, _, Some(_)) => Err(DirRefusal::new(
-            DirError::MethodNotAllowed,
-            format!("{method} is not served at {path}"),
-        )),
+        (_, ANNOUNCE_PATH | SERVERS_PATH | QUICK_PATH, _) | (_, _, Some(_)) => {
+            Err(DirRefusal::new(
+                DirError::MethodNotAllowed,
+                format!("{method} is not served at {path}"),
+            ))
+        }
         _ => Err(DirRefusal::new(DirError::UnknownEndpoint, format!("no endpoint at {path}"))),
     }
 }

@@ -9,6 +9,7 @@ use crate::client::kitchen::interp::PredictedCooks;
 use crate::client::local::RoundPhase;
 use crate::client::state::{AppState, Online};
 use crate::net::client::api::{parse_join_link, request_seat};
+use crate::net::client::directory::find_room;
 use crate::net::client::seats::ClientSession;
 use crate::net::client::session::{ClientNetPlugin, JoinReply};
 use crate::net::client::transport::{Transport, open_connection};
@@ -29,7 +30,9 @@ pub fn join_target(address: &str, code: &str) -> Result<(String, String), String
     let address = address.trim();
     let code = code.trim().to_uppercase();
     if address.is_empty() {
-        return Err("type the host's address (HOST:PORT) or paste a join link".into());
+        return Err("type the host's address (HOST:PORT) or paste a join link (with a \
+                    directory in Settings, the room code alone is enough)"
+            .into());
     }
     if !address.contains(':') {
         return Err(format!("`{address}` has no port: the host's screen shows HOST:PORT"));
@@ -83,6 +86,24 @@ pub fn start_join(web: String, code: String, name: String, players: u8) -> Pendi
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(request_seat(&web, Some(&code), &name, None, players));
+    });
+    PendingJoin(Mutex::new(rx))
+}
+
+/// Asks `directory` which server holds room `code`, then that server for `players` seats, off
+/// the main thread (the window's Join with a code alone).
+pub fn start_join_by_code(
+    directory: String,
+    code: String,
+    name: String,
+    players: u8,
+) -> PendingJoin {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let seat = find_room(&directory, &code).and_then(|found| {
+            request_seat(&found.address, Some(&found.code), &name, None, players)
+        });
+        let _ = tx.send(seat);
     });
     PendingJoin(Mutex::new(rx))
 }

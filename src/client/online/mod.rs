@@ -7,7 +7,8 @@
 //! play. A file per idea: the session's window front end (`session`), the lobby panel
 //! (`lobby_panel`), hosting a LAN game (`hosting`), joining from the menu (`join_flow`), the
 //! `join` command's window (`join`), and the host's lobby choices (`lobby_assist`,
-//! `lobby_mode`). Hosting and joining from the menu are native only.
+//! `lobby_mode`), and the browser's Play online (`web_directory`). Hosting and joining from the
+//! menu are native only.
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod hosting;
@@ -19,6 +20,8 @@ pub mod lobby_assist;
 pub mod lobby_mode;
 pub mod lobby_panel;
 pub mod session;
+#[cfg(target_arch = "wasm32")]
+pub mod web_directory;
 
 // The paths the screens, the app and the tests name (`client::online::…`).
 #[cfg(not(target_arch = "wasm32"))]
@@ -26,6 +29,7 @@ pub use hosting::{Hosting, host_lan, lan_ip, local_players};
 #[cfg(not(target_arch = "wasm32"))]
 pub use join_flow::{
     PendingJoin, WindowedOnlinePlugin, go_online, join_target, leave_online, start_join,
+    start_join_by_code,
 };
 pub use lobby_panel::{InviteLink, LobbyPanelPlugin, lobby_lines};
 pub use session::OnlinePlugin;

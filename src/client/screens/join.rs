@@ -1,5 +1,6 @@
 //! The Join screen (native builds): an address and a room code, or a join link, typed or
-//! pasted; Connect asks the host's web port for a seat off the main thread (one for each cook
+//! pasted, or a room code alone when a directory is set (`--directory` or Settings: it says
+//! which server holds the room); Connect asks the host's web port for a seat off the main thread (one for each cook
 //! at this screen) and connects, and the kitchen follows on the server's replicated views
 //! (`online::go_online`); the main menu takes the window back to local play.
 
@@ -7,10 +8,13 @@ use crate::client::args::Options;
 use crate::client::input::Lineup;
 use crate::client::online::{
     PendingJoin, go_online, join_target, leave_online, local_players, start_join,
+    start_join_by_code,
 };
 use crate::client::screens::join_form::{JoinField, JoinForm};
 use crate::client::screens::nav::{Cursor, MenuAction, MenuChoice, MenuItem, spawn_item};
 use crate::client::screens::paste::{clipboard_text, first_line};
+use crate::client::screens::play_online::directory_of;
+use crate::client::settings::config::Bindings;
 use crate::client::state::AppState;
 use crate::client::theme::{MENU_GAP, PLAIN, WARNING, paragraph, screen, title};
 use crate::net::wire::error::NetError;
@@ -153,11 +157,22 @@ fn connect_from_form(world: &mut World) {
         return;
     }
     let form = world.resource::<JoinForm>().clone();
+    let players = local_players(&world.resource::<Options>().0, world.resource::<Lineup>());
+    // A code alone, with a directory: the directory says which server holds the room.
+    let directory = directory_of(world.resource::<Options>(), world.resource::<Bindings>());
+    if let (true, false, Some(directory)) =
+        (form.address.trim().is_empty(), form.code.trim().is_empty(), directory)
+    {
+        let code = form.code.trim().to_uppercase();
+        world.resource_mut::<JoinForm>().status =
+            Some(format!("finding room {code} through {directory}..."));
+        world.insert_resource(start_join_by_code(directory, code, "Cook".into(), players));
+        return;
+    }
     match join_target(&form.address, &form.code) {
         Ok((web, code)) => {
             world.resource_mut::<JoinForm>().status =
                 Some(format!("asking {web} for a seat in room {code}..."));
-            let players = local_players(&world.resource::<Options>().0, world.resource::<Lineup>());
             world.insert_resource(start_join(web, code, "Cook".into(), players));
         }
         Err(why) => world.resource_mut::<JoinForm>().status = Some(why),

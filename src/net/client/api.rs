@@ -50,6 +50,17 @@ pub fn create_room(
     parse_reply(status, v)
 }
 
+/// Quick match's `POST /api/rooms {"public": true, "quick": "join_or_create"}`: `players`
+/// seats in a public lobby of that server with room, or in a new public room when none has.
+/// The server decides under one lock, so quick matches that pick the same server at once meet.
+pub fn quick_seat(web: &str, name: &str, players: u8) -> Result<JoinReply, NetError> {
+    let (path, mut body) = seat_request(None, name, None, players);
+    body["public"] = true.into();
+    body["quick"] = "join_or_create".into();
+    let (status, v) = post(&format!("http://{web}{path}"), &body)?;
+    parse_reply(status, v)
+}
+
 /// `http://HOST:PORT/?room=CODE`, the form the web port serves rooms at.
 pub fn join_link(web: &str, code: &str) -> String {
     format!("http://{web}/?room={code}")

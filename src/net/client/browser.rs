@@ -1,8 +1,10 @@
 //! The browser's side of hosting (wasm32): the page's `WebSocket` as the [`PacketSocket`] under
 //! [`NetcodeWs`], `fetch` for the web port's seat API, and the clock netcode starts from.
 //!
-//! The page is served by the web port itself, so every address here is the page's own origin:
-//! the API is `/api/…` and the relay is `ws(s)://HOST/ws` (docs/NETWORK.md).
+//! The page is served by the web port itself, so the seat API is the page's own origin's
+//! `/api/…` and the relay is `ws(s)://HOST/ws` (docs/NETWORK.md). Only the directory's lists and
+//! the round trips quick match measures go elsewhere; a room on another server is joined by
+//! going to that server's page ([`navigate`]).
 //!
 //! Bevy on wasm32 runs on the page's one thread, and the socket's callbacks run on it between
 //! frames. JavaScript objects are not `Send`, which a resource must be: [`SendWrapper`] holds
@@ -21,7 +23,8 @@ use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    BinaryType, CloseEvent, Event, Headers, MessageEvent, Request, RequestInit, Response,
+    BinaryType, CloseEvent, Event, Headers, MessageEvent, Request, RequestInit, RequestMode,
+    Response,
 };
 
 /// Packets received but not yet read are capped: past this (a page stalled in a background
@@ -105,6 +108,76 @@ pub async fn request_seat(
     if code.is_none() && public {
         body["public"] = true.into();
     }
+    let (status, v) = post_json(&path, &body).await?;
+    parse_reply(status, v)
+}
+
+/// One value of the page's query (`?directory=URL&quick=1`), blank counted as absent.
+pub fn page_param(key: &str) -> Option<String> {
+    let search = window().ok()?.location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.get(key).map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
+}
+
+/// The page's host (`HOST:PORT`): the web port that served it.
+pub fn page_host() -> Result<String, NetError> {
+    window()?.location().host().map_err(js("location.host"))
+}
+
+/// Leaves this page for `url` (a room on another server: its own page joins it).
+pub fn navigate(url: &str) -> Result<(), NetError> {
+    window()?.location().set_href(url).map_err(js("location.href"))
+}
+
+/// Fetches `url` (`mode` as the caller needs) and waits for the response head.
+async fn fetch(url: &str, mode: RequestMode) -> Result<Response, NetError> {
+    let init = RequestInit::new();
+    init.set_method("GET");
+    init.set_mode(mode);
+    let request = Request::new_with_str_and_init(url, &init).map_err(js("request"))?;
+    let answer =
+        JsFuture::from(window()?.fetch_with_request(&request)).await.map_err(js("fetch"))?;
+    answer.dyn_into().map_err(js("fetch answer"))
+}
+
+/// GET `url`, on this page's origin or another that allows it (the directory answers its GETs
+/// to any origin): its status and JSON body (`null` when the body is not JSON).
+pub async fn get_json(url: &str) -> Result<(i32, Value), NetError> {
+    let response = fetch(url, RequestMode::Cors).await?;
+    let text = JsFuture::from(response.text().map_err(js("answer body"))?)
+        .await
+        .map_err(js("answer body"))?
+        .as_string()
+        .unwrap_or_default();
+    Ok((i32::from(response.status()), serde_json::from_str(&text).unwrap_or(Value::Null)))
+}
+
+/// Timed requests per server; the round trip is their median (as the native client's).
+const PINGS: usize = 3;
+
+/// The round trip from this page to the web port at `address`: the median of a few timed
+/// `GET /healthz` (no-cors: the answer's body is not read, only when it came), `None` when none
+/// answered. The page's clock is `performance.now()`, a monotonic one.
+pub async fn round_trip(address: &str) -> Option<Duration> {
+    let clock = window().ok()?.performance()?;
+    let url = format!("http://{address}/healthz");
+    let mut times = Vec::with_capacity(PINGS);
+    for _ in 0..PINGS {
+        let start = clock.now();
+        if fetch(&url, RequestMode::NoCors).await.is_ok() {
+            times.push(Duration::from_micros(((clock.now() - start).max(0.0) * 1000.0) as u64));
+        }
+    }
+    times.sort();
+    times.get(times.len() / 2).copied()
+}
+
+/// Quick match's seat on this page's server: a public lobby with room, else a new public room
+/// (the native `net::client::api::quick_seat`, over fetch).
+pub async fn quick_seat(name: &str, players: u8) -> Result<JoinReply, NetError> {
+    let (path, mut body) = seat_request(None, name, None, players);
+    body["public"] = true.into();
+    body["quick"] = "join_or_create".into();
     let (status, v) = post_json(&path, &body).await?;
     parse_reply(status, v)
 }

@@ -1,10 +1,10 @@
 //! The directory as a game server and a client call it (minreq, blocking): a heartbeat's
 //! `POST /api/announce`, and `GET /api/rooms/CODE` that turns a room code into the address of
 //! the server holding it (`join --directory URL --room CODE`), and `GET /api/servers`, the
-//! list quick match and the window's Play online read.
+//! list the window's Play online reads, and `GET /api/quick?players=N`, quick match's candidates.
 
 use crate::net::wire::directory::{
-    ANNOUNCE_PATH, Announce, ROOMS_PATH, Resolved, SERVERS_PATH, ServerList,
+    ANNOUNCE_PATH, Announce, QUICK_PATH, ROOMS_PATH, Resolved, SERVERS_PATH, ServerList,
 };
 use crate::net::wire::error::NetError;
 use serde_json::Value;
@@ -66,7 +66,24 @@ pub fn resolve_room(directory: &str, code: &str) -> Result<Resolved, NetError> {
     get_json(format!("{}{ROOMS_PATH}/{code}", base_url(directory)), "a directory's room answer")
 }
 
+/// Where room `code` is, when its server speaks this build's protocol: the directory's answer,
+/// its named refusal, or [`NetError::OtherProtocol`] (the window's Join with a code alone).
+pub fn find_room(directory: &str, code: &str) -> Result<Resolved, NetError> {
+    let found = resolve_room(directory, code)?;
+    if found.protocol != crate::net::wire::tokens::PROTOCOL_ID {
+        return Err(NetError::OtherProtocol { code: found.code, address: found.address });
+    }
+    Ok(found)
+}
+
 /// Every live server the directory lists, with its public rooms.
 pub fn list_servers(directory: &str) -> Result<ServerList, NetError> {
     get_json(format!("{}{SERVERS_PATH}", base_url(directory)), "a directory's server list")
+}
+
+/// The servers that could seat `players` now (`GET /api/quick?players=N`): quick match's
+/// candidates, trimmed by the directory, which holds each address to its quick-match rate.
+pub fn list_quick(directory: &str, players: u8) -> Result<ServerList, NetError> {
+    let url = format!("{}{QUICK_PATH}?players={players}", base_url(directory));
+    get_json(url, "a directory's quick-match list")
 }

@@ -1,4 +1,5 @@
-//! The client side of a hosted session, native and browser alike: the seat request (`api`), the
+//! The client side of a hosted session, native and browser alike: the seat request (`api`), quick
+//! match's rule (`quick_pick`; `quick` measures and asks natively), the
 //! connection (`session`), the one session core every front end drives (`seats`: the welcome,
 //! following the room, acks, ready; each server message handled there once) and its input
 //! `outbox`, the uplink and prediction, what a client sees of its round (`seen`), its Tandem
@@ -21,6 +22,7 @@ pub mod outbox;
 pub mod predict;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod quick;
+pub mod quick_pick;
 pub mod seats;
 pub mod seen;
 pub mod session;

@@ -4,7 +4,7 @@
 //!
 //! | Method | Path | Body | Answer |
 //! |---|---|---|---|
-//! | POST | /api/rooms | `{"name"?, "level"?, "assist"?, "mode"?, "public"?}` | 201 `{code, seat, token, reconnect, udp}` |
+//! | POST | /api/rooms | `{"name"?, "level"?, "assist"?, "mode"?, "public"?, "quick"?}` | 201 `{code, seat, token, reconnect, udp}`; 200 when `quick` seated it in a public lobby |
 //! | POST | /api/rooms/CODE/join | `{"name"?, "reconnect"?}` | 200 same; 404 no room; 409 full |
 //! | GET | /api/rooms/CODE | — | 200 the lobby view |
 //! | GET | /api/health | — | 200 `{rooms, udp}` |
@@ -14,10 +14,11 @@
 
 use crate::net::server::host::{HostAddrs, ServerKey};
 use crate::net::server::listing::{recode, room_entries, rooms_answer};
+use crate::net::server::quick_seat::quick_lobby;
 use crate::net::server::rooms::{HostLevels, HostedRoom, RoomIndex, RoomPolicy, create_room};
 use crate::net::server::seats::SeatRefusal;
 use crate::net::server::web::answer::NamedError;
-use crate::net::server::web::api::{ApiBody, ApiError};
+use crate::net::server::web::api::{ApiBody, ApiError, QuickSeat};
 use crate::net::server::web::call::{METRICS_PATH, ROOM_CODES_PATH, ROOM_LIST_PATH};
 use crate::net::wire::error::NetError;
 use crate::net::wire::tokens::{Admission, connect_token, parse_code, parse_secret, sanitise_name};
@@ -130,6 +131,31 @@ fn answer_api(
                 let assist = body.assist.unwrap_or_default();
                 let mode = body.mode.unwrap_or_default();
                 let public = body.public.unwrap_or(false);
+                if let Some(quick) = body.quick {
+                    let rooms =
+                        index.by_code.values().filter_map(|&e| Some((e, lobbies.get(e).ok()?.0)));
+                    match (quick_lobby(rooms, players), quick) {
+                        (Some(e), _) => {
+                            let answer = match lobbies.get_mut(e) {
+                                Ok((mut hosted, _)) => {
+                                    join(&mut hosted, &name, None, players, &key.0, &addrs.public)
+                                }
+                                Err(_) => no_room(),
+                            };
+                            let _ = call.reply.send(answer);
+                            continue;
+                        }
+                        (None, QuickSeat::Join) => {
+                            let _ = call.reply.send(
+                                ApiError::NoPublicRoom.answer("no public lobby here has the seats"),
+                            );
+                            continue;
+                        }
+                        // A quick match's new room is public: the next quick match finds it.
+                        (None, QuickSeat::JoinOrCreate) => {}
+                    }
+                }
+                let public = public || body.quick.is_some();
                 match create_room(&mut commands, &mut index, &policy, &levels) {
                     None => ApiError::RoomLimit.answer("this server holds as many rooms as it may"),
                     Some((code, _)) => {

@@ -33,6 +33,8 @@ pub mod offered;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod peer;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod quick_seat;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod records;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod rooms;

@@ -3,7 +3,7 @@
 //! generator.
 
 use crate::bot::remote::SharedClaims;
-use crate::net::client::api::{api_join, create_room, request_seat};
+use crate::net::client::api::{api_join, create_room, quick_seat, request_seat};
 use crate::net::client::headless::HeadlessClient;
 use crate::net::client::headless_inputs::InputMode;
 use crate::net::client::session::JoinReply;
@@ -104,6 +104,10 @@ pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, NetError> {
     }
     let first = if let (Some(code), Some(secret)) = (&args.room, &args.reconnect) {
         api_join(&args.web, code, &args.name, Some(secret))?
+    } else if args.create && args.quick {
+        // Quick match picked this server to make a room: the server seats us in a public
+        // lobby another quick match made a moment ago, if there is one, else makes ours.
+        quick_seat(&args.web, &args.name, 1)?
     } else if args.create && args.public {
         create_room(&args.web, &args.name, args.level.as_deref(), 1, true)?
     } else if args.create || args.room.is_some() {

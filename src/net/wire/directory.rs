@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 pub const ANNOUNCE_PATH: &str = "/api/announce";
 /// The server list (every live, probed server and its public rooms).
 pub const SERVERS_PATH: &str = "/api/servers";
+/// Quick match's candidates: `GET /api/quick?players=N`, the servers that could seat N now.
+pub const QUICK_PATH: &str = "/api/quick";
 /// A room code's lookup: `GET /api/rooms/CODE`.
 pub const ROOMS_PATH: &str = "/api/rooms";
 
@@ -106,6 +108,22 @@ pub struct ServerEntry {
     pub rooms: u32,
     /// Its public rooms.
     pub public_rooms: Vec<RoomEntry>,
+}
+
+impl RoomEntry {
+    /// Quick match may seat `players` here: a public kitchen room with that many seats free
+    /// (quick match never seats strangers in a Tandem room, two friends' couch game).
+    pub fn fits_quick(&self, players: u8) -> bool {
+        self.public && self.mode == "Cooking" && self.seats_free >= players
+    }
+}
+
+impl ServerEntry {
+    /// Quick match could seat `players` here now: a public room fits them, or the server may
+    /// make another room.
+    pub fn could_seat(&self, players: u8) -> bool {
+        self.rooms < self.capacity || self.public_rooms.iter().any(|r| r.fits_quick(players))
+    }
 }
 
 /// `GET /api/servers`.

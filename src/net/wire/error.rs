@@ -63,6 +63,10 @@ pub enum NetError {
     /// The command line asks for something that cannot be done.
     #[error("{0}")]
     Usage(&'static str),
+    /// A directory named the room's server, which speaks another protocol (an older or newer
+    /// build): joining it would fail at the connect token.
+    #[error("room {code} is on {address}, which speaks another protocol")]
+    OtherProtocol { code: String, address: String },
     /// A step that must happen within a deadline did not.
     #[error("{0}")]
     Timeout(&'static str),

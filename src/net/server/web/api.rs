@@ -49,6 +49,12 @@ pub enum ApiError {
     SeatTokenLimit,
     #[error("no_such_room")]
     NoSuchRoom,
+    /// A quick seat that may only join (`"quick": "join"`) found no public lobby with the seats.
+    #[error("no_public_room")]
+    NoPublicRoom,
+    /// `GET /api/directory` on a server that announces to no directory.
+    #[error("no_directory")]
+    NoDirectory,
     #[error("room_full")]
     RoomFull,
     #[error("no_seat")]
@@ -86,7 +92,7 @@ impl NamedError for ApiError {
             MalformedJson | UnknownField | WrongType | OutOfRange | UnknownLevel | BadReconnect
             | NotAWebSocket => 400,
             OriginRefused => 403,
-            NoSuchRoom | NoSeat | UnknownEndpoint => 404,
+            NoSuchRoom | NoPublicRoom | NoDirectory | NoSeat | UnknownEndpoint => 404,
             MethodNotAllowed => 405,
             BodyTimeout => 408,
             RoomFull => 409,
@@ -126,6 +132,20 @@ pub struct CreateBody {
     /// reached only by its code, if absent.
     #[serde(default)]
     pub public: Option<bool>,
+    /// Quick match's seat: a public kitchen lobby of this server with the seats if there is
+    /// one, rather than a new room (two players who quick-match at once meet in one room).
+    #[serde(default)]
+    pub quick: Option<QuickSeat>,
+}
+
+/// How a quick match's `POST /api/rooms` is seated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuickSeat {
+    /// Only in a public lobby that has the seats; 404 `no_public_room` when none has.
+    Join,
+    /// In a public lobby that has the seats, else in a new public room.
+    JoinOrCreate,
 }
 
 /// `POST /api/rooms/CODE/join`.

@@ -6,7 +6,7 @@
 //! [`PRUNE_EVERY`].
 
 use super::answer::NamedError;
-use super::api::{ApiBody, ApiError, CreateBody};
+use super::api::{ApiBody, ApiError, CreateBody, QuickSeat};
 use super::call::{ApiCall, METRICS_PATH, RECODE_PATH, ROOM_CODES_PATH, ROOM_LIST_PATH};
 use super::counters::WebCounters;
 use super::quota::RoomQuota;
@@ -46,6 +46,9 @@ pub struct Router {
     table: Mutex<Table>,
     quota: Mutex<RoomQuota>,
     counters: Arc<WebCounters>,
+    /// Held through a quick match's look for a lobby and its create, so two at once cannot
+    /// each miss the other's room and make one apiece.
+    quick: tokio::sync::Mutex<()>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -55,7 +58,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Router {
     pub fn new(shards: Vec<Sender<ApiCall>>, quota: RoomQuota, counters: Arc<WebCounters>) -> Self {
-        Router { shards, table: Mutex::default(), quota: Mutex::new(quota), counters }
+        Router {
+            shards,
+            table: Mutex::default(),
+            quota: Mutex::new(quota),
+            counters,
+            quick: tokio::sync::Mutex::new(()),
+        }
     }
 
     pub fn shards(&self) -> usize {
@@ -87,6 +96,17 @@ impl Router {
 
     /// `POST /api/rooms`: the caller's address limits first, then the shards in turn.
     pub async fn create(&self, body: CreateBody, peer: IpAddr) -> (u16, Value) {
+        // Quick match: a seat in a public lobby of any shard is a join, not a new room (no
+        // quota spent); only when none has the seats does it go on to make one.
+        let _one_quick_at_a_time = match body.quick {
+            Some(_) => Some(self.quick.lock().await),
+            None => None,
+        };
+        if body.quick.is_some()
+            && let Some(seated) = self.quick_join(&body, peer).await
+        {
+            return seated;
+        }
         let live = lock(&self.table).codes.values().filter(|o| o.by == Some(peer)).count();
         if let Err(e) = lock(&self.quota).admit(peer, live, Instant::now()) {
             WebCounters::bump(match e {
@@ -101,6 +121,19 @@ impl Router {
         let answer = self.create_on_a_shard(body, peer).await;
         lock(&self.quota).done(peer);
         answer
+    }
+
+    /// A quick match's seat in a public lobby with room on any shard, if one has it.
+    async fn quick_join(&self, body: &CreateBody, peer: IpAddr) -> Option<(u16, Value)> {
+        let join_only = CreateBody { quick: Some(QuickSeat::Join), ..body.clone() };
+        for shard in 0..self.shards.len() {
+            let body = ApiBody::Create(join_only.clone());
+            let answer = self.ask(shard, "POST", "/api/rooms", body, Some(peer), ANSWER_WAIT).await;
+            if answer.0 == 200 {
+                return Some(answer);
+            }
+        }
+        None
     }
 
     async fn create_on_a_shard(&self, body: CreateBody, peer: IpAddr) -> (u16, Value) {
@@ -122,7 +155,10 @@ impl Router {
                     ANSWER_WAIT,
                 )
                 .await;
-            if let Some(code) = answer.1["code"].as_str() {
+            // 201: a new room, this caller's (a quick seat in another's room answers 200).
+            if answer.0 == 201
+                && let Some(code) = answer.1["code"].as_str()
+            {
                 lock(&self.table).codes.insert(code.to_string(), Owner { shard, by: Some(peer) });
             }
             // A full shard (503) passes the create on, until every one has refused.

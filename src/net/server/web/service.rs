@@ -205,6 +205,12 @@ async fn api(
     let router = &shared.router;
     Ok(match (&method, parts.as_slice()) {
         (&Method::GET, ["api", "health"]) => router.health().await,
+        // The page's Play online asks where this server's directory is (`?directory=`
+        // overrides it): the one it announces to.
+        (&Method::GET, ["api", "directory"]) => match &shared.cfg.announce {
+            Some(a) => (200, json!({"directory": a.directory})),
+            None => ApiError::NoDirectory.answer("this server announces to no directory"),
+        },
         (&Method::POST, ["api", "rooms"]) => {
             let body: CreateBody = parse(&read_body(req, shared).await?)?;
             body.check()?;
@@ -226,6 +232,7 @@ async fn api(
         (
             _,
             ["api", "health"]
+            | ["api", "directory"]
             | ["api", "rooms"]
             | ["api", "rooms", _]
             | ["api", "rooms", _, "join"],
