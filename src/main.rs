@@ -443,7 +443,7 @@ fn run_replay(action: ReplayAction, paths: &ReplayPaths) -> u8 {
                     return undercooked::tandem::cli::check_bundle_file(s);
                 }
                 if undercooked::replay::bundle::looks_like_bundle(&text) {
-                    return undercooked::replay::bundle::check_bundle_file(s);
+                    return undercooked::replay::bundle_read::check_bundle_file(s);
                 }
                 if undercooked::tandem::cli::is_tandem_script(s) {
                     return undercooked::tandem::cli::check_file(s, &paths.goldens);

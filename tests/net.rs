@@ -21,6 +21,7 @@ use undercooked::net::wire::error::NetError;
 use undercooked::protocol::tandem::{Carrier, GameMode, TandemEvents, TandemOrder};
 use undercooked::protocol::{InputBatch, LobbyCommand, LobbyPhase, PackedInput};
 use undercooked::replay::bundle::{Bundle, check_bundle};
+use undercooked::replay::bundle_read::read_bundle;
 use undercooked::sim::input::InputFrame;
 use undercooked::sim::item::{ItemKind, Place};
 use undercooked::sim::kinds::{Form, Ingredient};
@@ -381,7 +382,7 @@ fn a_panic_in_one_rooms_sim_aborts_that_room_only() {
 fn bundle_of(dir: &std::path::Path, code: &str) -> Bundle {
     let path = dir.join("bundles").join(format!("{code}-1.ron"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Bundle::parse(&text).expect("a bundle parses")
+    read_bundle(&text).expect("a bundle parses")
 }
 
 #[test]
@@ -431,6 +432,14 @@ fn a_network_rounds_bundle_checks_ok_and_a_tampered_one_does_not() {
     std::fs::write(&bad, edited.to_ron()).unwrap();
     assert_eq!(run(&bad).status.code(), Some(2));
     assert_eq!(run(&dir.join("nope.ron")).status.code(), Some(2));
+    // A bundle of a version this build does not read is refused by name with both versions.
+    let mut future = bundle.clone();
+    future.bundle_version = 9;
+    std::fs::write(&bad, future.to_ron()).unwrap();
+    let out = run(&bad);
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("BUNDLE_VERSION_UNSUPPORTED: bundle version 9"), "{said}");
 }
 
 /// Assist mode online: the room's creator (the host, seat 0) asks for it when making the room;

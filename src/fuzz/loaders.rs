@@ -12,6 +12,7 @@ use crate::replay::admitted::run_admitted;
 use crate::replay::bundle::{
     BUNDLE_EVERY, BUNDLE_VERSION, Bundle, ChainRecorder, check_bundle, content_hash,
 };
+use crate::replay::bundle_read::{BundleReadError, read_bundle};
 use crate::replay::hex::hex;
 use crate::replay::script::InputScript;
 use crate::sim::open::SeatSpec;
@@ -198,13 +199,14 @@ impl Target for LoadersTarget {
                 Ok(_) => "ok".to_string(),
                 Err(e) => script_kind(&e).to_string(),
             },
-            FileKind::Bundle => match Bundle::parse(&text) {
+            FileKind::Bundle => match read_bundle(&text) {
                 Ok(b) if b.ticks <= BUNDLE_RUN_MAX => match check_bundle(&b) {
                     Ok(c) if c.matches() => "re-run matches".to_string(),
                     Ok(_) => "re-run differs".to_string(),
                     Err(_) => "invalid bundle".to_string(),
                 },
                 Ok(_) => "parsed (too long to re-run)".to_string(),
+                Err(BundleReadError::Unsupported { .. }) => "unsupported version".to_string(),
                 Err(_) => "syntax".to_string(),
             },
             FileKind::TandemBundle => match TandemBundle::parse(&text) {

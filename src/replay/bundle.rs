@@ -24,8 +24,11 @@ use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The bundle format's version; a checker refuses others (exit 2).
+/// The bundle format's version (what this build writes).
 pub const BUNDLE_VERSION: u32 = 2;
+/// The oldest version this build reads (`bundle_read`: version 1 had no second button, read as
+/// up); a checker refuses others by name (exit 2).
+pub const OLDEST_BUNDLE_VERSION: u32 = 1;
 /// The hash chain (and field log) is recorded every this many ticks (5 s), plus tick 0 and
 /// the last tick: enough to name the first divergent window without a field log per tick.
 pub const BUNDLE_EVERY: u32 = 100;
@@ -113,11 +116,6 @@ pub fn unpack_frames(frames: &[BundleFrame]) -> Vec<AdmittedFrame> {
 }
 
 impl Bundle {
-    /// Parse a bundle from RON.
-    pub fn parse(text: &str) -> Result<Bundle, String> {
-        ron::from_str(text).map_err(|e| e.to_string())
-    }
-
     /// The bundle as RON (one line per top-level field would be nicer, but a round's frames
     /// make pretty printing ~3× larger).
     pub fn to_ron(&self) -> String {
@@ -183,9 +181,10 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, Strin
 /// them), then compare the hash chain and the result payload. `Err` is an
 /// invalid bundle (exit 2).
 pub fn check_bundle(bundle: &Bundle) -> Result<BundleCheck, String> {
-    if bundle.bundle_version != BUNDLE_VERSION {
+    if !(OLDEST_BUNDLE_VERSION..=BUNDLE_VERSION).contains(&bundle.bundle_version) {
         return Err(format!(
-            "bundle version {} (this build reads {BUNDLE_VERSION})",
+            "BUNDLE_VERSION_UNSUPPORTED: bundle version {}; this build reads versions \
+             {OLDEST_BUNDLE_VERSION} to {BUNDLE_VERSION}",
             bundle.bundle_version
         ));
     }
@@ -269,37 +268,4 @@ pub fn check_bundle(bundle: &Bundle) -> Result<BundleCheck, String> {
 /// Does this text look like a bundle (rather than an input script)?
 pub fn looks_like_bundle(text: &str) -> bool {
     text.contains("bundle_version")
-}
-
-/// `replay check BUNDLE`: read, re-run, print; returns the exit code (0 match, 1 mismatch,
-/// 2 missing or invalid).
-pub fn check_bundle_file(path: &Path) -> u8 {
-    let checked = super::verdict::read_and_check(path, "bundle", |text| {
-        Bundle::parse(text).and_then(|b| check_bundle(&b).map(|c| (b, c)))
-    });
-    let (bundle, check) = match checked {
-        Ok(v) => v,
-        Err(code) => return code,
-    };
-    if let Some((tick, msg)) = &check.panicked {
-        println!("{}: the replay panicked at tick {tick}: {msg}", path.display());
-    }
-    let chain_code = super::cli::report_check(path, &check.chain);
-    let code = super::verdict::fold_result_diffs(
-        path,
-        chain_code,
-        &check.result_diffs,
-        "the result payload",
-    );
-    if code == 0 {
-        println!(
-            "{}: room {} round {} ({}), {} frames, result reproduced",
-            path.display(),
-            bundle.room,
-            bundle.round,
-            bundle.reason,
-            bundle.frames.len()
-        );
-    }
-    code
 }

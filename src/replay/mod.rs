@@ -3,6 +3,7 @@
 
 pub mod admitted;
 pub mod bundle;
+pub mod bundle_read;
 pub mod chain;
 pub mod cli;
 pub mod golden;
