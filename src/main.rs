@@ -270,6 +270,17 @@ fn main() -> ExitCode {
             #[cfg(feature = "client")]
             autoplay,
         } => {
+            // A directory's join link names the directory and the room:
+            // `join http://DIRECTORY/join/CODE` is `join --directory DIRECTORY --room CODE`.
+            if args.room.is_none()
+                && !args.create
+                && let Some((directory, code)) =
+                    undercooked::net::wire::directory::parse_directory_link(&args.web)
+            {
+                args.web = String::new();
+                args.directory = Some(directory);
+                args.room = Some(code);
+            }
             // A join link names the room: `join http://HOST:PORT/?room=CODE` needs no --room.
             if args.room.is_none()
                 && !args.create

@@ -1094,3 +1094,49 @@ fn quick_match_candidates_are_trimmed_limited_by_name_and_readable_from_any_page
     let (status, v) = get(&format!("http://{}/api/directory", lone.addr));
     assert_eq!((status, error(&v)), (404, "no_directory"), "{v}");
 }
+
+/// The head of a `GET path` on `addr` (no redirect followed): status code and headers, lower
+/// case.
+fn head_of(addr: &str, path: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).unwrap();
+    let mut text = String::new();
+    let _ = s.read_to_string(&mut text);
+    let head = text.split("\r\n\r\n").next().unwrap_or("").to_ascii_lowercase();
+    let status = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    (status, head)
+}
+
+#[test]
+fn a_join_link_through_the_directory_finds_the_rooms_server_and_seats_there() {
+    use undercooked::net::wire::directory::directory_link;
+    let dir = directory(0, &[]);
+    let a = announcing("link-a", &dir.addr, &[]);
+    let code = create_room(&a.addr, false);
+    until("the room resolves", || {
+        (get(&format!("{}/api/rooms/{code}", dir.addr)).0 == 200).then_some(())
+    });
+    // A browser opening the link is sent to the room's server's page, directory kept.
+    let host = dir.addr.trim_start_matches("http://");
+    let (status, head) = head_of(host, &format!("/join/{code}"));
+    assert_eq!(status, 302, "{head}");
+    let want = format!("location: http://{}/?room={code}&directory=http://{host}", a.addr);
+    assert!(head.contains(&want.to_ascii_lowercase()), "{head}");
+    // An unknown code is a named miss, counted as one.
+    let misses = metric(&dir.addr, "undercooked_directory_lookups_unknown_total");
+    let (status, head) = head_of(host, "/join/ZZZZZ");
+    assert_eq!(status, 404, "{head}");
+    assert_eq!(metric(&dir.addr, "undercooked_directory_lookups_unknown_total"), misses + 1);
+    // The same link given to `join`: the directory names the server, which seats the player.
+    let link = directory_link(&dir.addr, &code);
+    let out = Command::new(BIN)
+        .args(["join", &link, "--headless", "--name", "Linked", "--seconds", "1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains(&format!("joined room {code}")), "{err}");
+    assert!(seated(&a.addr, &code).contains(&"Linked".into()));
+}

@@ -163,13 +163,9 @@ fn finish_join(world: &mut World) {
             insert_client(world, transport);
             world.resource_mut::<ClientSession>().code = reply.code.clone();
             if let Ok(origin) = browser::page_origin() {
-                // The link carries the page's directory too, so a friend's page lists and
-                // quick-matches through the same one.
-                let directory = world.resource::<WebDirectory>().link_param();
-                world.insert_resource(InviteLink(format!(
-                    "{origin}/?room={}{directory}",
-                    reply.code
-                )));
+                // With a directory the link carries it, not this server's address.
+                let link = world.resource::<WebDirectory>().invite_link(&origin, &reply.code);
+                world.insert_resource(InviteLink(link));
             }
             let mut joining = world.resource_mut::<Joining>();
             joining.busy = false;

@@ -1,5 +1,6 @@
 //! One request on the directory's port: the probes, `/metrics`, and the API: announce, the
-//! server list, quick match's candidates, a room code's lookup. Every refusal is a [`DirError`] answered as JSON; no
+//! server list, quick match's candidates, a room code's lookup, and the join link that carries
+//! the directory (`/join/CODE`, a redirect to the room's server). Every refusal is a [`DirError`] answered as JSON; no
 //! request can make the process panic (bodies are size- and time-limited, then typed), and
 //! announces and lookups are held to each address's rates ([`super::limits`]) before any body
 //! is read or the store asked.
@@ -15,13 +16,13 @@ use crate::net::server::web::api::parse;
 use crate::net::server::web::body::{WebBody, full};
 use crate::net::server::web::service::read_json;
 use crate::net::wire::directory::{
-    ANNOUNCE_PATH, Announce, MAX_ANNOUNCE_BYTES, QUICK_PATH, ROOMS_PATH, Resolved, SERVERS_PATH,
-    ServerList,
+    ANNOUNCE_PATH, Announce, JOIN_PATH, MAX_ANNOUNCE_BYTES, QUICK_PATH, ROOMS_PATH, Resolved,
+    SERVERS_PATH, ServerList,
 };
 use crate::net::wire::tokens::parse_code;
 use crate::sim::units::MAX_COOKS;
 use hyper::body::Incoming;
-use hyper::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CONTENT_TYPE, HeaderValue};
+use hyper::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CONTENT_TYPE, HOST, HeaderValue, LOCATION};
 use hyper::{Method, Request, Response};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -62,6 +63,9 @@ pub async fn handle(
 ) -> Result<Response<WebBody>, std::convert::Infallible> {
     let path = req.uri().path().to_string();
     let method = req.method().clone();
+    // A join link's code: `/join/CODE`.
+    let join_code =
+        path.strip_prefix(JOIN_PATH).and_then(|r| r.strip_prefix('/')).map(str::to_string);
     let answer = match (&method, path.as_str()) {
         (&Method::GET, "/healthz") => json_response((200, json!({"status": "ok"})), false),
         (&Method::GET, "/readyz") => match blocking(&shared.admission.store, |s| s.ping()).await {
@@ -82,6 +86,16 @@ pub async fn handle(
                 ),
             );
             r
+        }
+        (&Method::GET, _) if join_code.is_some() => {
+            let code = join_code.as_deref().unwrap_or_default();
+            match join_link(&req, &shared, peer, code).await {
+                Ok(r) => r,
+                Err(r) => {
+                    shared.counters.refuse(r.error, 1);
+                    json_response(r.answer(), false)
+                }
+            }
         }
         _ => match api(req, &shared, peer).await {
             Ok(answer) => {
@@ -107,6 +121,59 @@ pub async fn handle(
         },
     };
     Ok(answer)
+}
+
+/// Where room `code` is, held to the address's lookup rates (a miss also spends one of its
+/// unknown-code lookups): `GET /api/rooms/CODE` and the join link `GET /join/CODE`.
+async fn lookup(shared: &DirShared, peer: SocketAddr, code: &str) -> Result<Resolved, DirRefusal> {
+    let (limiter, ip) = (&shared.limiter, peer.ip());
+    limiter.check(DirLimit::UnknownLookups, ip, Instant::now())?;
+    limiter.take(DirLimit::Lookups, ip, Instant::now())?;
+    let unknown = |why: &str| {
+        DirCounters::bump(&shared.counters.lookups_unknown);
+        limiter.spend(DirLimit::UnknownLookups, ip, Instant::now());
+        DirRefusal::new(DirError::NoSuchRoom, why)
+    };
+    let Some(code) = parse_code(code) else { return Err(unknown("not a room code")) };
+    let wanted = code.clone();
+    let store = &shared.admission.store;
+    let Some(rec) = blocking(store, move |s| s.resolve(&wanted)).await? else {
+        return Err(unknown("no live server holds that code"));
+    };
+    if rec.draining {
+        return Err(DirRefusal::new(
+            DirError::Draining,
+            "the server holding that code is draining: it takes no new players",
+        ));
+    }
+    DirCounters::bump(&shared.counters.lookups);
+    let room = rec.rooms.iter().find(|r| r.code == code).cloned();
+    let room = room.ok_or_else(|| DirRefusal::new(DirError::NoSuchRoom, "gone"))?;
+    Ok(Resolved { code, address: rec.address, server: rec.name, protocol: rec.protocol, room })
+}
+
+/// A join link that carries the directory (`GET /join/CODE`): a redirect (302) to the page of
+/// the server that holds the room, which joins it on load and keeps this directory for Play
+/// online (`&directory=`, this directory as the link reached it: the request's `Host`).
+async fn join_link(
+    req: &Request<Incoming>,
+    shared: &DirShared,
+    peer: SocketAddr,
+    code: &str,
+) -> Result<Response<WebBody>, DirRefusal> {
+    let found = lookup(shared, peer, code).await?;
+    let host = req.headers().get(HOST).and_then(|h| h.to_str().ok()).filter(|h| {
+        // Only a plain HOST[:PORT] goes back into a URL.
+        !h.is_empty() && h.chars().all(|c| c.is_ascii_alphanumeric() || ".:-[]".contains(c))
+    });
+    let directory = host.map(|h| format!("&directory=http://{h}")).unwrap_or_default();
+    let location = format!("http://{}/?room={}{directory}", found.address, found.code);
+    let body = json!({"code": found.code, "address": found.address, "location": location});
+    let mut r = json_response((302, body), false);
+    if let Ok(v) = HeaderValue::from_str(&location) {
+        r.headers_mut().insert(LOCATION, v);
+    }
+    Ok(r)
 }
 
 /// The API's routes.
@@ -159,35 +226,7 @@ async fn api(
             Ok((200, serde_json::to_value(ServerList { servers }).unwrap_or(Value::Null)))
         }
         (&Method::GET, _, Some(code)) => {
-            let (limiter, ip) = (&shared.limiter, peer.ip());
-            limiter.check(DirLimit::UnknownLookups, ip, Instant::now())?;
-            limiter.take(DirLimit::Lookups, ip, Instant::now())?;
-            let unknown = |why: &str| {
-                DirCounters::bump(&shared.counters.lookups_unknown);
-                limiter.spend(DirLimit::UnknownLookups, ip, Instant::now());
-                DirRefusal::new(DirError::NoSuchRoom, why)
-            };
-            let Some(code) = parse_code(code) else { return Err(unknown("not a room code")) };
-            let wanted = code.clone();
-            let Some(rec) = blocking(store, move |s| s.resolve(&wanted)).await? else {
-                return Err(unknown("no live server holds that code"));
-            };
-            if rec.draining {
-                return Err(DirRefusal::new(
-                    DirError::Draining,
-                    "the server holding that code is draining: it takes no new players",
-                ));
-            }
-            DirCounters::bump(&shared.counters.lookups);
-            let room = rec.rooms.iter().find(|r| r.code == code).cloned();
-            let room = room.ok_or_else(|| DirRefusal::new(DirError::NoSuchRoom, "gone"))?;
-            let out = Resolved {
-                code,
-                address: rec.address,
-                server: rec.name,
-                protocol: rec.protocol,
-                room,
-            };
+            let out = lookup(shared, peer, code).await?;
             Ok((200, serde_json::to_value(out).unwrap_or(Value::Null)))
         }
         (_, ANNOUNCE_PATH | SERVERS_PATH | QUICK_PATH, _) | (_, _, Some(_)) => {

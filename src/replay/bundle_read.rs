@@ -30,10 +30,19 @@ pub enum BundleReadError {
     Malformed { version: u32, detail: String },
 }
 
-/// Only the version; every other field is skipped unread.
-#[derive(Deserialize)]
-struct VersionOnly {
-    bundle_version: u32,
+/// How far into the text the version must appear (it is a bundle's first field).
+const VERSION_WITHIN: usize = 256;
+
+/// The `bundle_version: N` at the head of a bundle's text, read without parsing the rest, so a
+/// bundle cut short or of another shape still names its version.
+fn peek_version(text: &str) -> Option<u32> {
+    // Cut at a character boundary: a hostile file may put a multi-byte character there.
+    let end = (0..=text.len().min(VERSION_WITHIN)).rev().find(|&i| text.is_char_boundary(i))?;
+    let head = &text[..end];
+    let after = &head[head.find("bundle_version")? + "bundle_version".len()..];
+    let after = after.trim_start().strip_prefix(':')?.trim_start();
+    let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
 }
 
 /// A version 1 frame: (admitted at, seat, seq, tick, move x, move y, action, face).
@@ -100,9 +109,11 @@ impl From<BundleV1> for Bundle {
 /// The bundle in `text`, whatever known version wrote it, as today's [`Bundle`] (its
 /// `bundle_version` kept as written, so a report can say which it was).
 pub fn read_bundle(text: &str) -> Result<Bundle, BundleReadError> {
-    let version = ron::from_str::<VersionOnly>(text)
-        .map_err(|e| BundleReadError::Unreadable(e.to_string()))?
-        .bundle_version;
+    let Some(version) = peek_version(text) else {
+        return Err(BundleReadError::Unreadable(
+            "no `bundle_version: N` at its head: not a bundle".into(),
+        ));
+    };
     let malformed =
         |e: ron::error::SpannedError| BundleReadError::Malformed { version, detail: e.to_string() };
     match version {
@@ -219,5 +230,8 @@ mod tests {
         assert!(matches!(read_bundle(cut), Err(BundleReadError::Malformed { version: 2, .. })));
         assert!(matches!(read_bundle("(nonsense: 1)"), Err(BundleReadError::Unreadable(_))));
         assert!(matches!(read_bundle(""), Err(BundleReadError::Unreadable(_))));
+        // A multi-byte character across the head's end is no panic.
+        let wide = format!("({}bundle_version: 2", "é".repeat(200));
+        assert!(read_bundle(&wide).is_err());
     }
 }

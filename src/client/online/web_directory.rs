@@ -12,7 +12,9 @@
 
 use crate::net::client::browser::{self, get_json, round_trip};
 use crate::net::client::quick_pick::{MAX_MEASURED, Measured, QuickPick, pick};
-use crate::net::wire::directory::{QUICK_PATH, ROOMS_PATH, SERVERS_PATH, ServerList};
+use crate::net::wire::directory::{
+    QUICK_PATH, ROOMS_PATH, SERVERS_PATH, ServerList, directory_link,
+};
 use crate::net::wire::error::NetError;
 use bevy::prelude::*;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -156,9 +158,14 @@ impl WebDirectory {
         });
     }
 
-    /// `&directory=URL` for a room link made on this page (empty without a directory).
-    pub fn link_param(&self) -> String {
-        self.url.as_deref().map(|u| format!("&directory={}", encode(u))).unwrap_or_default()
+    /// The link friends open to join room `code`: through the directory when there is one
+    /// (`http://DIRECTORY/join/CODE`, which sends each to the room's server wherever it is),
+    /// else this page's server's own room link (`origin`/?room=CODE).
+    pub fn invite_link(&self, origin: &str, code: &str) -> String {
+        match &self.url {
+            Some(dir) => directory_link(dir, code),
+            None => format!("{origin}/?room={code}"),
+        }
     }
 
     /// A directory is known: codes are resolved through it and quick match can run.
@@ -228,10 +235,10 @@ impl WebDirectory {
                 self.busy = false;
                 let listed = list_rooms(&servers);
                 self.status = format!(
-                    "Directory {}: {} servers, {} public rooms with seats{}",
+                    "Directory {}: {}, {}{}",
                     self.url.as_deref().unwrap_or("?"),
-                    servers.len(),
-                    listed.len(),
+                    count(servers.len(), "server", "servers"),
+                    count(listed.len(), "public room with seats", "public rooms with seats"),
                     server_lines(&servers)
                 );
                 if listed != self.listed {
@@ -264,6 +271,14 @@ impl WebDirectory {
     }
 }
 
+/// "1 server", "2 servers".
+fn count(n: usize, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        _ => format!("{n} {many}"),
+    }
+}
+
 /// A query value as a link carries it (letters, digits and `-_.~` kept, the rest %XX).
 fn encode(text: &str) -> String {
     let mut out = String::new();
@@ -288,7 +303,7 @@ fn server_lines(servers: &[Measured]) -> String {
         let rtt = m.rtt.map_or("no answer".to_string(), |d| format!("{} ms", d.as_millis()));
         let s = &m.server;
         out.push_str(&format!(
-            "\n{} ({}) · {rtt} · {} players · {}/{} rooms",
+            "\n{} ({}) | {rtt} | {} players | {}/{} rooms",
             s.name, s.region, s.players, s.rooms, s.capacity
         ));
     }
@@ -308,7 +323,7 @@ fn list_rooms(servers: &[Measured]) -> Vec<Listed> {
             let ms = m.rtt.map_or(0, |d| d.as_millis());
             out.push(Listed {
                 label: format!(
-                    "{} · {} · {}/{} · {} ({ms} ms)",
+                    "{} | {} | {}/{} | {} ({ms} ms)",
                     r.level,
                     r.phase,
                     r.seats_taken,

@@ -17,6 +17,7 @@ use crate::client::screens::play_online::directory_of;
 use crate::client::settings::config::Bindings;
 use crate::client::state::AppState;
 use crate::client::theme::{MENU_GAP, PLAIN, WARNING, paragraph, screen, title};
+use crate::net::wire::directory::parse_directory_link;
 use crate::net::wire::error::NetError;
 use crate::schedule::FrameSystems;
 use bevy::input::ButtonState;
@@ -158,6 +159,14 @@ fn connect_from_form(world: &mut World) {
     }
     let form = world.resource::<JoinForm>().clone();
     let players = local_players(&world.resource::<Options>().0, world.resource::<Lineup>());
+    // A directory's join link (`http://DIRECTORY/join/CODE`): the directory says which server
+    // holds the room.
+    if let Some((directory, code)) = parse_directory_link(&form.address) {
+        world.resource_mut::<JoinForm>().status =
+            Some(format!("finding room {code} through {directory}..."));
+        world.insert_resource(start_join_by_code(directory, code, "Cook".into(), players));
+        return;
+    }
     // A code alone, with a directory: the directory says which server holds the room.
     let directory = directory_of(world.resource::<Options>(), world.resource::<Bindings>());
     if let (true, false, Some(directory)) =

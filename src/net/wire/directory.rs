@@ -11,6 +11,9 @@ pub const ANNOUNCE_PATH: &str = "/api/announce";
 pub const SERVERS_PATH: &str = "/api/servers";
 /// Quick match's candidates: `GET /api/quick?players=N`, the servers that could seat N now.
 pub const QUICK_PATH: &str = "/api/quick";
+/// A join link that carries the directory, not a server: `http://DIRECTORY/join/CODE`. The
+/// directory answers it with a redirect to the page of the server holding the room.
+pub const JOIN_PATH: &str = "/join";
 /// A room code's lookup: `GET /api/rooms/CODE`.
 pub const ROOMS_PATH: &str = "/api/rooms";
 
@@ -143,4 +146,59 @@ pub struct Resolved {
     pub server: String,
     pub protocol: u64,
     pub room: RoomEntry,
+}
+
+/// The join link for room `code` through the directory at `directory` (`http://HOST:PORT`,
+/// as `--directory` gives it; a bare `HOST:PORT` gets `http://`).
+pub fn directory_link(directory: &str, code: &str) -> String {
+    let base = directory.trim().trim_end_matches('/');
+    let base = match base.starts_with("http://") || base.starts_with("https://") {
+        true => base.to_string(),
+        false => format!("http://{base}"),
+    };
+    format!("{base}{JOIN_PATH}/{code}")
+}
+
+/// A directory's join link (`http(s)://HOST:PORT/join/CODE`, scheme optional) as (the
+/// directory's URL, the room code); `None` for anything else (a server's `/?room=` link too).
+pub fn parse_directory_link(text: &str) -> Option<(String, String)> {
+    let text = text.trim();
+    let (scheme, rest) = match text.split_once("://") {
+        Some((s @ ("http" | "https"), rest)) => (s, rest),
+        Some(_) => return None,
+        None => ("http", text),
+    };
+    let (host, path) = rest.split_once('/')?;
+    let code = path.strip_prefix(JOIN_PATH.trim_start_matches('/'))?.strip_prefix('/')?;
+    let code = code.trim_end_matches('/');
+    let valid =
+        !host.is_empty() && !code.is_empty() && code.chars().all(|c| c.is_ascii_alphanumeric());
+    valid.then(|| (format!("{scheme}://{host}"), code.to_ascii_uppercase()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_directory_link_round_trips_and_other_links_are_not_one() {
+        let link = directory_link("http://dir.example:7790/", "KQX4P");
+        assert_eq!(link, "http://dir.example:7790/join/KQX4P");
+        let back = Some(("http://dir.example:7790".to_string(), "KQX4P".to_string()));
+        assert_eq!(parse_directory_link(&link), back);
+        assert_eq!(parse_directory_link("dir.example:7790/join/kqx4p"), back, "no scheme");
+        assert_eq!(directory_link("dir.example:7790", "KQX4P"), link);
+        let https = parse_directory_link("https://d.example/join/ABCDE");
+        assert_eq!(https, Some(("https://d.example".into(), "ABCDE".into())));
+        for not in [
+            "http://192.168.1.5:7780/?room=KQX4",
+            "http://d.example/join/",
+            "http://d.example/join/AB%20C",
+            "ftp://d.example/join/ABCDE",
+            "d.example:7790",
+            "",
+        ] {
+            assert_eq!(parse_directory_link(not), None, "{not}");
+        }
+    }
 }
