@@ -34,7 +34,7 @@ bin=${UNDERCOOKED_BIN:-}
 die() { echo "fleet: $*" >&2; exit 2; }
 [ "$servers" -ge 3 ] || die "N must be at least 3: one drained, one killed, one untouched"
 [ "$rooms" -ge "$servers" ] || die "ROOMS must be at least N: every server gets a room"
-for tool in redis-server curl jq; do command -v "$tool" >/dev/null || die "needs $tool"; done
+for tool in redis-server curl jq awk; do command -v "$tool" >/dev/null || die "needs $tool"; done
 if [ -z "$bin" ]; then
   source .ci/lib.sh
   cargo build --locked --quiet --release --no-default-features --features server --bin undercooked
@@ -48,8 +48,8 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null ||
-  echo $((20000 + RANDOM % 20000)); }
+# Seconds (with fractions) since a `date +%s.%N` stamp.
+since() { awk -v t0="$1" -v t1="$(date +%s.%N)" 'BEGIN {printf "%.3f", t1 - t0}'; }
 # Waits (bounded) until the command succeeds.
 wait_for() {
   local what=$1 tries=$2
@@ -63,12 +63,27 @@ wait_for() {
 grep -q 'time_limit: 180.0' levels/tutorial.ron || die "levels/tutorial.ron's time_limit moved"
 sed "s/time_limit: 180.0/time_limit: ${round_secs}.0/" levels/tutorial.ron >"$out/levels/tutorial.ron"
 
-redis_port=$(free_port)
+# Redis on a random free loopback port (another try on another port if that one was taken).
 mkdir -p "$out/redis"
-redis-server --bind 127.0.0.1 --port "$redis_port" --save "" --dir "$out/redis" \
-  >"$out/redis/redis.log" 2>&1 &
-pids+=($!)
-wait_for "redis answers PING" 100 bash -c "exec 2>/dev/null 3<>/dev/tcp/127.0.0.1/$redis_port && printf 'PING\r\n' >&3 && head -c5 <&3 | grep -q PONG"
+redis_up=""
+for _ in 1 2 3 4 5; do
+  redis_port=$((20000 + RANDOM % 20000))
+  redis-server --bind 127.0.0.1 --port "$redis_port" --save "" --dir "$out/redis" \
+    >"$out/redis/redis.log" 2>&1 &
+  redis_pid=$!
+  for _ in $(seq 50); do
+    kill -0 "$redis_pid" 2>/dev/null || break
+    if bash -c "exec 2>/dev/null 3<>/dev/tcp/127.0.0.1/$redis_port && printf 'PING\r\n' >&3 && head -c5 <&3 | grep -q PONG"; then
+      redis_up=1
+      break
+    fi
+    sleep 0.1
+  done
+  [ -n "$redis_up" ] && break
+  kill "$redis_pid" 2>/dev/null || true
+done
+[ -n "$redis_up" ] || die "redis-server did not start (redis/redis.log)"
+pids+=("$redis_pid")
 
 "$bin" directory --bind 127.0.0.1 --web-port 0 --redis "redis://127.0.0.1:$redis_port/0" \
   --ttl-secs "$ttl_secs" --announces-per-minute 0 --lookups-per-minute 0 \
@@ -119,7 +134,7 @@ for r in $(seq "$rooms"); do
   for _ in $(seq 300); do [ "$(listed_rooms)" -ge "$r" ] && break; sleep 0.05; done
   [ "$(listed_rooms)" -ge "$r" ] || die "room $r never listed (joins/$r.err: $(tail -n 2 "$out/joins/$r.err"))"
 done
-place_secs=$(echo "$(date +%s.%N) - $t_place" | bc -l)
+place_secs=$(since "$t_place")
 
 # room code -> server, from each join's own account (`room: CODE`, `… on fleetK (…)`).
 declare -A room_server
@@ -149,7 +164,7 @@ wait "${server_pid[$killed]}" 2>/dev/null || true
 gone_drained="" gone_killed=""
 for _ in $(seq $(((ttl_secs + 20) * 10))); do
   names=$(listing | jq -r '.servers[].name')
-  now=$(echo "$(date +%s.%N) - $t_sig" | bc -l)
+  now=$(since "$t_sig")
   [ -z "$gone_drained" ] && ! grep -qx "fleet$drained" <<<"$names" && gone_drained=$now
   [ -z "$gone_killed" ] && ! grep -qx "fleet$killed" <<<"$names" && gone_killed=$now
   [ -n "$gone_drained" ] && [ -n "$gone_killed" ] && break
@@ -168,7 +183,7 @@ done
 # Every room's first round: finished (a results line, reason finished) or lost. A drained round
 # counts only if it was in play across the SIGTERM (started before it, ended after it).
 failed=()
-sig_ms=$(echo "$t_sig * 1000 / 1" | bc)
+sig_ms=$(awk -v t="$t_sig" 'BEGIN {printf "%.0f", t * 1000}')
 finished_on() { jq -r 'select(.reason == "finished") | .room' "$out/s$1/data/results.jsonl" 2>/dev/null || true; }
 lost=0 lost_elsewhere=0 finished_drained=0 across_sigterm=0 drain_tail_ms=0
 for key in "${!room_server[@]}"; do
@@ -213,7 +228,7 @@ held_drained=$(rooms_on "$drained") held_killed=$(rooms_on "$killed")
   echo "directory, as curl sees it: GET /api/servers p50 $(timing servers | pct 50) ms, p99 $(timing servers | pct 99) ms ($(timing servers | wc -l) requests);" \
     "GET /api/rooms/CODE p50 $(timing lookup | pct 50) ms, p99 $(timing lookup | pct 99) ms ($(timing lookup | wc -l))"
   echo "drained fleet$drained (SIGTERM mid-round): $finished_drained of its $held_drained rounds finished and recorded" \
-    "($across_sigterm in play across the signal, the last ended $(secs "$(echo "$drain_tail_ms / 1000" | bc -l)") after it), exit $drained_rc"
+    "($across_sigterm in play across the signal, the last ended $(secs "$((drain_tail_ms / 1000)).$(printf '%03d' $((drain_tail_ms % 1000)))") after it), exit $drained_rc"
   echo "killed fleet$killed (SIGKILL mid-round): $lost rounds lost, $((lost - lost_elsewhere)) of them its own (it held $held_killed), $lost_elsewhere elsewhere"
   echo "directory stopped offering: fleet$drained $(secs "$gone_drained") after SIGTERM, fleet$killed $(secs "$gone_killed") after SIGKILL"
   echo "replay check: $((checked - check_failed)) of $checked bundles of the other servers match"
