@@ -17,7 +17,7 @@
 # both; every bundle checks. Exit 1 naming each claim that failed; 2 a setup step failed.
 #
 # Environment: UNDERCOOKED_BIN (default: a release server-only build), OUT (/tmp/uc-fleet),
-# ROUND_SECS (30: the tutorial's clock in this run, so a round ends within the bench),
+# ROUND_SECS (20 + 2 × ROOMS: the tutorial's clock in this run, so a round ends within the bench),
 # ANNOUNCE_SECS (1: the servers' heartbeat), TTL_SECS (15: the directory's default).
 # Everything runs on 127.0.0.1. The whole fleet and its players share that one address, so the
 # per-address limits (announces, lookups; rooms per address on the servers) are off: this run
@@ -27,7 +27,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 servers=${1:-3}
 rooms=${2:-12}
 out=${OUT:-/tmp/uc-fleet}
-round_secs=${ROUND_SECS:-30}
+# Placing a room takes ~1.6 s (a quick match, then the server's next heartbeat): the first
+# room's round must still be live when the last room's starts.
+round_secs=${ROUND_SECS:-$((20 + 2 * rooms))}
 announce_secs=${ANNOUNCE_SECS:-1}
 ttl_secs=${TTL_SECS:-15}
 bin=${UNDERCOOKED_BIN:-}
@@ -110,7 +112,7 @@ for i in $(seq "$servers"); do
   mkdir -p "$out/s$i"
   "$bin" --headless --port 0 --web-port 0 --bind 127.0.0.1 --levels "$out/levels" \
     --data-dir "$out/s$i/data" --announce "$dir" --name "fleet$i" --region loopback \
-    --announce-secs "$announce_secs" --drain-seconds $((round_secs + 30)) \
+    --announce-secs "$announce_secs" --drain-seconds $((2 * round_secs + 30)) \
     --rooms-per-address 0 --rooms-per-minute 0 \
     >"$out/s$i/server.out" 2>"$out/s$i/server.err" &
   server_pid[$i]=$!
