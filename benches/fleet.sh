@@ -118,7 +118,6 @@ for i in $(seq "$servers"); do
   server_pid[$i]=$!
   pids+=($!)
 done
-listed_servers() { listing | jq '.servers | length'; }
 wait_for "every server listed" 300 bash -c "[ \"\$(curl -s $dir/api/servers | jq '.servers | length')\" -eq $servers ]"
 
 # Placement: one quick match at a time, the next once the directory lists the room the last
@@ -126,6 +125,8 @@ wait_for "every server listed" 300 bash -c "[ \"\$(curl -s $dir/api/servers | jq
 # list, which a server's next heartbeat updates; players arriving faster than that would all
 # see the same list and the same least loaded server.
 client_secs=$((round_secs + 8)) # countdown 3 s + round + settle 1 s, leaving in Results (5 s)
+# Each join process drives its four connections from one thread; --frame-ms 20 (a step at
+# least every tick) keeps 4×ROOMS bot clients affordable on two cores (capacity.sh uses 50).
 listed_rooms() { listing | jq '[.servers[].rooms] | add // 0'; }
 t_place=$(date +%s.%N) joins=()
 for r in $(seq "$rooms"); do
@@ -165,8 +166,10 @@ kill -KILL "${server_pid[$killed]}"
 wait "${server_pid[$killed]}" 2>/dev/null || true
 gone_drained="" gone_killed=""
 for _ in $(seq $(((ttl_secs + 20) * 10))); do
-  names=$(listing | jq -r '.servers[].name')
+  names=$(listing | jq -r '.servers[].name' 2>/dev/null || true)
   now=$(since "$t_sig")
+  # A failed request says nothing: the untouched servers are always listed.
+  [ -n "$names" ] || { sleep 0.1; continue; }
   [ -z "$gone_drained" ] && ! grep -qx "fleet$drained" <<<"$names" && gone_drained=$now
   [ -z "$gone_killed" ] && ! grep -qx "fleet$killed" <<<"$names" && gone_killed=$now
   [ -n "$gone_drained" ] && [ -n "$gone_killed" ] && break
