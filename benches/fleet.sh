@@ -120,8 +120,9 @@ for i in $(seq "$servers"); do
 done
 wait_for "every server listed" 300 bash -c "[ \"\$(curl -s $dir/api/servers | jq '.servers | length')\" -eq $servers ]"
 
-# Placement: one quick match at a time, the next once the directory lists the room the last
-# one made. Quick match makes a room on the least loaded server it sees in the directory's
+# Placement: one quick match at a time, the next once the last one's four seats are taken and
+# the directory lists its room (a quick seat joins a public lobby with a free seat on the
+# server it picked: before its three friends join, a new room has three). Quick match makes a room on the least loaded server it sees in the directory's
 # list, which a server's next heartbeat updates; players arriving faster than that would all
 # see the same list and the same least loaded server.
 client_secs=$((round_secs + 8)) # countdown 3 s + round + settle 1 s, leaving in Results (5 s)
@@ -134,6 +135,8 @@ for r in $(seq "$rooms"); do
     --seconds "$client_secs" --frame-ms 20 --name "P$r" --stats \
     >"$out/joins/$r.out" 2>"$out/joins/$r.err" &
   pids+=($!) joins+=($!)
+  # Its four seats taken and connected (`joined …`), then its room in the directory's list.
+  for _ in $(seq 300); do grep -q '^joined' "$out/joins/$r.err" 2>/dev/null && break; sleep 0.05; done
   for _ in $(seq 300); do [ "$(listed_rooms)" -ge "$r" ] && break; sleep 0.05; done
   [ "$(listed_rooms)" -ge "$r" ] || die "room $r never listed (joins/$r.err: $(tail -n 2 "$out/joins/$r.err"))"
 done
