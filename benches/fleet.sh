@@ -165,8 +165,8 @@ live=$(in_round)
 
 t_sig=$(date +%s.%N)
 kill -TERM "${server_pid[$drained]}"
-kill -KILL "${server_pid[$killed]}"
-wait "${server_pid[$killed]}" 2>/dev/null || true
+# (The shell's own "Killed" notice goes with the group's stderr.)
+{ kill -KILL "${server_pid[$killed]}" && wait "${server_pid[$killed]}"; } 2>/dev/null || true
 gone_drained="" gone_killed=""
 for _ in $(seq $(((ttl_secs + 20) * 10))); do
   names=$(listing | jq -r '.servers[].name' 2>/dev/null || true)
