@@ -28,8 +28,7 @@ servers=${1:-3}
 rooms=${2:-12}
 out=${OUT:-/tmp/uc-fleet}
 # Placing a room takes 1–2.5 s (a quick match, then the server's next heartbeat; release ~1 s,
-# debug on a busy box ~2.5 s): the first
-# room's round must still be live when the last room's starts.
+# debug on a busy box ~2.5 s): the first room's round must still be live when the last starts.
 round_secs=${ROUND_SECS:-$((20 + 2 * rooms))}
 announce_secs=${ANNOUNCE_SECS:-1}
 ttl_secs=${TTL_SECS:-15}
