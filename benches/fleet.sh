@@ -19,7 +19,9 @@
 # Environment: UNDERCOOKED_BIN (default: a release server-only build), OUT (/tmp/uc-fleet),
 # ROUND_SECS (20 + 2 × ROOMS: the tutorial's clock in this run, so a round ends within the bench),
 # ANNOUNCE_SECS (1: the servers' heartbeat), TTL_SECS (15: the directory's default).
-# Everything runs on 127.0.0.1. The whole fleet and its players share that one address, so the
+# A shell script around the real binary, like capacity.sh and churn.sh: all it does is start
+# processes, signal them and read what they wrote, and a subcommand would only add Rust that
+# orchestrates processes. Everything runs on 127.0.0.1. The whole fleet and its players share that one address, so the
 # per-address limits (announces, lookups; rooms per address on the servers) are off: this run
 # measures the fleet, not the limiter.
 set -euo pipefail
