@@ -23,6 +23,9 @@ UC_TEST_PACKAGES=(xvfb xauth mesa-vulkan-drivers redis-server)
 # What web/build.sh needs beyond Rust and wasm-bindgen: brotli and gzip write the .br and .gz
 # copies of web/dist's big files that the web port sends to browsers that accept them.
 UC_WEB_PACKAGES=(brotli gzip)
+# What benches/fleet.sh (a CI step) needs beyond the test suite's redis-server: curl times the
+# directory's answers, jq reads them and the results lines.
+UC_BENCH_PACKAGES=(redis-server curl jq)
 # rustup's installer, only when no Rust is installed yet.
 UC_RUSTUP_PACKAGES=(curl ca-certificates)
 
@@ -108,9 +111,11 @@ uc_need_test_deps() {
   uc_need_build_deps && uc_need_apt "${UC_TEST_PACKAGES[@]}"
 }
 
-# What .ci/run needs beyond a build: the lint tools and the browser target.
+# What .ci/run needs beyond a build: the lint tools, the fleet bench's tools and the browser
+# target.
 uc_need_ci_tools() {
   uc_need_test_deps &&
+    uc_need_apt "${UC_BENCH_PACKAGES[@]}" &&
     uc_need_component rustfmt &&
     uc_need_component clippy &&
     uc_need_target wasm32-unknown-unknown &&
