@@ -20,6 +20,11 @@ UC_BUILD_PACKAGES=(build-essential pkg-config libasound2-dev libudev-dev libwayl
 # tests/directory.rs starts a real redis-server (on a free loopback port, its own data dir) for
 # `undercooked directory --redis`.
 UC_TEST_PACKAGES=(xvfb xauth mesa-vulkan-drivers redis-server)
+# What .ci/run needs beyond the tests: protobuf-compiler is the `protoc` the Agones SDK's build
+# script (and tests/agones-sidecar's) compiles .proto files with (`--features server,agones`),
+# libprotobuf-dev the well-known .proto files they import (google/protobuf/descriptor.proto);
+# python3-yaml and python3-jsonschema run deploy/check.py, the manifests' validation.
+UC_CI_PACKAGES=(protobuf-compiler libprotobuf-dev python3-yaml python3-jsonschema)
 # What web/build.sh needs beyond Rust and wasm-bindgen: brotli and gzip write the .br and .gz
 # copies of web/dist's big files that the web port sends to browsers that accept them.
 UC_WEB_PACKAGES=(brotli gzip)
@@ -116,6 +121,7 @@ uc_need_test_deps() {
 uc_need_ci_tools() {
   uc_need_test_deps &&
     uc_need_apt "${UC_BENCH_PACKAGES[@]}" &&
+    uc_need_apt "${UC_CI_PACKAGES[@]}" &&
     uc_need_component rustfmt &&
     uc_need_component clippy &&
     uc_need_target wasm32-unknown-unknown &&

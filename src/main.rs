@@ -121,6 +121,12 @@ struct HostArgs {
     /// signal stops at once (live rounds end `shutdown`). A second signal stops at once.
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
     drain_seconds: Option<u64>,
+    /// Run as an Agones game server (builds with the `agones` feature): Ready once up, health
+    /// pings from the worlds' ticks, rooms as the `rooms` List and `players` Counter, an Agones
+    /// shutdown drains (default 300 s without --drain-seconds), then Shutdown. The SDK sidecar
+    /// is found at AGONES_SDK_GRPC_HOST/AGONES_SDK_GRPC_PORT (docs/HOSTING.md, "An Agones fleet").
+    #[arg(long)]
+    agones: bool,
 }
 
 #[derive(Subcommand)]
@@ -359,6 +365,44 @@ fn main() -> ExitCode {
 /// Runs the headless dedicated server until SIGINT/SIGTERM.
 #[cfg(not(target_arch = "wasm32"))]
 fn run_host(h: HostArgs) -> u8 {
+    #[cfg(not(feature = "agones"))]
+    if h.agones {
+        eprintln!(
+            "error: --agones: this build has no Agones support (build with --features server,agones)"
+        );
+        return 2;
+    }
+    #[cfg(feature = "agones")]
+    let agones = h.agones.then(|| undercooked::net::server::agones::Pulses::new(h.shards));
+    // In a fleet, players dial the node and the host ports Agones allocated: ask the sidecar.
+    #[cfg(feature = "agones")]
+    let mut h = h;
+    #[cfg(feature = "agones")]
+    if h.agones && h.public.is_empty() {
+        if h.shards > 1 {
+            eprintln!(
+                "error: --agones: a fleet's game server runs one world (Agones allocates one netcode port): drop --shards, or give --public"
+            );
+            return 2;
+        }
+        match undercooked::net::server::agones::address::fleet_addresses(None) {
+            Ok(at) => {
+                h.public = vec![at.netcode];
+                h.public_web = h.public_web.or(Some(at.web));
+            }
+            Err(e) => {
+                eprintln!("error: --agones: {e} (or give --public and --public-web)");
+                return 2;
+            }
+        }
+    }
+    #[cfg(feature = "agones")]
+    let drain = h
+        .drain_seconds
+        .map(std::time::Duration::from_secs)
+        .or(h.agones.then_some(undercooked::net::server::agones::DEFAULT_DRAIN));
+    #[cfg(not(feature = "agones"))]
+    let drain = h.drain_seconds.map(std::time::Duration::from_secs);
     undercooked::net::server::worlds::run_headless(
         &undercooked::net::server::worlds::HostConfig {
             bind: h.bind,
@@ -371,7 +415,7 @@ fn run_host(h: HostArgs) -> u8 {
             empty_timeout: std::time::Duration::from_secs(h.empty_room_secs),
             bots_fill: h.bots_fill,
             shards: h.shards,
-            drain: h.drain_seconds.map(std::time::Duration::from_secs),
+            drain,
             web: undercooked::net::server::web::WebConfig {
                 root: h.web_root,
                 max_relays: h.max_relays,
@@ -400,6 +444,8 @@ fn run_host(h: HostArgs) -> u8 {
                 ..Default::default()
             },
             designer: h.designer,
+            #[cfg(feature = "agones")]
+            agones,
         },
         h.log_format,
     )

@@ -101,6 +101,7 @@ impl Admission {
             capacity: a.capacity,
             rooms: a.rooms,
             draining: a.draining,
+            game_server: a.game_server,
         };
         let ttl = self.ttl;
         let taken = blocking(&self.store, move |s| s.put(&record, ttl)).await?;

@@ -118,6 +118,7 @@ fn announce(s: u32, rooms: u32, address: SocketAddr) -> Announce {
         protocol: PROTOCOL_ID,
         capacity: rooms.max(1),
         draining: false,
+        game_server: None,
         rooms: (0..rooms)
             .map(|r| RoomEntry {
                 code: code(s * rooms + r),

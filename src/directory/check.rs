@@ -111,6 +111,7 @@ mod tests {
             protocol: PROTOCOL_ID,
             capacity: 2,
             draining: false,
+            game_server: None,
             rooms: vec![RoomEntry {
                 code: "ACDE7".into(),
                 level: "level_01".into(),

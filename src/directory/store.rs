@@ -23,6 +23,9 @@ pub struct ServerRecord {
     /// written before drains existed).
     #[serde(default)]
     pub draining: bool,
+    /// The Agones GameServer its announces name (absent outside a fleet, and in older records).
+    #[serde(default)]
+    pub game_server: Option<String>,
 }
 
 impl ServerRecord {
@@ -38,6 +41,7 @@ impl ServerRecord {
             players: self.rooms.iter().map(|r| u32::from(r.seats_taken)).sum(),
             rooms: self.rooms.len() as u32,
             public_rooms: self.rooms.iter().filter(|r| r.public).cloned().collect(),
+            game_server: self.game_server.clone(),
         }
     }
 

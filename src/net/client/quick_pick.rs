@@ -142,6 +142,7 @@ mod tests {
                 players: rooms.iter().map(|r| u32::from(r.seats_taken)).sum(),
                 rooms: rooms.len() as u32,
                 public_rooms: rooms.into_iter().filter(|r| r.public).collect(),
+                game_server: None,
             },
             rtt: rtt_ms.map(Duration::from_millis),
         }

@@ -6,7 +6,8 @@
 //! server (`code_taken`) is re-coded here and announced again at once. A directory that is
 //! down or refuses is logged and tried again on the next beat: the rooms play on regardless.
 //! A drain (`net::server::drain`) is announced at once (`draining: true`): the directory then
-//! offers none of this server's rooms while its rounds finish.
+//! offers none of this server's rooms while its rounds finish. In an Agones fleet (`--agones`)
+//! each announce also names the GameServer, once the SDK sidecar has told it.
 
 pub use super::web::config::{ANNOUNCE_EVERY, AnnounceConfig, public_web};
 
@@ -39,6 +40,7 @@ pub async fn run(cfg: AnnounceConfig, shared: Arc<Shared>, bound: SocketAddr) {
             capacity: capacity.min(u32::MAX as usize) as u32,
             rooms,
             draining,
+            game_server: shared.cfg.game_server.get(),
         };
         let directory = cfg.directory.clone();
         let sent = tokio::task::spawn_blocking(move || post_announce(&directory, &body)).await;

@@ -21,10 +21,18 @@ pub fn live_rounds(world: &mut World) -> usize {
     q.iter(world).filter(|h| h.round.is_some()).count()
 }
 
-/// What a signal does: with a drain bound, the first one begins the drain and any later one
-/// stops; without, it stops (today's shutdown: live rounds end `shutdown`).
-pub fn on_signal(drain: Option<Duration>, draining: &Draining, stops: &[Arc<AtomicBool>]) {
-    if drain.is_some() && draining.begin() {
+/// What a signal does: with a drain bound, the first one (`first`) begins the drain and any
+/// later one stops; without, it stops (today's shutdown: live rounds end `shutdown`). A drain
+/// begun another way (an Agones shutdown) leaves the next signal a first one: Kubernetes sends
+/// SIGTERM to a GameServer it is deleting, and that must not cut the drain short.
+pub fn on_signal(
+    drain: Option<Duration>,
+    draining: &Draining,
+    stops: &[Arc<AtomicBool>],
+    first: bool,
+) {
+    if drain.is_some() && first {
+        draining.begin();
         return;
     }
     stops.iter().for_each(|f| f.store(true, Ordering::SeqCst));

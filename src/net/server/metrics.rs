@@ -116,6 +116,14 @@ struct MetricSet {
     refused: Family<Limited, Counter>,
     panics: Family<Panics, Counter>,
     invariant_faults: Family<Shard, Counter>,
+    sdk_errors: Family<SdkCall, Counter>,
+    health_pings: Counter,
+}
+
+/// An Agones SDK call that failed (`net::server::agones`), by the call's name.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct SdkCall {
+    call: &'static str,
 }
 
 /// Frame times from 0.25 ms to ~65 ms: a tick's budget is 50 ms.
@@ -142,6 +150,8 @@ impl Default for HostMetrics {
             refused: Family::default(),
             panics: Family::default(),
             invariant_faults: Family::default(),
+            sdk_errors: Family::default(),
+            health_pings: Counter::default(),
             registry: Registry::default(),
         };
         registry.register("rooms", "Hosted rooms (lobbies and live rounds)", set.rooms.clone());
@@ -175,6 +185,16 @@ impl Default for HostMetrics {
             "Rounds aborted for a broken invariant",
             set.invariant_faults.clone(),
         );
+        registry.register(
+            "agones_sdk_errors",
+            "Agones SDK calls that failed (logged and retried), by call",
+            set.sdk_errors.clone(),
+        );
+        registry.register(
+            "agones_health_pings",
+            "Health pings sent to the Agones sidecar (one only when every world ticked)",
+            set.health_pings.clone(),
+        );
         HostMetrics(Arc::new(MetricSet { registry, ..set }))
     }
 }
@@ -183,6 +203,16 @@ impl HostMetrics {
     /// A shard's frame panicked (counted by the supervisor, outside any world).
     pub fn count_shard_panic(&self, shard: u32) {
         self.0.panics.get_or_create(&Panics { shard, at: Caught::shard }).inc();
+    }
+
+    /// An Agones SDK call failed (`net::server::agones`).
+    pub fn count_sdk_error(&self, call: &'static str) {
+        self.0.sdk_errors.get_or_create(&SdkCall { call }).inc();
+    }
+
+    /// A health ping went to the Agones sidecar.
+    pub fn count_health_ping(&self) {
+        self.0.health_pings.inc();
     }
 
     /// The exposition text (`GET /metrics`).

@@ -3,6 +3,8 @@
 //! the web port (`web/`) and its world side (`http`), the UDP transport, limits, metrics, logs,
 //! tick timing and the bots that fill seats. Native only: one gate, in `net/mod.rs`.
 
+#[cfg(all(feature = "agones", not(target_arch = "wasm32")))]
+pub mod agones;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod announce;
 pub mod bots;

@@ -62,6 +62,9 @@ pub struct HostConfig {
     pub drain: Option<Duration>,
     /// `--designer`: run unpublished level files and edits (not only what the index trusts).
     pub designer: bool,
+    /// `--agones`: the slots each world beats for the Agones link (`net::server::agones`).
+    #[cfg(feature = "agones")]
+    pub agones: Option<crate::net::server::agones::Pulses>,
 }
 
 impl HostConfig {
@@ -83,6 +86,8 @@ impl HostConfig {
             web: Default::default(),
             drain: None,
             designer: false,
+            #[cfg(feature = "agones")]
+            agones: None,
         }
     }
 }
@@ -125,6 +130,11 @@ pub fn build_server_with(
         .map_err(NetError::io("results.jsonl"))?;
 
     let mut app = App::new();
+    #[cfg(feature = "agones")]
+    if let Some(pulses) = &cfg.agones {
+        let (pulses, shard) = (pulses.clone(), metered.shard as usize);
+        app.add_plugins(crate::net::server::agones::PulsePlugin { pulses, shard });
+    }
     app.insert_resource(metered.metrics)
         .insert_resource(crate::net::server::metrics::ShardIndex(metered.shard));
     app.add_plugins((
@@ -333,8 +343,15 @@ fn run_sharded(cfg: &HostConfig, log: crate::net::server::logs::LogFormat) -> u8
     }
     let flags: Vec<Arc<AtomicBool>> = shards.iter().map(|h| h.shutdown.clone()).collect();
     let (drain, draining) = (cfg.drain, cfg.web.draining.clone());
+    #[cfg(feature = "agones")]
+    let on_agones_shutdown = {
+        let (draining, flags) = (draining.clone(), flags.clone());
+        move || crate::net::server::drain::on_signal(drain, &draining, &flags, true)
+    };
+    let signalled = AtomicBool::new(false);
     if let Err(e) = ctrlc::set_handler(move || {
-        crate::net::server::drain::on_signal(drain, &draining, &flags);
+        let first = !signalled.swap(true, Ordering::SeqCst);
+        crate::net::server::drain::on_signal(drain, &draining, &flags, first);
     }) {
         eprintln!("error: signal handler: {e}");
         return 2;
@@ -356,6 +373,27 @@ fn run_sharded(cfg: &HostConfig, log: crate::net::server::logs::LogFormat) -> u8
         eprintln!("{warning}");
     }
     println!("results: {}", cfg.data_dir.join("results.jsonl").display());
+    // Levels loaded, every port bound: now the host may say Ready.
+    #[cfg(feature = "agones")]
+    let link = match &cfg.agones {
+        Some(pulses) => {
+            let stop = std::sync::Arc::new(on_agones_shutdown);
+            match crate::net::server::agones::start_link(
+                pulses,
+                cfg.max_rooms,
+                &cfg.web,
+                &metrics,
+                stop,
+            ) {
+                Ok(link) => Some(link),
+                Err(e) => {
+                    eprintln!("error: agones: {e}");
+                    return 2;
+                }
+            }
+        }
+        None => None,
+    };
     if let Some(bound) = cfg.drain {
         use crate::net::server::drain::{ShardWatch, drain_then_stop, live_rounds};
         let watch = ShardWatch {
@@ -368,6 +406,10 @@ fn run_sharded(cfg: &HostConfig, log: crate::net::server::logs::LogFormat) -> u8
     }
     for h in shards {
         h.wait();
+    }
+    #[cfg(feature = "agones")]
+    if let Some(link) = link {
+        link.finish();
     }
     drop(http);
     0

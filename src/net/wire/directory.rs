@@ -71,6 +71,10 @@ pub struct Announce {
     /// never drains announces what older directories read.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub draining: bool,
+    /// The Agones GameServer behind this entry (`--agones`): in a fleet, the name the cluster
+    /// knows the process by. Sent only when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_server: Option<String>,
 }
 
 /// A room the directory did not take from an announce, and why (its error's wire name).
@@ -111,6 +115,9 @@ pub struct ServerEntry {
     pub rooms: u32,
     /// Its public rooms.
     pub public_rooms: Vec<RoomEntry>,
+    /// Its Agones GameServer, when it runs in a fleet (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_server: Option<String>,
 }
 
 impl RoomEntry {

@@ -33,6 +33,9 @@ pub struct WebConfig {
     /// Set when a drain begins (`--drain-seconds`, `net::server::drain`): the API refuses new
     /// rooms and joins, `/readyz` says so and the announce tells the directory.
     pub draining: Draining,
+    /// The Agones GameServer this host is (`--agones`, learnt from the SDK sidecar): every
+    /// announce carries it, so the directory names the fleet's server behind each entry.
+    pub game_server: GameServerName,
 }
 
 /// The host's drain switch, shared by the signal handler, the web port and every world.
@@ -50,6 +53,22 @@ impl Draining {
     }
 }
 
+/// The Agones GameServer's name, once the SDK sidecar has told it (`net::server::agones`).
+#[derive(Clone, Debug, Default)]
+pub struct GameServerName(pub std::sync::Arc<std::sync::Mutex<Option<String>>>);
+
+impl GameServerName {
+    pub fn get(&self) -> Option<String> {
+        self.0.lock().ok().and_then(|n| n.clone())
+    }
+
+    pub fn set(&self, name: String) {
+        if let Ok(mut n) = self.0.lock() {
+            *n = Some(name);
+        }
+    }
+}
+
 impl Default for WebConfig {
     fn default() -> Self {
         WebConfig {
@@ -63,6 +82,7 @@ impl Default for WebConfig {
             limits: WebLimits::default(),
             announce: None,
             draining: Draining::default(),
+            game_server: GameServerName::default(),
         }
     }
 }
