@@ -89,7 +89,7 @@ fn host(
     sidecar: &Sidecar,
     web_port: u16,
     extra: &[&str],
-) -> (Child, Option<String>) {
+) -> (Host, Option<String>) {
     // As with `portPolicy: Passthrough`: the host ports Agones writes are the ones bound.
     let web_port = if web_port == 0 { free_port() } else { web_port };
     let udp_port = free_udp_port();
@@ -105,7 +105,11 @@ fn host(
         .env("AGONES_SDK_GRPC_HOST", "http://127.0.0.1")
         .env("AGONES_SDK_GRPC_PORT", sidecar.port().to_string())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(if std::env::var_os("AGONES_TEST_LOGS").is_some() {
+            Stdio::inherit()
+        } else {
+            Stdio::null()
+        })
         .spawn()
         .expect("the binary starts");
     let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
@@ -120,7 +124,32 @@ fn host(
         }
     };
     std::thread::spawn(move || out.lines().for_each(drop));
-    (child, web)
+    (Host(child), web)
+}
+
+/// The host process, killed if a test ends (or panics) before it exited.
+struct Host(Child);
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        if self.0.try_wait().ok().flatten().is_none() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
+impl std::ops::Deref for Host {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Host {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
 }
 
 fn signal(child: &Child) {
@@ -149,6 +178,35 @@ fn results(data: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// A directory on a free loopback port; killed when dropped.
+struct Directory {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Directory {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn directory() -> Directory {
+    let mut child = Command::new(BIN)
+        .args(["directory", "--bind", "127.0.0.1", "--web-port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the directory starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    let addr = first.split("directory: http://").nth(1).expect("banner").split_whitespace();
+    let addr = format!("http://{}", addr.clone().next().unwrap());
+    std::thread::spawn(move || out.lines().for_each(drop));
+    Directory { child, addr }
+}
+
 #[test]
 fn ready_comes_once_the_levels_are_loaded_and_the_ports_bound_and_never_before() {
     let dir = scratch("ready");
@@ -164,17 +222,31 @@ fn ready_comes_once_the_levels_are_loaded_and_the_ports_bound_and_never_before()
     let levels = short_levels(&dir, 600);
     let port = free_port();
     sidecar.on_ready(move || status(&format!("http://127.0.0.1:{port}/readyz")) == 200);
-    let (mut child, web) = host(&dir, &levels, &sidecar, port, &[]);
+    let d = directory();
+    let announce = ["--announce", d.addr.as_str(), "--announce-secs", "1"];
+    let (mut child, web) = host(&dir, &levels, &sidecar, port, &announce);
     assert!(web.is_some(), "banner");
     assert!(wait(|| sidecar.record().count("Ready") == 1), "Ready told");
     let r = sidecar.record();
     assert_eq!(r.ready_checks, vec![true], "the host served /readyz when it said Ready");
-    assert!(wait(|| sidecar.record().labels.contains_key("protocol")), "label told");
+    let labelled = wait(|| sidecar.record().labels.contains_key("protocol"));
+    assert!(labelled, "label told: {:?}", sidecar.record());
     let r = sidecar.record();
     assert_eq!(r.labels["protocol"], PROTOCOL_ID.to_string());
     assert_eq!(r.lists[ROOMS_LIST].capacity, 6, "the rooms List holds the room cap");
     assert_eq!(r.counters[PLAYERS_COUNTER].capacity, 24, "every seat of every room");
     assert!(wait(|| sidecar.record().health >= 3), "health pings flow while the world ticks");
+    // The announce names the GameServer, and the address Agones gave it (its status).
+    let mut entry = Value::Null;
+    let listed = wait(|| {
+        let r = minreq::get(format!("{}/api/servers", d.addr)).with_timeout(5).send();
+        let v: Value =
+            r.ok().and_then(|r| serde_json::from_str(r.as_str().ok()?).ok()).unwrap_or_default();
+        entry = v["servers"][0].clone();
+        entry["game_server"] == "fleet-ready-x1"
+    });
+    assert!(listed, "the directory names the GameServer: {entry}");
+    assert_eq!(entry["address"], format!("127.0.0.1:{port}"));
     signal(&child);
     assert!(wait(|| child.try_wait().unwrap().is_some()), "an idle host drains at once");
     assert!(child.wait().unwrap().success());
@@ -269,7 +341,8 @@ fn the_rooms_list_and_players_counter_follow_rooms_opening_and_closing() {
     let mut ca = HeadlessClient::connect(&a, InputMode::Random).expect("client starts");
     assert!(pump(&mut ca, |c| c.clock().is_some() && players() >= 1), "players: {}", players());
     // Room b, never joined, is reclaimed when empty: it leaves the List.
-    assert!(wait(|| rooms() == vec![a.code.clone()]), "room b left the List: {:?}", rooms());
+    let left = pump(&mut ca, |_| rooms() == vec![a.code.clone()]);
+    assert!(left, "room b left the List: {:?}", rooms());
     // The player leaves: room a empties and closes; the List and Counter empty with it.
     drop(ca);
     assert!(wait(|| rooms().is_empty() && players() == 0), "{:?} {}", rooms(), players());
@@ -282,7 +355,7 @@ fn round_in_play(
     dir: &Path,
     sidecar: &Sidecar,
     seconds: u32,
-) -> (Child, String, HeadlessClient, String) {
+) -> (Host, String, HeadlessClient, String) {
     let levels = short_levels(dir, seconds);
     let (child, web) = host(dir, &levels, sidecar, 0, &["--drain-seconds", "600"]);
     let web = web.expect("banner");
