@@ -258,8 +258,7 @@ impl api::sdk_server::Sdk for State {
         request: Request<Streaming<api::Empty>>,
     ) -> Result<Response<api::Empty>, Status> {
         let mut stream = request.into_inner();
-        while let Some(ping) = stream.message().await? {
-            let _ = ping;
+        while stream.message().await?.is_some() {
             self.take("Health", |r| {
                 r.health += 1;
                 Ok(())

@@ -300,8 +300,12 @@ async fn sync_load(cfg: &LinkConfig, sdk: &mut Sdk, calls: &mut Calls, told: &mu
                 }
             };
             match (done, step) {
-                (Some(()), ListStep::Add(code)) => drop(held.insert(code)),
-                (Some(()), ListStep::Remove(code)) => drop(held.remove(&code)),
+                (Some(()), ListStep::Add(code)) => {
+                    held.insert(code);
+                }
+                (Some(()), ListStep::Remove(code)) => {
+                    held.remove(&code);
+                }
                 // What the List holds is in doubt: read it again next step.
                 (None, _) => {
                     told.rooms = None;
