@@ -20,8 +20,9 @@ pub use pulse::{PulsePlugin, Pulses};
 pub const DEFAULT_DRAIN: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// The label that carries the netcode protocol id, so a fleet's allocations can ask for servers
-/// that speak a client's protocol.
-pub const PROTOCOL_LABEL: &str = "undercooked.dev/protocol";
+/// that speak a client's protocol. The sidecar writes it as `agones.dev/sdk-protocol` (a label
+/// name has one `/`: the SDK's keys are bare names).
+pub const PROTOCOL_LABEL: &str = "protocol";
 
 /// The List of room codes (capacity: the host's room cap) and the Counter of seated players.
 pub const ROOMS_LIST: &str = "rooms";
