@@ -8,8 +8,8 @@
 //! nothing here reaches a world, so no SDK trouble can end a round.
 
 use super::load::{ListStep, list_steps};
+use super::names::{PLAYERS_COUNTER, PROTOCOL_LABEL, ROOMS_LIST};
 use super::pulse::Pulses;
-use super::{PLAYERS_COUNTER, PROTOCOL_LABEL, ROOMS_LIST};
 use crate::net::server::metrics::HostMetrics;
 use crate::net::server::web::config::GameServerName;
 use crate::net::wire::error::NetError;

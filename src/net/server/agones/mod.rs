@@ -10,23 +10,16 @@
 pub mod address;
 pub mod link;
 pub mod load;
+pub mod names;
 pub mod pulse;
 
 pub use link::{Link, LinkConfig};
+pub use names::{PLAYERS_COUNTER, PROTOCOL_LABEL, ROOMS_LIST};
 pub use pulse::{PulsePlugin, Pulses};
 
 /// How long `--agones` drains when `--drain-seconds` is not given: the longest campaign round
 /// (long_pass, 300 s), so a round that began just before the shutdown still ends on its own.
 pub const DEFAULT_DRAIN: std::time::Duration = std::time::Duration::from_secs(300);
-
-/// The label that carries the netcode protocol id, so a fleet's allocations can ask for servers
-/// that speak a client's protocol. The sidecar writes it as `agones.dev/sdk-protocol` (a label
-/// name has one `/`: the SDK's keys are bare names).
-pub const PROTOCOL_LABEL: &str = "protocol";
-
-/// The List of room codes (capacity: the host's room cap) and the Counter of seated players.
-pub const ROOMS_LIST: &str = "rooms";
-pub const PLAYERS_COUNTER: &str = "players";
 
 /// Starts the link of a host built with `pulses` (its worlds beat them): the rooms List's
 /// capacity is `max_rooms`, the players Counter's every seat of those rooms, and an Agones
