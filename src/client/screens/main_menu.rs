@@ -69,11 +69,8 @@ fn spawn_main_menu(
     #[cfg(not(target_arch = "wasm32"))]
     {
         use crate::client::local::generated::KitchenKind;
-        let today = crate::bot::level_cli::today_utc().map(|d| format!(" ({d})"));
-        items.push((
-            MenuAction::DailyKitchen,
-            format!("Daily kitchen{}", today.unwrap_or_default()),
-        ));
+        // One line, no date: the menu already fills a 720p window.
+        items.push((MenuAction::DailyKitchen, "Daily kitchen".into()));
         items.push((MenuAction::RandomKitchen, "Random kitchen".into()));
         let random = |k: &&Res<GeneratedKitchen>| matches!(k.kind, KitchenKind::Random(_));
         if let Some(k) = kitchen.as_ref().filter(random) {
