@@ -10,7 +10,6 @@ pub mod clock;
 pub mod directory;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod fuzz;
-pub mod generate;
 pub mod level;
 pub mod net;
 pub mod project;

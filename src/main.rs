@@ -38,6 +38,10 @@ struct HostArgs {
     /// index trusts by hash.
     #[arg(long)]
     designer: bool,
+    /// Offer no daily kitchen (by default the host draws the UTC day's generated kitchen and
+    /// offers it as level `daily`: docs/LEVELS.md, "The daily kitchen").
+    #[arg(long)]
+    no_daily: bool,
     /// Where results.jsonl and the server key live.
     #[arg(long, default_value = "data")]
     data_dir: PathBuf,
@@ -143,7 +147,7 @@ enum Command {
     /// and writes its hashed entry into index.ron.
     Level {
         #[command(subcommand)]
-        what: undercooked::generate::cli::LevelCommand,
+        what: undercooked::bot::level_cli::LevelCommand,
     },
     /// Replay input scripts against committed goldens (record, check, run).
     Replay {
@@ -263,7 +267,7 @@ fn main() -> ExitCode {
         Command::Validate { paths } => {
             ExitCode::from(undercooked::level::cli::run_validate(&paths))
         }
-        Command::Level { what } => ExitCode::from(undercooked::generate::cli::run(what)),
+        Command::Level { what } => ExitCode::from(undercooked::bot::level_cli::run(what)),
         Command::Replay { action, levels, goldens } => {
             ExitCode::from(run_replay(action, &ReplayPaths { levels, goldens }))
         }
@@ -416,6 +420,11 @@ fn run_host(h: HostArgs) -> u8 {
             bots_fill: h.bots_fill,
             shards: h.shards,
             drain,
+            daily: if h.no_daily {
+                undercooked::net::server::daily::DailyDays::Off
+            } else {
+                undercooked::net::server::daily::DailyDays::WallClock
+            },
             web: undercooked::net::server::web::WebConfig {
                 root: h.web_root,
                 max_relays: h.max_relays,

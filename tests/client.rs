@@ -1810,3 +1810,38 @@ fn a_hosted_room_made_public_is_listed_in_the_directory() {
     drop(directory);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `play --daily --date 2026-12-06`: the window opens straight into that day's generated
+/// kitchen (`gen_m_20261206`, the file `level generate --daily --date 2026-12-06` writes) and
+/// a real frame of it is taken.
+#[test]
+fn the_daily_kitchen_opens_in_the_window_under_xvfb() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!(
+            "SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
+        );
+        return;
+    };
+    let dir = temp_dir("daily-shot");
+    let png = dir.join("daily.png");
+    let (w, h) = (640u32, 360u32);
+    let out = Command::new(xvfb)
+        .args(["-a", "-s", "-screen 0 1024x768x24"])
+        .arg(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["play", "--daily", "--date", "2026-12-06", "--autoplay", "bot"])
+        .arg("--screenshot")
+        .arg(&png)
+        .args(["--after-ticks", "40", "--size", &format!("{w}x{h}")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("UNDERCOOKED_SAVE", dir.join("save.json"))
+        .output()
+        .expect("run xvfb-run");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the game exited with {:?}:\n{log}", out.status);
+    assert!(
+        log.contains("gen_m_20261206"),
+        "the round is the daily kitchen's (its id in the log):\n{log}"
+    );
+    assert_real_frame(&png, (w, h), &log);
+    let _ = std::fs::remove_dir_all(&dir);
+}

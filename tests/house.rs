@@ -41,7 +41,7 @@ const FLOORS: &[(&str, &[&str])] = &[
     ("bots", &["bot"]),
     ("net", &["net"]),
     ("client", &["client"]),
-    ("tools and CLI", &["bench", "soak", "fuzz", "directory", "generate", ""]),
+    ("tools and CLI", &["bench", "soak", "fuzz", "directory", ""]),
 ];
 
 /// Every `.rs` file under `src/` by module path (`mod.rs`, `lib.rs` and `main.rs` name their

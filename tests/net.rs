@@ -1388,3 +1388,46 @@ fn hostile_tandem_orders_and_lobby_commands_are_refused_by_name_and_counted() {
     assert!(orders.iter().all(|o| sent(o) == SeatOrder::HOLD || sent(o) == honest.order));
     h.stop();
 }
+
+/// `POST /api/rooms {"level": "daily"}`: the host's daily kitchen for its day (here a fixed
+/// one), the very file `level generate --daily --date 2026-12-06` writes; a host without a
+/// daily kitchen refuses the name as an unknown level.
+#[test]
+fn a_room_may_ask_for_the_daily_kitchen_by_name() {
+    use bevy::prelude::World;
+    use undercooked::bot::generate::generate;
+    use undercooked::level::generate::{Date, daily_options};
+    use undercooked::net::server::daily::DailyDays;
+    use undercooked::net::server::records::BundleWriter;
+    use undercooked::net::server::rooms::HostLevels;
+    let date = Date::parse("2026-12-06").expect("a day");
+    let dir = data_dir("daily");
+    let h = spawn_server(HostConfig { daily: DailyDays::Fixed(date), ..config(dir.clone()) })
+        .expect("server starts");
+    let web = h.addrs.web.to_string();
+    let reply = api_create(&web, "Ann", Some("daily")).expect("a room on the daily kitchen");
+    let code = reply.code.clone();
+    let level_of_room = move |w: &mut World| {
+        let ids = w.resource::<HostLevels>().ids();
+        let mut rooms = w.query::<&HostedRoom>();
+        rooms.iter(w).find(|r| r.code == code).map(|r| ids[r.level].clone())
+    };
+    let deadline = Instant::now() + PATIENCE;
+    let mut level = None;
+    while level.is_none() && Instant::now() < deadline {
+        let f = level_of_room.clone();
+        level = h.with_world(f);
+    }
+    assert_eq!(level.as_deref(), Some("gen_m_20261206"));
+    let book = undercooked::bot::prove::recipe_book().expect("the shipped book");
+    let drawn = generate(&daily_options(date), &book).expect("the daily kitchen").text;
+    let served = h.with_world(|w| {
+        w.resource::<BundleWriter>().levels.get("gen_m_20261206").map(|s| s.text.to_string())
+    });
+    assert_eq!(served, Some(drawn), "bundles carry the daily kitchen's own file");
+    h.stop();
+    let (plain, _) = server("no-daily");
+    let refused = api_create(&plain.addrs.web.to_string(), "Bob", Some("daily"));
+    assert!(matches!(&refused, Err(e) if e.to_string().contains("unknown_level")), "{refused:?}");
+    plain.stop();
+}

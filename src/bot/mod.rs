@@ -8,6 +8,8 @@ pub mod cook;
 mod dish;
 pub mod errand;
 mod feed;
+pub mod generate;
+pub mod level_cli;
 pub mod nav;
 mod pass;
 pub mod planner;

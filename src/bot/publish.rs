@@ -23,12 +23,15 @@ pub struct PublishArgs {
     /// The level file to publish.
     pub file: PathBuf,
     /// Seeds 1..=N for every team size.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=100))]
+    #[arg(long, default_value_t = PUBLISH_SEEDS, value_parser = clap::value_parser!(u64).range(1..=100))]
     pub seeds: u64,
     /// The index to write (default: `index.ron` beside the file).
     #[arg(long)]
     pub index: Option<PathBuf>,
 }
+
+/// The seeds (1..=N) a publish plays by default; `level generate` proves with the same.
+pub const PUBLISH_SEEDS: u64 = 5;
 
 /// The team sizes a kitchen is proved with.
 pub const TEAMS: [u8; 4] = [1, 2, 3, 4];
@@ -81,39 +84,44 @@ pub fn target_rule(full_clock: &[i32]) -> i32 {
 }
 
 /// Every round a publish plays: two bots over the whole clock (target out of reach), then each
-/// team size against the target the rule sets. Seeds run on scoped threads; each round is a
-/// pure function of level, seed and team, so the answer does not depend on the threads.
+/// team size against the target the rule sets. Each round is a pure function of level, seed
+/// and team, so the answer does not depend on how [`map_rounds`] spreads them.
 pub fn prove_for_publish(level: &Level, book: &Arc<RecipeBook>, seeds: u64) -> Publication {
     let mut open = level.clone();
     open.target_score = i32::MAX;
     let open = Arc::new(open);
-    let full_clock: Vec<i32> = std::thread::scope(|s| {
-        let runs: Vec<_> = (1..=seeds)
-            .map(|seed| {
-                let (l, b) = (open.clone(), book.clone());
-                s.spawn(move || play_round(l, b, seed, 2, false, |_, _| {}).score)
-            })
-            .collect();
-        runs.into_iter().map(|h| h.join().unwrap_or(0)).collect()
-    });
+    let full_clock: Vec<i32> = map_rounds((1..=seeds).collect(), |seed| {
+        play_round(open.clone(), book.clone(), seed, 2, false, |_, _| {}).score
+    })
+    .into_iter()
+    .map(|s| s.unwrap_or(0))
+    .collect();
     let target = target_rule(&full_clock);
     let mut aimed = level.clone();
     aimed.target_score = target;
     let aimed = Arc::new(aimed);
-    let rounds = std::thread::scope(|s| {
-        let runs: Vec<_> = TEAMS
-            .iter()
-            .map(|&bots| {
-                let (l, b) = (aimed.clone(), book.clone());
-                s.spawn(move || {
-                    let one = |seed| play_round(l.clone(), b.clone(), seed, bots, false, |_, _| {});
-                    (bots, (1..=seeds).map(one).collect::<Vec<_>>())
-                })
-            })
-            .collect();
-        runs.into_iter().filter_map(|h| h.join().ok()).collect()
+    let rounds = map_rounds(TEAMS.to_vec(), |bots| {
+        let one = |seed| play_round(aimed.clone(), book.clone(), seed, bots, false, |_, _| {});
+        (bots, (1..=seeds).map(one).collect::<Vec<_>>())
     });
-    Publication { full_clock, target, rounds }
+    Publication { full_clock, target, rounds: rounds.into_iter().flatten().collect() }
+}
+
+/// `f` over `items`, answers in their order (`None` for one that panicked): on scoped threads
+/// natively, one after another on wasm32, which has none.
+fn map_rounds<I: Send, T: Send>(items: Vec<I>, f: impl Fn(I) -> T + Sync) -> Vec<Option<T>> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        items.into_iter().map(|i| Some(f(i))).collect()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let f = &f;
+        std::thread::scope(|s| {
+            let runs: Vec<_> = items.into_iter().map(|i| s.spawn(move || f(i))).collect();
+            runs.into_iter().map(|h| h.join().ok()).collect()
+        })
+    }
 }
 
 /// The file's text with its `target_score:` line set to `target` (the rest byte for byte).

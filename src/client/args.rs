@@ -13,6 +13,13 @@ pub struct PlayArgs {
     /// Without it the game opens on the title screen.
     #[arg(long)]
     pub level: Option<String>,
+    /// Start the daily kitchen: the day's generated kitchen, the same for everyone
+    /// (docs/LEVELS.md, "The daily kitchen").
+    #[arg(long, conflicts_with_all = ["level", "screen"])]
+    pub daily: bool,
+    /// With `--daily`: this day's kitchen (YYYY-MM-DD) instead of today's (UTC).
+    #[arg(long, requires = "daily")]
+    pub date: Option<String>,
     /// Local cooks (1–4): keyboard halves first, then gamepads.
     #[arg(
         long,
@@ -112,6 +119,8 @@ impl Default for PlayArgs {
     fn default() -> Self {
         PlayArgs {
             level: None,
+            daily: false,
+            date: None,
             players: 1,
             autoplay: None,
             bots: 0,

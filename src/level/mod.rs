@@ -8,6 +8,7 @@ pub mod cli;
 pub mod compile;
 pub mod error;
 pub mod files;
+pub mod generate;
 
 mod grid;
 mod hazards;

@@ -132,7 +132,7 @@ fn request_screenshot(
     } else if tandem.as_ref().is_some_and(|s| s.online) {
         // An online room's Tandem round (`join … --autoplay bot --screenshot`).
         auto.ticks >= o.after_ticks
-    } else if o.level.is_some() || hosted_round {
+    } else if o.level.is_some() || o.daily || hosted_round {
         *state.get() == AppState::Playing && auto.ticks >= o.after_ticks
     } else {
         // Play online is looked at once the directory's answer is on it, not before; with

@@ -59,10 +59,13 @@ impl Plugin for BackdropPlugin {
     }
 }
 
-/// Open a backdrop room unless one is up (or `--level` goes straight to a round).
+/// Open a backdrop room unless one is up (or `--level` or `--daily` goes straight to a round).
 fn open_backdrop(world: &mut World) {
     let options = world.resource::<Options>().0.clone();
-    if options.level.is_some() || world.query::<&BackdropRoom>().iter(world).next().is_some() {
+    if options.level.is_some()
+        || options.daily
+        || world.query::<&BackdropRoom>().iter(world).next().is_some()
+    {
         return;
     }
     let book = match load_recipes_file(&options.recipes) {

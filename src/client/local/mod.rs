@@ -7,6 +7,7 @@
 pub mod assist_menu;
 pub mod backdrop;
 pub mod designer;
+pub mod generated;
 pub mod scripted;
 
 use super::args::{Autoplay, Options};
@@ -165,7 +166,12 @@ fn start_local_round(world: &mut World) {
         let lib = world.get_resource::<LevelLibrary>()?;
         Some(((*lib.level(&d.0)?).clone(), (*lib.book).clone()))
     });
-    let loaded = match from_library {
+    // A generated kitchen (the daily or a random one) is the window's own, not a file's.
+    let generated = world.get_resource::<generated::GeneratedKitchen>().and_then(|g| {
+        let book = load_recipes_file(&options.recipes).ok()?;
+        (g.level.id == level_id).then(|| (g.level.clone(), book))
+    });
+    let loaded = match from_library.or(generated) {
         Some(x) => Ok(x),
         None => load_recipes_file(&options.recipes)
             .and_then(|book| find_level(&options.levels, &level_id, &book).map(|l| (l, book))),

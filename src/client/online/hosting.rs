@@ -107,6 +107,8 @@ pub fn host_lan(
         // The in-game host stops with its window: nothing to drain for.
         drain: None,
         designer: false,
+        // The day's generated kitchen is offered too: the LAN plays the daily kitchen together.
+        daily: crate::net::server::daily::DailyDays::WallClock,
     })?;
     let web = SocketAddr::new(lan.unwrap_or(IpAddr::from([127, 0, 0, 1])), server.addrs.web.port());
     let local_web = SocketAddr::from(([127, 0, 0, 1], server.addrs.web.port()));

@@ -1,9 +1,14 @@
-//! The main menu: play (alone, with a bot, Moving Day), the level select, Play online, Host
-//! and Join (native), settings and quit; the cooks who joined on it, and why a round or a hosted game
+//! The main menu: play (alone, with a bot, Moving Day), the daily and a random generated
+//! kitchen and saving the random one (native), the level select, Play online, Host and Join
+//! (native), settings and quit; the cooks who joined on it, and why a round or a hosted game
 //! could not start. Back on it, the window plays locally again.
 
+use crate::client::args::Options;
 use crate::client::input::Lineup;
-use crate::client::local::{HostError, MenuBots};
+use crate::client::local::generated::{
+    GeneratedKitchen, SavedNote, draw_daily, draw_random, save_into,
+};
+use crate::client::local::{HostError, MenuBots, SelectedLevel};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::client::online::leave_online;
 use crate::client::screens::nav::{Cursor, MenuAction, MenuChoice, spawn_items};
@@ -20,6 +25,10 @@ use bevy::prelude::*;
 #[derive(Component)]
 struct ErrorText;
 
+/// The main menu's line on the saved random kitchen.
+#[derive(Component)]
+struct SavedText;
+
 /// The main menu's line on the cooks who joined, and how more join.
 #[derive(Component)]
 struct LineupText;
@@ -29,6 +38,7 @@ pub struct MainMenuPlugin;
 
 impl Plugin for MainMenuPlugin {
     fn build(&self, app: &mut App) {
+        app.init_resource::<SavedNote>();
         app.add_observer(answer_main_menu);
         app.add_systems(OnEnter(AppState::Menu), spawn_main_menu);
         // Back on the menu, the window plays locally again (and stops hosting).
@@ -36,50 +46,95 @@ impl Plugin for MainMenuPlugin {
         app.add_systems(OnEnter(AppState::Menu), leave_online.run_if(resource_exists::<Online>));
         app.add_systems(
             Update,
-            (paint_error, paint_lineup)
+            (paint_error, paint_saved, paint_lineup)
                 .in_set(FrameSystems::Paint)
                 .run_if(in_state(AppState::Menu)),
         );
     }
 }
 
-fn spawn_main_menu(mut commands: Commands, mut cursor: ResMut<Cursor>, error: Res<HostError>) {
+fn spawn_main_menu(
+    mut commands: Commands,
+    mut cursor: ResMut<Cursor>,
+    error: Res<HostError>,
+    kitchen: Option<Res<GeneratedKitchen>>,
+    saved: Res<SavedNote>,
+) {
     cursor.0 = 0;
+    let mut items = vec![
+        (MenuAction::Play, "Play".into()),
+        (MenuAction::PlayWithBot, "Solo with a bot partner".into()),
+        (MenuAction::Tandem, "Moving Day (Tandem)".into()),
+    ];
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use crate::client::local::generated::KitchenKind;
+        // One line, no date: the menu already fills a 720p window.
+        items.push((MenuAction::DailyKitchen, "Daily kitchen".into()));
+        items.push((MenuAction::RandomKitchen, "Random kitchen".into()));
+        let random = |k: &&Res<GeneratedKitchen>| matches!(k.kind, KitchenKind::Random(_));
+        if let Some(k) = kitchen.as_ref().filter(random) {
+            let line = format!("Save {} ({}) to levels/", k.level.name, k.level.id);
+            items.push((MenuAction::SaveKitchen, line));
+        }
+    }
+    #[cfg(target_arch = "wasm32")]
+    let _ = &kitchen;
+    items.push((MenuAction::LevelSelect, "Level select".into()));
+    #[cfg(not(target_arch = "wasm32"))]
+    items.extend([
+        (MenuAction::PlayOnline, "Play online".into()),
+        (MenuAction::Host, "Host a LAN game".into()),
+        (MenuAction::Join, "Join a game".into()),
+    ]);
+    items.extend([(MenuAction::Settings, "Settings".into()), (MenuAction::Quit, "Quit".into())]);
     // See-through: the live kitchen (`backdrop`) cooks on behind the menu.
     let over = BackgroundColor(OVER_KITCHEN);
     // (Inserted over the screen's own background: one bundle may not name a component twice.)
     commands.spawn(screen(AppState::Menu, MENU_GAP)).insert(over).with_children(|p| {
         p.spawn(title("UNDERCOOKED", 56.0));
-        spawn_items(
-            p,
-            vec![
-                (MenuAction::Play, "Play".into()),
-                (MenuAction::PlayWithBot, "Solo with a bot partner".into()),
-                (MenuAction::Tandem, "Moving Day (Tandem)".into()),
-                (MenuAction::LevelSelect, "Level select".into()),
-                #[cfg(not(target_arch = "wasm32"))]
-                (MenuAction::PlayOnline, "Play online".into()),
-                #[cfg(not(target_arch = "wasm32"))]
-                (MenuAction::Host, "Host a LAN game".into()),
-                #[cfg(not(target_arch = "wasm32"))]
-                (MenuAction::Join, "Join a game".into()),
-                (MenuAction::Settings, "Settings".into()),
-                (MenuAction::Quit, "Quit".into()),
-            ],
-        );
+        spawn_items(p, items);
+        p.spawn((SavedText, paragraph(saved.0.clone().unwrap_or_default(), 16.0, PLAIN)));
         p.spawn((LineupText, paragraph("", 18.0, PLAIN)));
         p.spawn((ErrorText, label(error.0.clone().unwrap_or_default(), 16.0, ERROR)));
     });
 }
 
 /// The main menu's lines (Host is the Host screen's: hosting opens it).
+#[allow(clippy::too_many_arguments)]
 fn answer_main_menu(
     choice: On<MenuChoice>,
     mut next: ResMut<NextState<AppState>>,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
+    options: Res<Options>,
+    mut error: ResMut<HostError>,
+    kitchen: Option<Res<GeneratedKitchen>>,
+    mut saved: ResMut<SavedNote>,
 ) {
+    let o = &options.0;
     match choice.action {
+        MenuAction::DailyKitchen | MenuAction::RandomKitchen => {
+            let drawn = if choice.action == MenuAction::DailyKitchen {
+                draw_daily(None, &o.recipes)
+            } else {
+                draw_random(&o.recipes)
+            };
+            match drawn {
+                Ok(k) => {
+                    commands.remove_resource::<MenuBots>();
+                    commands.insert_resource(SelectedLevel(k.level.id.clone()));
+                    commands.insert_resource(k);
+                    saved.0 = None;
+                    next.set(AppState::Playing);
+                }
+                Err(e) => error.0 = Some(format!("no kitchen drawn: {e}")),
+            }
+        }
+        MenuAction::SaveKitchen => {
+            let Some(k) = kitchen else { return };
+            saved.0 = Some(save_into(&k, &o.levels).unwrap_or_else(|e| format!("not saved: {e}")));
+        }
         MenuAction::Play => {
             commands.remove_resource::<MenuBots>();
             next.set(AppState::Playing);
@@ -107,6 +162,16 @@ fn paint_error(error: Res<HostError>, mut text: Query<&mut Text, With<ErrorText>
     }
     for mut t in &mut text {
         t.0 = error.0.clone().unwrap_or_default();
+    }
+}
+
+/// The saved-kitchen line follows [`SavedNote`].
+fn paint_saved(saved: Res<SavedNote>, mut text: Query<&mut Text, With<SavedText>>) {
+    if !saved.is_changed() {
+        return;
+    }
+    for mut t in &mut text {
+        t.0 = saved.0.clone().unwrap_or_default();
     }
 }
 

@@ -42,6 +42,12 @@ pub enum MenuAction {
     Assist(AssistOption),
     /// Level select: assist mode's "skip level" on this level (the next one opens).
     SkipLevel(String),
+    /// Main menu: the day's generated kitchen (native builds).
+    DailyKitchen,
+    /// Main menu: a generated kitchen from a fresh seed (native builds).
+    RandomKitchen,
+    /// Main menu: save the random kitchen last played into the levels folder (native builds).
+    SaveKitchen,
     /// Main menu: host a LAN game (native builds).
     Host,
     /// Main menu: join a game (native builds).

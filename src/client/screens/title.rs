@@ -1,8 +1,9 @@
-//! The title screen over the live kitchen: any key opens the main menu; `--level` passes it by
-//! into the kitchen and `--screen` to one menu screen.
+//! The title screen over the live kitchen: any key opens the main menu; `--level` and
+//! `--daily` pass it by into the kitchen and `--screen` to one menu screen.
 
 use crate::client::args::{Options, Screen};
-use crate::client::local::SelectedLevel;
+use crate::client::local::generated::draw_daily;
+use crate::client::local::{HostError, SelectedLevel};
 use crate::client::screens::nav::{MenuAction, MenuChoice};
 use crate::client::state::AppState;
 use crate::client::theme::{
@@ -22,15 +23,31 @@ impl Plugin for TitlePlugin {
     }
 }
 
-/// `--level` goes straight to the kitchen.
+/// `--level` and `--daily` go straight to the kitchen (a daily kitchen that cannot be drawn
+/// says why on the menu).
 fn skip_to_level(
     options: Res<Options>,
     mut commands: Commands,
+    mut error: ResMut<HostError>,
     mut next: ResMut<NextState<AppState>>,
 ) {
     if let Some(level) = &options.0.level {
         commands.insert_resource(SelectedLevel(level.clone()));
         next.set(AppState::Playing);
+    }
+    if options.0.daily {
+        match draw_daily(options.0.date.as_deref(), &options.0.recipes) {
+            Ok(kitchen) => {
+                info!("daily kitchen: `{}`, {}", kitchen.level.id, kitchen.level.name);
+                commands.insert_resource(SelectedLevel(kitchen.level.id.clone()));
+                commands.insert_resource(kitchen);
+                next.set(AppState::Playing);
+            }
+            Err(e) => {
+                error!("daily kitchen: {e}");
+                error.0 = Some(format!("no daily kitchen: {e}"));
+            }
+        }
     }
 }
 

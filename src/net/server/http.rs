@@ -12,6 +12,7 @@
 //! Bodies arrive parsed and range-checked ([`crate::net::server::web::api`]); what only the world knows
 //! (the level ids, the rooms) is checked here. Refusals are [`ApiError`]s.
 
+use crate::net::server::daily::DailyKitchen;
 use crate::net::server::host::{HostAddrs, ServerKey};
 use crate::net::server::listing::{recode, room_entries, rooms_answer};
 use crate::net::server::quick_seat::quick_lobby;
@@ -80,6 +81,7 @@ fn answer_api(
     mut index: ResMut<RoomIndex>,
     mut lobbies: Query<(&mut HostedRoom, &mut LobbyView)>,
     levels: Res<HostLevels>,
+    daily: Option<Res<crate::net::server::daily::DailyKitchen>>,
     policy: Res<RoomPolicy>,
     key: Res<ServerKey>,
     addrs: Res<HostAddrs>,
@@ -116,15 +118,20 @@ fn answer_api(
             ("POST", ["api", "rooms"], ApiBody::Create(body)) => {
                 let level = match body.level {
                     None => None,
-                    Some(id) => match levels.ids().iter().position(|l| *l == id) {
-                        Some(i) => Some(i),
-                        None => {
-                            let _ = call.reply.send(
-                                ApiError::UnknownLevel.answer(format!("no level `{id}` here")),
-                            );
-                            continue;
+                    Some(name) => {
+                        // `daily`: today's generated kitchen (`net::server::daily`).
+                        let id = DailyKitchen::resolve(daily.as_deref(), &name);
+                        match levels.ids().iter().position(|l| l == id) {
+                            Some(i) => Some(i),
+                            None => {
+                                let _ = call.reply.send(
+                                    ApiError::UnknownLevel
+                                        .answer(format!("no level `{name}` here")),
+                                );
+                                continue;
+                            }
                         }
-                    },
+                    }
                 };
                 let name = sanitise_name(body.name.as_deref().unwrap_or(""));
                 let players = body.players.unwrap_or(1);

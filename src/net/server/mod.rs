@@ -11,6 +11,8 @@ pub mod bots;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod connections;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod daily;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod drain;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod gate;

@@ -6,6 +6,7 @@
 use bevy::prelude::*;
 
 use crate::level::{CampaignChanged, LevelLibrary};
+use crate::net::server::daily::DailyKitchen;
 use crate::net::server::hosted::{HostLevels, HostedRoom};
 
 /// Adds [`follow_index_edits`] and logs the [`StartNotes`]; needs `LevelWatchPlugin`.
@@ -39,17 +40,20 @@ fn follow_index_edits(
     mut changed: MessageReader<CampaignChanged>,
     lib: Res<LevelLibrary>,
     levels: Option<ResMut<HostLevels>>,
+    daily: Option<Res<DailyKitchen>>,
     mut rooms: Query<&mut HostedRoom>,
 ) {
     let Some(newest) = changed.read().last() else { return };
     let Some(mut levels) = levels else { return };
-    let offered: Vec<_> = newest.ids.iter().filter_map(|id| lib.level(id)).collect();
+    let mut offered: Vec<_> = newest.ids.iter().filter_map(|id| lib.level(id)).collect();
     if offered.is_empty() {
         warn!(
             "campaign index reloaded, but none of its levels is published here: kept the old list"
         );
         return;
     }
+    // The daily kitchen is the host's own, not the index's: it stays offered.
+    offered.extend(daily.map(|d| d.level.clone()));
     let old = levels.ids();
     for mut room in &mut rooms {
         let id = old.get(room.level);

@@ -7,6 +7,7 @@ use crate::level::{Offered, Trust, load_published};
 use crate::net::RoomKey;
 use crate::net::server::bots::{BotsFill, BotsFillPolicy, ServerBotsPlugin};
 use crate::net::server::connections::ServerNetPlugin;
+use crate::net::server::daily::DailyKitchen;
 use crate::net::server::host::{HostAddrs, ServerKey, Shutdown};
 use crate::net::server::http::{HttpPlugin, start_http};
 pub use crate::net::server::peer::{Peer, Refused};
@@ -65,6 +66,8 @@ pub struct HostConfig {
     /// `--agones`: the slots each world beats for the Agones link (`net::server::agones`).
     #[cfg(feature = "agones")]
     pub agones: Option<crate::net::server::agones::Pulses>,
+    /// Which day's generated kitchen is offered as `daily` (`net::server::daily`).
+    pub daily: crate::net::server::daily::DailyDays,
 }
 
 impl HostConfig {
@@ -88,6 +91,7 @@ impl HostConfig {
             designer: false,
             #[cfg(feature = "agones")]
             agones: None,
+            daily: crate::net::server::daily::DailyDays::Off,
         }
     }
 }
@@ -116,15 +120,33 @@ pub fn build_server_with(
     let trust = if cfg.designer { Trust::Designer } else { Trust::Published };
     let offered = load_published(&cfg.levels, &book, trust)
         .map_err(|e| NetError::Levels(format!("levels {}: {e}", cfg.levels.display())))?;
-    let notes = offered_notes(cfg, &offered);
+    let mut notes = offered_notes(cfg, &offered);
     let levels = offered.levels;
     if levels.is_empty() {
         return Err(NetError::Levels(format!("no playable levels in {}", cfg.levels.display())));
     }
     let sources: std::collections::HashMap<String, Source> =
         offered.sources.into_iter().map(|(id, text)| (id, Source::new(text))).collect();
-    let bundles =
+    let mut bundles =
         BundleWriter::start(cfg.data_dir.join("bundles"), sources, Source::new(book_text));
+    let mut levels =
+        HostLevels { levels: levels.into_iter().map(Arc::new).collect(), book: Arc::new(book) };
+    // A day whose kitchen cannot be drawn leaves the host without one, not down.
+    let daily = match cfg.daily.today().map(|date| DailyKitchen::draw(date, &levels.book)) {
+        Some(Ok(daily)) => {
+            let (date, id) = (daily.date, &daily.level.id);
+            notes.said.push(format!("daily kitchen {date}: `{id}`, offered as level `daily`"));
+            Some(daily)
+        }
+        Some(Err(e)) => {
+            notes.refused.push(e);
+            None
+        }
+        None => None,
+    };
+    if let Some(daily) = &daily {
+        crate::net::server::daily::offer(&mut levels, &mut bundles, daily, None);
+    }
     let key = load_or_create_key(&cfg.data_dir).map_err(NetError::io("data dir"))?;
     let results = ResultsLog::open(cfg.data_dir.join("results.jsonl"))
         .map_err(NetError::io("results.jsonl"))?;
@@ -223,15 +245,16 @@ pub fn build_server_with(
         .insert_resource(Shutdown::default())
         .insert_resource(cfg.web.draining.clone())
         .insert_resource(HostAddrs { udp, web, public })
-        .insert_resource(HostLevels {
-            levels: levels.into_iter().map(Arc::new).collect(),
-            book: Arc::new(book),
-        })
+        .insert_resource(levels)
         .insert_resource(RoomPolicy {
             max_rooms: cfg.max_rooms,
             empty_timeout: cfg.empty_timeout,
             tandem_wall_limit: crate::net::server::rooms::TANDEM_WALL_LIMIT,
         });
+    if let Some(daily) = daily {
+        app.insert_resource(daily);
+    }
+    app.add_plugins(crate::net::server::daily::DailyPlugin(cfg.daily));
     crate::clock::run_schedules_single_threaded(&mut app);
     Ok(app)
 }

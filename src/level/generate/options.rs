@@ -3,7 +3,6 @@
 
 use std::fmt;
 
-use super::targets::Measured;
 use crate::level::error::LevelError;
 
 /// How big a kitchen to draw (interior floor, walls excluded).
@@ -61,8 +60,9 @@ pub enum GenerateError {
     NoDish,
     /// The drawn file failed the validator (a generator bug, reported by code, never a panic).
     Invalid(Vec<LevelError>),
-    /// Bots scored too little on every re-draw to set a target.
-    NotWinnable { attempts: u32, best_score: i32 },
+    /// On every re-draw two bots lost a publish seed or scored too little for a target
+    /// (`best_target`: the highest target the rule set on any draw).
+    NotWinnable { attempts: u32, best_target: i32 },
 }
 
 impl fmt::Display for GenerateError {
@@ -85,8 +85,12 @@ impl fmt::Display for GenerateError {
                 }
                 Ok(())
             }
-            GenerateError::NotWinnable { attempts, best_score } => {
-                write!(f, "NOT_WINNABLE: bots scored at most {best_score} over {attempts} draws")
+            GenerateError::NotWinnable { attempts, best_target } => {
+                write!(
+                    f,
+                    "NOT_WINNABLE: no draw of {attempts} was won by two bots on every publish seed \
+                     with a target of at least {MIN_TARGET} (best target {best_target})"
+                )
             }
         }
     }
@@ -94,22 +98,13 @@ impl fmt::Display for GenerateError {
 
 impl std::error::Error for GenerateError {}
 
-/// A generated kitchen: the file text and what went into its target.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Generated {
-    pub id: String,
-    pub text: String,
-    pub pool: Vec<String>,
-    pub width: i32,
-    pub height: i32,
-    pub target: i32,
-    pub measured: Measured,
-    /// Which draw (0-based) the bots could score on.
-    pub attempt: u32,
-}
-
-/// Redraws tried before giving up: a draw the bots score nothing on is replaced, not shipped.
+/// Redraws tried before giving up: a draw two bots do not win on every publish seed is
+/// replaced, not shipped.
 pub const MAX_ATTEMPTS: u32 = 4;
+
+/// The lowest target a generated kitchen is written with: below it the bots barely cooked
+/// (a third of a two-bot median under 120), and the draw is replaced.
+pub const MIN_TARGET: i32 = 40;
 
 /// The level id: `gen_<size>_<seed>`.
 pub fn level_id(opts: &GenerateOptions) -> String {

@@ -8,8 +8,17 @@ use super::hazards::Planned;
 use super::layout::{Cell, Frame};
 use super::options::{GenerateOptions, HazardKind, Size, level_id};
 use super::stations::Kitchen;
-use super::targets::{self, Measured};
+use crate::level::index::Proof;
 use crate::sim::rng::SplitMix64;
+
+/// What the publish proof showed, written as a comment above the level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proved {
+    /// Two bots' full-clock score per seed (the target rule's input).
+    pub full_clock: Vec<i32>,
+    /// Per team size, rounds won at the target.
+    pub proof: Proof,
+}
 
 /// Everything drawn, ready to write with a target.
 pub struct Draft<'a> {
@@ -50,19 +59,28 @@ fn service(size: Size) -> (u32, (u32, u32), u32, u32, u32) {
 }
 
 impl Draft<'_> {
-    /// The file text with `target_score: target` (and, once measured, what the bots scored).
-    pub fn text(&self, target: i32, measured: Option<&Measured>) -> String {
+    /// The file text with `target_score: target` (and, once proved, what the bots did).
+    pub fn text(&self, target: i32, proved: Option<&Proved>) -> String {
         let opts = self.opts;
         let mut s = String::new();
         let _ = writeln!(s, "// Generated: undercooked level generate {}", command_line(opts));
-        if let Some(m) = measured {
+        if let Some(p) = proved {
+            let wins: Vec<String> = p
+                .proof
+                .teams
+                .iter()
+                .map(|t| format!("{} bot(s) {}/{}", t.bots, t.wins, p.proof.seeds))
+                .collect();
             let _ = writeln!(
                 s,
-                "// Bots on a full clock: 2 scored {} (seeds {}), 1 scored {}; target: {} (docs/LEVELS.md).",
-                join(&m.two_bots),
-                join_seeds(m.two_bots.len()),
-                m.one_bot,
-                targets::RULE
+                "// Proved as `level publish` proves it (docs/LEVELS.md, \"The target rule\"): two bots over"
+            );
+            let _ = writeln!(
+                s,
+                "// the whole clock scored {} (seeds 1..={}); won {}.",
+                join(&p.full_clock),
+                p.proof.seeds,
+                wins.join(", ")
             );
         }
         s.push_str("Level(\n");
@@ -178,9 +196,5 @@ fn hazard_name(kind: HazardKind) -> &'static str {
 
 fn join(scores: &[i32]) -> String {
     let list: Vec<String> = scores.iter().map(i32::to_string).collect();
-    list.join(" and ")
-}
-
-fn join_seeds(n: usize) -> String {
-    format!("1..={n}")
+    list.join(", ")
 }
