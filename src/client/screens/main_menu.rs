@@ -11,13 +11,13 @@ use crate::client::local::generated::{
 use crate::client::local::{HostError, MenuBots, SelectedLevel};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::client::online::leave_online;
-use crate::client::screens::nav::{Cursor, MenuAction, MenuChoice, spawn_items};
+use crate::client::screens::nav::{Cursor, MenuAction, MenuChoice, spawn_item};
 use crate::client::settings::config::{Bindings, Control, Slot};
 use crate::client::settings::device::Device;
 use crate::client::state::AppState;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::client::state::Online;
-use crate::client::theme::{ERROR, MENU_GAP, OVER_KITCHEN, PLAIN, label, paragraph, screen, title};
+use crate::client::theme::{ERROR, OVER_KITCHEN, PLAIN, label, paragraph, screen, title};
 use crate::schedule::FrameSystems;
 use bevy::prelude::*;
 
@@ -53,6 +53,11 @@ impl Plugin for MainMenuPlugin {
     }
 }
 
+/// The main menu holds up to 13 lines (the generated kitchens' three among them): tighter than
+/// the other screens' so the title, every line and the notes under them fit a 720p window.
+const MAIN_MENU_TEXT: f32 = 21.0;
+const MAIN_MENU_GAP: f32 = 6.0;
+
 fn spawn_main_menu(
     mut commands: Commands,
     mut cursor: ResMut<Cursor>,
@@ -69,7 +74,6 @@ fn spawn_main_menu(
     #[cfg(not(target_arch = "wasm32"))]
     {
         use crate::client::local::generated::KitchenKind;
-        // One line, no date: the menu already fills a 720p window.
         items.push((MenuAction::DailyKitchen, "Daily kitchen".into()));
         items.push((MenuAction::RandomKitchen, "Random kitchen".into()));
         let random = |k: &&Res<GeneratedKitchen>| matches!(k.kind, KitchenKind::Random(_));
@@ -91,9 +95,11 @@ fn spawn_main_menu(
     // See-through: the live kitchen (`backdrop`) cooks on behind the menu.
     let over = BackgroundColor(OVER_KITCHEN);
     // (Inserted over the screen's own background: one bundle may not name a component twice.)
-    commands.spawn(screen(AppState::Menu, MENU_GAP)).insert(over).with_children(|p| {
-        p.spawn(title("UNDERCOOKED", 56.0));
-        spawn_items(p, items);
+    commands.spawn(screen(AppState::Menu, MAIN_MENU_GAP)).insert(over).with_children(|p| {
+        p.spawn(title("UNDERCOOKED", 48.0));
+        for (index, (action, line)) in items.into_iter().enumerate() {
+            spawn_item(p, index, action, line, (px(420), MAIN_MENU_TEXT));
+        }
         p.spawn((SavedText, paragraph(saved.0.clone().unwrap_or_default(), 16.0, PLAIN)));
         p.spawn((LineupText, paragraph("", 18.0, PLAIN)));
         p.spawn((ErrorText, label(error.0.clone().unwrap_or_default(), 16.0, ERROR)));
