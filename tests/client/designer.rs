@@ -96,7 +96,9 @@ macro_rules! need_xvfb {
         match xvfb_run() {
             Some(x) => x,
             None => {
-                eprintln!("SKIPPED: xvfb-run is not installed (apt-get install xvfb; .ci/run does)");
+                eprintln!(
+                    "SKIPPED: xvfb-run is not installed (apt-get install xvfb; .ci/run does)"
+                );
                 return;
             }
         }

@@ -3,8 +3,8 @@
 //! watcher and host that follow the play order — an index edit, an index removed, a level
 //! added to a folder without one — without a restart.
 
-use super::{book, root, temp_levels};
 use super::publish::Host;
+use super::{book, root, temp_levels};
 use std::time::Duration;
 use undercooked::level::compile::parse_level;
 use undercooked::level::{ErrorCode, LevelError, parse_index};

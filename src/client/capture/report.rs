@@ -11,7 +11,7 @@ use crate::client::kitchen::DressedAs;
 use crate::client::local::LocalGame;
 use crate::client::local::designer::{DesignerOverlay, running_published};
 use crate::level::watch::LevelLibrary;
-use crate::protocol::{RoomView, StationView};
+use crate::protocol::{InRoom, RoomView, StationView};
 use crate::sim::verdict::Verdict;
 use bevy::ecs::query::QueryFilter;
 use bevy::prelude::*;
@@ -54,7 +54,7 @@ fn report_on_exit(
     options: Option<Res<Options>>,
     game: Option<Res<LocalGame>>,
     lib: Option<Res<LevelLibrary>>,
-    stations: Query<(&StationView, &DressedAs, &Transform)>,
+    stations: Query<(&StationView, &InRoom, &DressedAs, &Transform)>,
     views: Query<&RoomView>,
     overlay: Query<(&Node, &ComputedNode, &UiGlobalTransform), With<DesignerOverlay>>,
     rail: Query<(&ComputedNode, &UiGlobalTransform), With<RailRoot>>,
@@ -85,7 +85,8 @@ fn report_on_exit(
     // transform stands on (a tile's centre is its cell + 0.5).
     let mut drawn: Vec<(u16, String)> = stations
         .iter()
-        .map(|(view, as_drawn, tf)| {
+        .filter(|(_, room, ..)| room.0 == game.room)
+        .map(|(view, _, as_drawn, tf)| {
             let (x, y) = ((tf.translation.x - 0.5).round(), (tf.translation.z - 0.5).round());
             (view.index, format!("#{} {:?} {},{}", view.index, as_drawn.kind, x as i32, y as i32))
         })

@@ -92,6 +92,8 @@ pub struct DesignerToolsPlugin;
 impl Plugin for DesignerToolsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<GridLabels>();
+        // Read by `start_fixed_level`; the watcher that writes it may be added after this.
+        app.add_message::<LevelReloaded>();
         // Spawned now, not at Startup: an app that already ran (a test's) still gets it.
         app.world_mut().spawn(overlay());
         app.world_mut().spawn(designer_badges());
@@ -176,7 +178,7 @@ fn designer_badges() -> impl Bundle {
     (
         Node {
             position_type: PositionType::Absolute,
-            top: Val::Px(132.0),
+            top: Val::Px(96.0),
             right: Val::Px(8.0),
             max_width: Val::Px(340.0),
             flex_direction: FlexDirection::Column,
@@ -265,9 +267,8 @@ fn start_fixed_level(
     let file = options.0.level.as_deref().map(Path::new).filter(|p| p.is_file());
     let mut fixed = false;
     for r in reloaded.read() {
-        let ours = file.is_some_and(|f| {
-            lib.get(&r.id).is_some_and(|e| e.file.file_name() == f.file_name())
-        });
+        let ours = file
+            .is_some_and(|f| lib.get(&r.id).is_some_and(|e| e.file.file_name() == f.file_name()));
         if ours && designer.0 != r.id {
             designer.0 = r.id.clone();
         }
