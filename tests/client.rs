@@ -19,6 +19,9 @@ use undercooked::net::client::outbox::Outbox;
 use undercooked::project::RoomTick;
 use undercooked::sim::events::{DeniedReason, SimEvent};
 
+#[path = "client/designer.rs"]
+mod designer;
+
 /// An app with input devices and the cook action map, no window.
 fn input_app(device: Device) -> (App, Entity) {
     let mut app = App::new();

@@ -21,6 +21,8 @@ use undercooked::sim::kitchen::Level;
 use undercooked::sim::recipe_book::RecipeBook;
 use undercooked::sim::units::TICK_HZ;
 
+#[path = "levels/designer.rs"]
+mod designer;
 #[path = "levels/generated.rs"]
 mod generated;
 #[path = "levels/publish.rs"]

@@ -2,6 +2,7 @@
 
 use super::args::{Options, PlayArgs};
 use super::capture::framing::FramingCheckPlugin;
+use super::capture::report::DesignerReportPlugin;
 use super::capture::shot::StartedAt;
 use super::local::LocalHostPlugin;
 use super::local::assist_menu::AssistMenuPlugin;
@@ -39,7 +40,7 @@ impl Plugin for ClientPlugin {
             MenuScreensPlugin,
             DesignerOverlayPlugin,
         ));
-        app.add_plugins((FramingCheckPlugin, AssistMenuPlugin));
+        app.add_plugins((FramingCheckPlugin, AssistMenuPlugin, DesignerReportPlugin));
         // The live kitchen behind the title and menus, run by the same embedded host.
         app.add_plugins(BackdropPlugin);
         // Moving Day (Tandem): its setup screen, run, scene and HUD.

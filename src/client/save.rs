@@ -3,6 +3,7 @@
 //! (`UNDERCOOKED_SAVE` overrides the path, so tests never touch a real save). The key bindings'
 //! config file (`config.rs`) lives beside it. Both are written atomically ([`write_atomic`]).
 
+use super::args::Options;
 use crate::project::RoomTick;
 use crate::protocol::RoomView;
 use crate::sim::events::SimEvent;
@@ -130,12 +131,19 @@ impl Plugin for SavePlugin {
     }
 }
 
-/// A round's verdict: remember its stars if they beat the saved best.
+/// A round's verdict: remember its stars if they beat the saved best. A designer's test
+/// rounds (`--designer`) are never the player's: they may run an unpublished edit of a
+/// campaign level, so their stars are not saved.
 fn record_stars(
     mut ticks: MessageReader<RoomTick>,
     rooms: Query<&RoomView>,
     mut save: ResMut<SaveData>,
+    options: Option<Res<Options>>,
 ) {
+    if options.is_some_and(|o| o.0.designer) {
+        ticks.clear();
+        return;
+    }
     for tick in ticks.read() {
         for event in &tick.events {
             let SimEvent::RoundEnd { stars, .. } = event else { continue };

@@ -173,9 +173,10 @@ fn decode_grid(raw: &LevelFile, legend: &Legend, rep: &mut Report) -> Grid {
     let mut sound = true;
     for (r, row) in rows.iter().enumerate() {
         if row.len() != width {
+            // Cells and rows count from 0, as hazards and the designer's F2 grid do (the
+            // `FILE:LINE:COL` before the message is the file's text, from 1, like any editor).
             let msg = format!(
-                "row {} has {} cells but row 1 has {width}; every row must be the same length",
-                r + 1,
+                "grid row y={r} has {} cells but row y=0 has {width}; every row must be the same length",
                 row.len()
             );
             rep.push(ErrorCode::GridRagged, cell_pos(r, row.len().min(width)), msg);
@@ -197,10 +198,8 @@ fn decode_grid(raw: &LevelFile, legend: &Legend, rep: &mut Report) -> Grid {
                 }
                 None => {
                     let msg = format!(
-                        "`{}` (row {}, column {}) is not a tile; see the legend in docs/LEVELS.md or add it to `legend`",
+                        "`{}` at cell ({x}, {r}) is not a tile; see the legend in docs/LEVELS.md or add it to `legend`",
                         c.escape_debug(),
-                        r + 1,
-                        x + 1
                     );
                     rep.push(ErrorCode::UnknownTile, pos, msg);
                     sound = false;
@@ -274,10 +273,8 @@ fn check_reachability(grid: &Grid, rep: &mut Report) {
     for &(kind, (x, y), pos) in &grid.stations {
         if !usable_from(grid, &union, (x, y)) {
             let msg = format!(
-                "the {} at row {}, column {} cannot be reached from any spawn",
+                "the {} at cell ({x}, {y}) cannot be reached from any spawn",
                 kind.label(),
-                y + 1,
-                x + 1
             );
             rep.push(ErrorCode::UnreachableStation, pos, msg);
         }

@@ -74,12 +74,14 @@ pub struct LevelLibrary {
     pub book_source: Arc<str>,
     /// File → its errors, for files whose latest version is invalid (fixing clears them).
     pub errors: BTreeMap<PathBuf, Vec<LevelError>>,
-    /// Trust mode ([`TrustPublished`]): the folder's index, and whether an edit must hash to
-    /// its entry to be taken (else LEVEL_NOT_PUBLISHED, and the last published version stays).
-    /// Without an `index.ron` nothing is published and every valid file is taken, the rule
-    /// `files::load_published` follows.
+    /// The folder's index (read and followed in every mode), and whether an edit must hash to
+    /// its entry to be taken ([`TrustPublished`]; else LEVEL_NOT_PUBLISHED, and the last
+    /// published version stays). Without an `index.ron` nothing is published and every valid
+    /// file is taken, the rule `files::load_published` follows.
     pub index: Option<PublishedIndex>,
     trusted: bool,
+    /// The play order last reported ([`LevelLibrary::play_order`]).
+    order: Vec<String>,
     /// The bytes last seen per file: a poll compares contents, because a same-size rewrite
     /// inside the filesystem's timestamp granularity leaves the modification time unchanged.
     seen: HashMap<PathBuf, Vec<u8>>,
@@ -109,6 +111,7 @@ impl LevelLibrary {
             errors: BTreeMap::new(),
             index: None,
             trusted,
+            order: Vec::new(),
             seen: HashMap::new(),
         };
         let mut out = Outcomes::default();
@@ -137,10 +140,17 @@ impl LevelLibrary {
                 }
             }
         }
+        // The index is followed in both modes: a designer's host offers its order too, and a
+        // designer's window says whether what runs is published. Only trust refuses by it.
         let index_path = cfg.levels_dir.join(INDEX_FILE);
-        if self.trusted
-            && let Some(bytes) = self.changed(&index_path)
-        {
+        if self.index.is_some() && !index_path.is_file() {
+            // The index was deleted: the folder is a designer's again, every valid file runs.
+            self.index = None;
+            self.seen.remove(&index_path);
+            self.errors.remove(&index_path);
+            revalidate_all = true;
+        }
+        if let Some(bytes) = self.changed(&index_path) {
             match parse_index(&bytes, &index_path.display().to_string()) {
                 Ok(index) => {
                     out.campaign = Some(CampaignChanged { ids: index.ids() });
@@ -167,6 +177,31 @@ impl LevelLibrary {
             };
             self.validate(&path, &bytes, !book_changed, out);
         }
+        // Without an index the play order is the folder's valid levels by file name: a new,
+        // removed or renamed level changes it, as an index edit would.
+        let order = self.play_order();
+        if out.campaign.is_none() && self.index.is_none() && order != self.order {
+            out.campaign = Some(CampaignChanged { ids: order.clone() });
+        }
+        self.order = order;
+    }
+
+    /// The offered order: the index's ids, or without one every level by file name.
+    fn play_order(&self) -> Vec<String> {
+        if let Some(index) = &self.index {
+            return index.ids();
+        }
+        let mut by_file: Vec<(&PathBuf, &String)> =
+            self.levels.iter().map(|(id, e)| (&e.file, id)).collect();
+        by_file.sort();
+        by_file.into_iter().map(|(_, id)| id.clone()).collect()
+    }
+
+    /// Whether the running version of `id` is published: its text hashes to its index entry.
+    /// False without an index (a designer's folder publishes nothing).
+    pub fn published(&self, id: &str) -> bool {
+        let (Some(index), Some(entry)) = (&self.index, self.levels.get(id)) else { return false };
+        index.verify(id, &entry.file.display().to_string(), entry.source.as_bytes()).is_ok()
     }
 
     /// The file's bytes if they differ from the last seen ones (a new file counts).
@@ -231,8 +266,9 @@ struct Outcomes {
     campaign: Option<CampaignChanged>,
 }
 
-/// Trusted mode: the index changed and parsed; `ids` is the new play order. (Levels it now
-/// publishes arrive as [`LevelReloaded`] in the same poll.)
+/// The play order changed: the index changed and parsed, or (a folder without one) a level
+/// came, went or changed its id; `ids` is the new order. (Levels it now publishes arrive as
+/// [`LevelReloaded`] in the same poll.)
 #[derive(Message, Clone, Debug)]
 pub struct CampaignChanged {
     pub ids: Vec<String>,
@@ -299,7 +335,7 @@ fn poll_levels(
     let mut out = Outcomes::default();
     lib.poll(&cfg, &mut out);
     if let Some(c) = out.campaign {
-        info!("campaign index reloaded: {} level(s)", c.ids.len());
+        info!("play order reloaded: {} level(s): {}", c.ids.len(), c.ids.join(", "));
         campaign.write(c);
     }
     for r in out.reloaded {

@@ -205,16 +205,22 @@ fn a_trusted_watcher_keeps_the_published_level_until_the_index_publishes_the_edi
 }
 
 /// A hosted server on a folder, its stderr lines on a channel.
-struct Host {
+pub(super) struct Host {
     child: std::process::Child,
     lines: std::sync::mpsc::Receiver<String>,
 }
 
 impl Host {
     fn start(levels: &Path) -> Host {
+        Host::start_with(levels, &[])
+    }
+
+    /// A host on `levels` with `extra` arguments (`--designer`).
+    pub(super) fn start_with(levels: &Path, extra: &[&str]) -> Host {
         use std::io::BufRead;
         let mut child = Command::new(env!("CARGO_BIN_EXE_undercooked"))
             .args(["--headless", "--port", "0", "--web-port", "0", "--bind", "127.0.0.1"])
+            .args(extra)
             .arg("--levels")
             .arg(levels)
             .arg("--data-dir")
@@ -240,7 +246,7 @@ impl Host {
     }
 
     /// The first log line holding every needle (None after 30 s without one).
-    fn wait_for(&self, needles: &[&str]) -> Option<String> {
+    pub(super) fn wait_for(&self, needles: &[&str]) -> Option<String> {
         let end = std::time::Instant::now() + std::time::Duration::from_secs(30);
         while let Some(left) = end.checked_duration_since(std::time::Instant::now()) {
             let line = self.lines.recv_timeout(left).ok()?;

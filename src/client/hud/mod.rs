@@ -54,7 +54,7 @@ struct Banner;
 /// The clock-and-score panel: shown only while a kitchen round's view is here (an online
 /// Tandem round runs in the same state and has its own HUD: `client/tandem/hud.rs`).
 #[derive(Component)]
-struct ScorePanel;
+pub struct ScorePanel;
 
 /// Under the score while the round is assisted: which assists are on (a player sees that the
 /// kitchen has more time, and the stars it earns are marked assisted).

@@ -28,8 +28,9 @@ const MISSED_SECS: f32 = 1.0;
 /// How many recent outcomes are remembered (far more than a rail ever holds).
 const OUTCOMES_KEPT: usize = 64;
 
+/// The ticket rail's root node (top left).
 #[derive(Component)]
-struct RailRoot;
+pub struct RailRoot;
 
 /// How a ticket left the rail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

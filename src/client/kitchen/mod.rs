@@ -21,6 +21,7 @@ mod stations;
 mod throws;
 
 pub use camera::{KitchenCamera, SafeArea, TILE_TOP, fit_camera};
+pub use stations::DressedAs;
 pub use throws::FlightShadow;
 
 use super::theme::VOID;
@@ -47,6 +48,7 @@ impl Plugin for KitchenPlugin {
             Update,
             (
                 grid::build_grid,
+                stations::redress_stations,
                 camera::frame_kitchen,
                 items::restyle_items,
                 outline::outline_items,

@@ -32,6 +32,15 @@ pub struct StationParts {
     fire: Entity,
 }
 
+/// What a station's body was drawn as. A view whose kind or cell no longer matches (a
+/// designer's hot reload moved or swapped the fixture under the same index) is dressed again
+/// by [`redress_stations`]; without it the screen would keep the old layout.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DressedAs {
+    pub kind: StationKind,
+    pub cell: (i32, i32),
+}
+
 /// One flame cube of a fire, with its flicker phase.
 #[derive(Component, Clone, Copy, Debug)]
 pub(super) struct Flame(f32);
@@ -53,7 +62,7 @@ fn is_low(kind: StationKind) -> bool {
     kind.walkable()
 }
 
-/// A station appeared: its body by kind, plus a progress bar, burn warning and dirt (hidden).
+/// A station appeared: dress it ([`dress`]).
 pub(super) fn dress_station(
     add: On<Add, StationView>,
     stations: Query<&StationView>,
@@ -63,10 +72,40 @@ pub(super) fn dress_station(
 ) {
     let e = add.entity;
     let Ok(st) = stations.get(e) else { return };
+    dress(e, st, &mut commands, &mut art, &mut mats);
+}
+
+/// Each frame: a station whose view moved or changed kind loses its old body (every child)
+/// and is dressed afresh where and as it now is.
+pub(super) fn redress_stations(
+    stations: Query<(Entity, &StationView, &DressedAs, Option<&Children>), Changed<StationView>>,
+    mut commands: Commands,
+    mut art: ResMut<Art>,
+    mut mats: ResMut<Assets<StandardMaterial>>,
+) {
+    for (e, st, was, children) in &stations {
+        if was.kind == st.kind && was.cell == st.cell {
+            continue;
+        }
+        for child in children.into_iter().flatten() {
+            commands.entity(*child).despawn();
+        }
+        dress(e, st, &mut commands, &mut art, &mut mats);
+    }
+}
+
+/// A station's body by kind at its cell, plus a progress bar, burn warning and dirt (hidden).
+fn dress(
+    e: Entity,
+    st: &StationView,
+    commands: &mut Commands,
+    art: &mut Art,
+    mats: &mut Assets<StandardMaterial>,
+) {
     let (cx, cy) = st.cell;
     let at = Vec3::new(cx as f32 + 0.5, 0.0, cy as f32 + 0.5);
     let h = if is_low(st.kind) { 0.35 } else { 0.9 };
-    let m = &mut mats;
+    let m = mats;
     let top_y = match st.kind {
         StationKind::Stove(Vessel::Pot) => h + 0.4,
         StationKind::Trash => 0.65,
@@ -76,7 +115,7 @@ pub(super) fn dress_station(
         body_sketch(st.kind, h).into_iter().map(|(s, c, p, z)| art.piece(m, s, c, p, z)).collect();
     if let StationKind::Shelf(i) = st.kind {
         // The crate's ingredient, whole, on its lid: what it hands out, by shape.
-        food_pieces(&mut pieces, &mut art, m, i, Form::Raw, Vec3::Y * (h + 0.04), 1.1);
+        food_pieces(&mut pieces, art, m, i, Form::Raw, Vec3::Y * (h + 0.04), 1.1);
     }
     let bar_bg = art.piece(m, Shape::Cube, BAR_BACK, Vec3::ZERO, Vec3::new(0.84, 0.1, 0.14));
     let fill = commands
@@ -159,6 +198,7 @@ pub(super) fn dress_station(
             Transform::from_translation(at),
             Visibility::default(),
             StationParts { top: top_y, warn_y: h + 1.15, bar, fill, burn, halo, dirt, fire },
+            DressedAs { kind: st.kind, cell: st.cell },
         ))
         .add_children(&[bar, burn, dirt, fire])
         .with_children(|p| {

@@ -1,17 +1,22 @@
 //! Designer mode (`undercooked play --level ID --designer`): the level's folder and the recipe
 //! book are polled by [`LevelWatchPlugin`]; a saved edit restarts the level's room between ticks
 //! with the same seats and seed ([`DesignerPlugin`]); a broken edit is listed in a red overlay at
-//! the top of the window while the last good version keeps running, and fixing it clears the
-//! overlay. F2 toggles grid coordinates and station indices; F5 restarts with a new seed.
+//! the bottom of the window (clear of the ticket rail and the clock) while the last good version
+//! keeps running, and fixing it clears the overlay; a file broken at start-up starts its kitchen
+//! once it is fixed. An "unpublished" badge says when what runs is not what `index.ron`
+//! publishes. F2 toggles grid coordinates (`x,y` from 0, as hazards and validator messages
+//! count them) and station indices; F5 restarts with a new seed.
 
 use crate::client::args::Options;
 use crate::client::local::{
-    DesignerLevel, LocalGame, RoundPhase, RoundSeed, restart_local_round, set_phase,
+    DesignerLevel, HostError, LocalGame, RoundPhase, RoundSeed, restart_local_round, set_phase,
 };
 use crate::client::state::AppState;
-use crate::client::theme::font;
+use crate::client::theme::{INK, PANEL, WARNING, font};
 use crate::level::error::LevelError;
-use crate::level::watch::{DesignerPlugin, LevelLibrary, LevelWatchConfig, LevelWatchPlugin};
+use crate::level::watch::{
+    DesignerPlugin, LevelLibrary, LevelReloaded, LevelWatchConfig, LevelWatchPlugin,
+};
 use crate::level::{load_level_file, load_recipes_file};
 use crate::protocol::{GridView, InRoom, StationView};
 use crate::sim::room::Room;
@@ -32,7 +37,27 @@ pub struct GridLabels(pub bool);
 #[derive(Component, Debug)]
 pub struct GridLabel(pub Vec3);
 
+/// The badge under the clock that says the running kitchen is not what the index publishes.
+#[derive(Component, Debug)]
+pub struct PublishBadge;
+
+/// F2's caption: which way the grid's numbers count.
+#[derive(Component, Debug)]
+pub struct GridCaption;
+
 const ERROR_RED: Color = Color::srgb(1.0, 0.25, 0.2);
+
+/// The badge's words.
+pub const UNPUBLISHED: &str = "unpublished: this edit runs here only (undercooked level publish)";
+
+/// F2's caption: one convention for every cell the designer reads.
+pub const GRID_CAPTION: &str = "F2 grid: cells are (x, y) from 0 at the top left, as in \
+     hazards and validator messages (FILE:LINE:COL counts the file's text from 1)";
+
+/// F2 labels: light text on a dark chip, readable on cream floor and dark walls alike.
+const LABEL_CHIP: Color = Color::srgba(0.08, 0.07, 0.06, 0.78);
+const CELL_TEXT: Color = Color::srgb(0.96, 0.95, 0.9);
+const STATION_TEXT: Color = Color::srgb(1.0, 0.82, 0.2);
 
 /// Designer mode when `--designer` asks for it: the watcher, the error overlay, F2 and F5.
 pub struct DesignerOverlayPlugin;
@@ -67,9 +92,12 @@ pub struct DesignerToolsPlugin;
 impl Plugin for DesignerToolsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<GridLabels>();
+        // Read by `start_fixed_level`; the watcher that writes it may be added after this.
+        app.add_message::<LevelReloaded>();
         // Spawned now, not at Startup: an app that already ran (a test's) still gets it.
         app.world_mut().spawn(overlay());
-        app.add_systems(Update, show_errors);
+        app.world_mut().spawn(designer_badges());
+        app.add_systems(Update, (show_errors, start_fixed_level, say_round_starts, show_badges));
         app.add_systems(
             PostUpdate,
             (follow_reloads, reseed_on_f5, toggle_grid_labels, place_grid_labels)
@@ -101,13 +129,14 @@ pub fn overlay_text(errors: &BTreeMap<PathBuf, Vec<LevelError>>) -> String {
     errors.values().flatten().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
 }
 
-/// The overlay's entity: hidden until a file is broken.
+/// The overlay's entity: hidden until a file is broken. At the bottom of the window: the
+/// ticket rail (top left) and the clock (top right) stay in sight while the errors are listed.
 pub fn overlay() -> impl Bundle {
     (
         DesignerOverlay,
         Node {
             position_type: PositionType::Absolute,
-            top: Val::Px(4.0),
+            bottom: Val::Px(8.0),
             left: Val::Px(8.0),
             right: Val::Px(8.0),
             padding: UiRect::all(Val::Px(6.0)),
@@ -140,6 +169,134 @@ pub fn show_errors(
         if t.0 != text {
             t.0 = text.clone();
         }
+    }
+}
+
+/// The designer's badges under the score panel (top right): "unpublished" and F2's caption,
+/// each hidden until it applies.
+fn designer_badges() -> impl Bundle {
+    (
+        Node {
+            position_type: PositionType::Absolute,
+            top: Val::Px(96.0),
+            right: Val::Px(8.0),
+            max_width: Val::Px(340.0),
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::End,
+            row_gap: Val::Px(6.0),
+            ..default()
+        },
+        GlobalZIndex(60),
+        children![
+            (
+                PublishBadge,
+                Node { display: Display::None, padding: UiRect::all(Val::Px(6.0)), ..default() },
+                BackgroundColor(PANEL),
+                Text::new(UNPUBLISHED),
+                font(15.0),
+                TextColor(WARNING),
+            ),
+            (
+                GridCaption,
+                Node { display: Display::None, padding: UiRect::all(Val::Px(6.0)), ..default() },
+                BackgroundColor(PANEL),
+                Text::new(GRID_CAPTION),
+                font(13.0),
+                TextColor(INK),
+            ),
+        ],
+    )
+}
+
+/// Whether the running kitchen is published (its text hashes to its `index.ron` entry);
+/// `None` while no round runs.
+pub fn running_published(game: Option<&LocalGame>, lib: Option<&LevelLibrary>) -> Option<bool> {
+    let (game, lib) = (game?, lib?);
+    Some(lib.published(&game.level.id))
+}
+
+/// The badges follow the round and F2: "unpublished" while the running kitchen is not what
+/// the index publishes, the caption while the grid labels are on.
+#[allow(clippy::type_complexity)]
+fn show_badges(
+    game: Option<Res<LocalGame>>,
+    lib: Option<Res<LevelLibrary>>,
+    labels: Res<GridLabels>,
+    state: Res<State<AppState>>,
+    mut badge: Query<&mut Node, (With<PublishBadge>, Without<GridCaption>)>,
+    mut caption: Query<&mut Node, (With<GridCaption>, Without<PublishBadge>)>,
+) {
+    let playing = *state.get() == AppState::Playing;
+    let published = running_published(game.as_deref(), lib.as_deref());
+    let unpublished = playing && published == Some(false);
+    let show = |on: bool| if on { Display::Flex } else { Display::None };
+    for mut node in &mut badge {
+        let display = show(unpublished);
+        if node.display != display {
+            node.display = display;
+        }
+    }
+    for mut node in &mut caption {
+        let display = show(playing && labels.0);
+        if node.display != display {
+            node.display = display;
+        }
+    }
+}
+
+/// A level broken when the window opened could not start (the window went to the menu with
+/// the reason); its first valid version starts it. With `--level FILE` the id inside the file
+/// was unknown while it was broken (the file's stem stood in), so a reload of that file names
+/// it.
+#[allow(clippy::too_many_arguments)]
+fn start_fixed_level(
+    mut reloaded: MessageReader<LevelReloaded>,
+    designer: Option<ResMut<DesignerLevel>>,
+    lib: Option<Res<LevelLibrary>>,
+    options: Option<Res<Options>>,
+    refused: Option<Res<HostError>>,
+    game: Option<Res<LocalGame>>,
+    state: Res<State<AppState>>,
+    mut next: ResMut<NextState<AppState>>,
+) {
+    let (Some(mut designer), Some(lib), Some(options), Some(refused)) =
+        (designer, lib, options, refused)
+    else {
+        return;
+    };
+    let file = options.0.level.as_deref().map(Path::new).filter(|p| p.is_file());
+    let mut fixed = false;
+    for r in reloaded.read() {
+        let ours = file
+            .is_some_and(|f| lib.get(&r.id).is_some_and(|e| e.file.file_name() == f.file_name()));
+        if ours && designer.0 != r.id {
+            designer.0 = r.id.clone();
+        }
+        fixed |= r.id == designer.0;
+    }
+    if fixed && game.is_none() && refused.0.is_some() && *state.get() == AppState::Menu {
+        info!("designer: `{}` is valid now; starting it", designer.0);
+        next.set(AppState::Playing);
+    }
+}
+
+/// One stdout line when a designer round starts, restarts on an edit, or cannot start (what a
+/// person reads in the terminal beside the window, and what tests wait for).
+fn say_round_starts(game: Option<Res<LocalGame>>, refused: Option<Res<HostError>>) {
+    if let Some(game) = game.filter(|g| g.is_changed()) {
+        let level = &game.level;
+        println!(
+            "designer: round started on `{}` ({}x{}, {} stations)",
+            level.id,
+            level.width,
+            level.height,
+            level.stations.len()
+        );
+    }
+    if let Some(refused) = refused.filter(|r| r.is_changed())
+        && let Some(why) = &refused.0
+    {
+        println!("designer: waiting for a fix: {}", why.replace('\n', " | "));
     }
 }
 
@@ -204,7 +361,7 @@ fn place_grid_labels(
         for y in 0..grid.height {
             for x in 0..grid.width {
                 let at = Vec3::new(x as f32 + 0.5, 0.05, y as f32 + 0.5);
-                spawn_label(&mut commands, at, format!("{x},{y}"), Color::srgb(0.9, 0.9, 0.9));
+                spawn_label(&mut commands, at, format!("{x},{y}"), CELL_TEXT);
             }
         }
         for (s, in_room) in &stations {
@@ -213,7 +370,7 @@ fn place_grid_labels(
             }
             let (x, y) = s.cell;
             let at = Vec3::new(x as f32 + 0.5, 1.1, y as f32 + 0.5);
-            spawn_label(&mut commands, at, format!("#{}", s.index), Color::srgb(1.0, 0.85, 0.2));
+            spawn_label(&mut commands, at, format!("#{}", s.index), STATION_TEXT);
         }
         return;
     }
@@ -229,7 +386,12 @@ fn place_grid_labels(
 fn spawn_label(commands: &mut Commands, at: Vec3, text: String, color: Color) {
     commands.spawn((
         GridLabel(at),
-        Node { position_type: PositionType::Absolute, ..default() },
+        Node {
+            position_type: PositionType::Absolute,
+            padding: UiRect::axes(Val::Px(2.0), Val::Px(0.0)),
+            ..default()
+        },
+        BackgroundColor(LABEL_CHIP),
         Text::new(text),
         font(11.0),
         TextColor(color),

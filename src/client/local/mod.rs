@@ -230,9 +230,19 @@ fn start_local_round(world: &mut World) {
     set_phase(world, phase);
 }
 
-/// A round that cannot start: the reason on the menu and in the log.
+/// A round that cannot start: the reason on the menu and in the log. A run nobody watches
+/// (`--screenshot`; `--exit-after-ticks` outside designer mode) fails at once with the error
+/// and exit 1 instead of waiting on a menu forever; a designer's window waits for the fix
+/// (`designer::start_fixed_level`).
 fn refuse_start(world: &mut World, level_id: &str, why: String) {
     error!("cannot start level `{level_id}`: {why}");
+    let o = &world.resource::<Options>().0;
+    let unattended = o.screenshot.is_some() || (o.exit_after_ticks.is_some() && !o.designer);
+    if unattended {
+        eprintln!("error: cannot start level `{level_id}`: {why}");
+        world.write_message(AppExit::from_code(1));
+        return;
+    }
     world.resource_mut::<HostError>().0 = Some(format!("cannot start `{level_id}`: {why}"));
     world.resource_mut::<NextState<AppState>>().set(AppState::Menu);
 }

@@ -1,7 +1,8 @@
-//! The host's offered levels follow the published index without a restart: when the watcher
-//! reads a changed `index.ron` ([`CampaignChanged`]), [`HostLevels`] becomes the new play order
-//! of the levels the library holds, and every room keeps the level it was on (its position is
-//! looked up again by id), or the first one when its level left the index.
+//! The host's offered levels follow the play order without a restart: when the watcher reads a
+//! changed `index.ron`, or a folder without one gains or loses a level ([`CampaignChanged`]),
+//! [`HostLevels`] becomes the new play order of the levels the library holds, and every room
+//! keeps the level it was on (its position is looked up again by id), or the first one when
+//! its level left the order.
 
 use bevy::prelude::*;
 
@@ -59,7 +60,7 @@ fn follow_index_edits(
         let id = old.get(room.level);
         room.level = id.and_then(|id| offered.iter().position(|l| l.id == *id)).unwrap_or(0);
     }
-    info!("offering {} level(s) from the reloaded index", offered.len());
+    info!("offering {} level(s) from the reloaded play order", offered.len());
     levels.levels = offered;
     levels.book = lib.book.clone();
 }
