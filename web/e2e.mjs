@@ -326,6 +326,20 @@ function startProc(procArgs, marker) {
 }
 process.on("exit", () => children.forEach((c) => c.kill("SIGKILL")));
 
+// A new tab (the main session) on `url`: its session, a sender for it, and when it was opened.
+async function openPage(url) {
+  const { targetId } = await send("Target.createTarget", { url: "about:blank" });
+  const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
+  mainSession = sessionId;
+  const s = (m, p) => send(m, p, sessionId);
+  await s("Runtime.enable");
+  await s("Page.enable");
+  await s("Emulation.setFocusEmulationEnabled", { enabled: true });
+  const navAt = secs();
+  await s("Page.navigate", { url });
+  return { s, sessionId, targetId, navAt };
+}
+
 // A menu key: pressed, held a moment, released.
 async function press(session, key, code, vk) {
   await send("Input.dispatchKeyEvent", { type: "keyDown", key, code, windowsVirtualKeyCode: vk }, session);
@@ -360,17 +374,9 @@ async function playOnline() {
     await sleep(200);
   }
   result.far_room = room.code;
-  const { targetId } = await send("Target.createTarget", { url: "about:blank" });
-  const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
-  mainSession = sessionId;
-  const s = (m, p) => send(m, p, sessionId);
-  await s("Runtime.enable");
-  await s("Page.enable");
-  await s("Emulation.setFocusEmulationEnabled", { enabled: true });
   const url = `http://${web}/?name=Quick&directory=http://${dir}`;
   result.url = url;
-  const navAt = secs();
-  await s("Page.navigate", { url });
+  const { s, sessionId, navAt } = await openPage(url);
   await waitLine(/^undercooked: first frame/, "the menu page's first frame");
   // The page surveys the directory at once: its line says when the far room is listed.
   await waitLine(/^undercooked: directory lists [1-9]/, "the directory's rooms on the menu", 60);
@@ -419,15 +425,7 @@ if (mode !== "directory") try {
   const url = `http://${web}/?room=${room.code}&name=Browser&players=${tandem ? 1 : 2}`;
   result.url = url;
 
-  const { targetId } = await send("Target.createTarget", { url: "about:blank" });
-  const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
-  mainSession = sessionId;
-  const s = (m, p) => send(m, p, sessionId);
-  await s("Runtime.enable");
-  await s("Page.enable");
-  await s("Emulation.setFocusEmulationEnabled", { enabled: true });
-  const navAt = secs();
-  await s("Page.navigate", { url });
+  const { s, sessionId, targetId, navAt } = await openPage(url);
   log(`opened ${url}`);
 
   const first = await waitLine(/^undercooked: first frame/, "the first frame");

@@ -82,7 +82,11 @@ async fn post_json(path: &str, body: &Value) -> Result<(i32, Value), NetError> {
     let answer = JsFuture::from(window()?.fetch_with_request(&request))
         .await
         .map_err(js(path_what(path)))?;
-    let response: Response = answer.dyn_into().map_err(js("fetch answer"))?;
+    read_answer(answer.dyn_into().map_err(js("fetch answer"))?).await
+}
+
+/// A response's status and JSON body (`null` when the body is not JSON).
+async fn read_answer(response: Response) -> Result<(i32, Value), NetError> {
     let text = JsFuture::from(response.text().map_err(js("answer body"))?)
         .await
         .map_err(js("answer body"))?
@@ -143,13 +147,7 @@ async fn fetch(url: &str, mode: RequestMode) -> Result<Response, NetError> {
 /// GET `url`, on this page's origin or another that allows it (the directory answers its GETs
 /// to any origin): its status and JSON body (`null` when the body is not JSON).
 pub async fn get_json(url: &str) -> Result<(i32, Value), NetError> {
-    let response = fetch(url, RequestMode::Cors).await?;
-    let text = JsFuture::from(response.text().map_err(js("answer body"))?)
-        .await
-        .map_err(js("answer body"))?
-        .as_string()
-        .unwrap_or_default();
-    Ok((i32::from(response.status()), serde_json::from_str(&text).unwrap_or(Value::Null)))
+    read_answer(fetch(url, RequestMode::Cors).await?).await
 }
 
 /// Timed requests per server; the round trip is their median (as the native client's).
