@@ -25,22 +25,12 @@ use undercooked::net::wire::tokens::PROTOCOL_ID;
 const PATIENCE: Duration = Duration::from_secs(90);
 const BIN: &str = env!("CARGO_BIN_EXE_undercooked");
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("uc-agones-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+#[path = "support/short_round.rs"]
+mod short_round;
+use short_round::short_levels;
 
-/// The tutorial alone, its round `seconds` long (no index.ron: served unpublished).
-fn short_levels(dir: &Path, seconds: u32) -> PathBuf {
-    let levels = dir.join("levels");
-    std::fs::create_dir_all(&levels).unwrap();
-    let text = std::fs::read_to_string("levels/tutorial.ron").unwrap();
-    assert!(text.contains("time_limit: 180.0"), "the tutorial's length moved: update this test");
-    let text = text.replace("time_limit: 180.0", &format!("time_limit: {seconds}.0"));
-    std::fs::write(levels.join("tutorial.ron"), text).unwrap();
-    levels
+fn scratch(name: &str) -> PathBuf {
+    short_round::scratch("agones", name)
 }
 
 /// Waits until `done` holds; false when patience runs out.

@@ -18,24 +18,12 @@ use undercooked::net::wire::error::NetError;
 const PATIENCE: Duration = Duration::from_secs(60);
 const BIN: &str = env!("CARGO_BIN_EXE_undercooked");
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("uc-drain-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+#[path = "support/short_round.rs"]
+mod short_round;
+use short_round::short_levels;
 
-/// A folder of the tutorial alone, its round `seconds` long (a short round keeps the test
-/// short; the kitchen is the shipped one). No index.ron: an edited file is unpublished, and a
-/// folder without an index serves every valid level in it (docs/LEVELS.md "What runs").
-fn short_levels(dir: &Path, seconds: u32) -> PathBuf {
-    let levels = dir.join("levels");
-    std::fs::create_dir_all(&levels).unwrap();
-    let text = std::fs::read_to_string("levels/tutorial.ron").unwrap();
-    assert!(text.contains("time_limit: 180.0"), "the tutorial's length moved: update this test");
-    let text = text.replace("time_limit: 180.0", &format!("time_limit: {seconds}.0"));
-    std::fs::write(levels.join("tutorial.ron"), text).unwrap();
-    levels
+fn scratch(name: &str) -> PathBuf {
+    short_round::scratch("drain", name)
 }
 
 /// The binary as a host with `extra` options; its web address from the banner.
