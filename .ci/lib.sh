@@ -181,3 +181,52 @@ uc_wasm_opt() {
   fi
   return 0
 }
+
+# The persistent build caches .ci/run keeps between runs (a fresh clone reuses them; the
+# previous bullet explains why). They only grow: every Cargo.lock or toolchain change leaves
+# the old artifacts beside the new, and on 2026-12-06 a CI machine's disk filled mid-build
+# ("No space left on device" while linking test binaries) after the Agones dependencies landed.
+UC_CACHE_DIRS=("$CARGO_TARGET_DIR" "$HOME/.cache/undercooked-wasm-target" "$HOME/.cache/undercooked-compare")
+# Free space a whole .ci/run needs on the caches' disk when every cache is cold: measured at
+# ~25 GiB for the caches it fills (docs/PERFORMANCE.md, "Build times"), with room to spare.
+UC_CI_MIN_FREE_GIB=${UC_CI_MIN_FREE_GIB:-35}
+
+# GiB free on the disk that holds PATH (or its nearest existing parent).
+uc_free_gib() {
+  local path=$1
+  while [ ! -e "$path" ]; do path=$(dirname "$path"); done
+  df -P -BG "$path" | awk 'NR == 2 { sub("G", "", $4); print $4 }'
+}
+
+# One line: the caches' sizes and the space left, printed at the start and end of a CI run so a
+# disk that fills says so before a compiler does.
+uc_disk_report() {
+  local dir sizes=()
+  for dir in "${UC_CACHE_DIRS[@]}"; do
+    [ -d "$dir" ] && sizes+=("$(du -sh "$dir" 2>/dev/null | cut -f1) in $dir")
+  done
+  echo "disk: $(uc_free_gib "$CARGO_TARGET_DIR") GiB free; caches: ${sizes[*]:-none}"
+}
+
+# Makes the room a CI run needs: while the caches' disk has less than UC_CI_MIN_FREE_GIB free,
+# drops the cheapest-to-rebuild part first — incremental caches (a from-scratch compile of our
+# own crate), then the other caches, then the main target dir (a cold run: slower, not failed).
+uc_make_room() {
+  local free dir
+  free=$(uc_free_gib "$CARGO_TARGET_DIR")
+  [ "$free" -ge "$UC_CI_MIN_FREE_GIB" ] && return 0
+  uc_log "only $free GiB free (want $UC_CI_MIN_FREE_GIB): dropping incremental caches"
+  for dir in "${UC_CACHE_DIRS[@]}"; do
+    [ -d "$dir" ] && find "$dir" -maxdepth 3 -type d -name incremental -prune -exec rm -rf {} +
+  done
+  for dir in "${UC_CACHE_DIRS[@]:1}" "$CARGO_TARGET_DIR"; do
+    free=$(uc_free_gib "$CARGO_TARGET_DIR")
+    [ "$free" -ge "$UC_CI_MIN_FREE_GIB" ] && return 0
+    [ -d "$dir" ] || continue
+    uc_log "only $free GiB free: removing $dir (rebuilt cold)"
+    rm -rf "$dir"
+  done
+  free=$(uc_free_gib "$CARGO_TARGET_DIR")
+  [ "$free" -ge "$UC_CI_MIN_FREE_GIB" ] ||
+    uc_log "only $free GiB free after removing every cache: the run may fill the disk"
+}

@@ -1,6 +1,8 @@
 //! Generates the stand-in's gRPC server from the `agones` crate's own .proto files (the SDK the
 //! game server links), so the two ends cannot disagree on the wire. Where that crate's sources
-//! lie comes from `cargo metadata`; `protoc` is Debian's protobuf-compiler, which the SDK's own
+//! lie comes from `cargo metadata`, filtered to the platform being built for: unfiltered, it
+//! wants every platform's crates on disk (Windows' and macOS's too), and `--offline` on a fresh
+//! registry then fails on the first one that no build fetched. `protoc` is Debian's protobuf-compiler, which the SDK's own
 //! build script needs as well.
 
 fn main() {
@@ -13,6 +15,7 @@ fn generate() {
     use std::path::PathBuf;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("Cargo.toml");
+    let target = std::env::var("TARGET").expect("cargo sets TARGET for build scripts");
     let out = std::process::Command::new(cargo)
         .args([
             "metadata",
@@ -20,6 +23,8 @@ fn generate() {
             "1",
             "--offline",
             "--all-features",
+            "--filter-platform",
+            &target,
             "--manifest-path",
         ])
         .arg(&manifest)
