@@ -187,6 +187,15 @@ enum Command {
         #[cfg(feature = "client")]
         #[arg(long, value_enum)]
         autoplay: Option<undercooked::client::args::Autoplay>,
+        /// Save a screenshot of the window here once the room's round reaches `--after-ticks`,
+        /// and exit 0 (the window only: for looking at an online round, and its tests).
+        #[cfg(feature = "client")]
+        #[arg(long)]
+        screenshot: Option<std::path::PathBuf>,
+        /// The room tick of `--screenshot`.
+        #[cfg(feature = "client")]
+        #[arg(long, default_value_t = 60, requires = "screenshot")]
+        after_ticks: u32,
     },
     /// Bot cooks: `bot prove` plays levels with a bot team to show they can be won.
     Bot {
@@ -279,6 +288,10 @@ fn main() -> ExitCode {
             players,
             #[cfg(feature = "client")]
             autoplay,
+            #[cfg(feature = "client")]
+            screenshot,
+            #[cfg(feature = "client")]
+            after_ticks,
         } => {
             // A directory's join link names the directory and the room:
             // `join http://DIRECTORY/join/CODE` is `join --directory DIRECTORY --room CODE`.
@@ -331,6 +344,11 @@ fn main() -> ExitCode {
                 eprintln!("error: give the server's HOST:PORT, a join link, or --directory URL");
                 return ExitCode::from(2);
             }
+            #[cfg(feature = "client")]
+            if headless && screenshot.is_some() {
+                eprintln!("error: --screenshot is the window's: leave out --headless");
+                return ExitCode::from(2);
+            }
             if headless && players > 1 && !args.quick {
                 eprintln!(
                     "error: --players is the window's; the headless client holds one seat per \
@@ -345,7 +363,13 @@ fn main() -> ExitCode {
                     if args.create { None } else { args.room.as_deref() },
                     (&args.name, args.public),
                     args.level.as_deref(),
-                    undercooked::client::args::PlayArgs { players, autoplay, ..Default::default() },
+                    undercooked::client::args::PlayArgs {
+                        players,
+                        autoplay,
+                        screenshot,
+                        after_ticks,
+                        ..Default::default()
+                    },
                 );
                 #[cfg(not(feature = "client"))]
                 {

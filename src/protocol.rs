@@ -5,6 +5,7 @@
 //! the headless server, or the embedded server of a local game. Everything here is plain data
 //! in the sim's integer units, so the client interpolates and formats, and nothing drifts.
 
+pub mod emote;
 pub mod tandem;
 
 use crate::sim::assist::Assist;
@@ -17,6 +18,7 @@ use crate::sim::station::StationState;
 use crate::sim::verdict::Verdict;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
+use emote::{EmoteRefused, EmoteSaid, EmoteShown};
 use serde::{Deserialize, Serialize};
 use tandem::{GameMode, TandemEvents, TandemLive, TandemOrder, TandemRoundInfo};
 
@@ -64,7 +66,15 @@ impl Plugin for ProtocolPlugin {
             .add_client_message::<TandemOrder>(Channel::Unreliable)
             // Tandem's per-tick facts (bumps, drops, doorway beats) for sound and the HUD, as
             // the kitchen's `TickEvents`: reliable and ordered, the room's clients only.
-            .add_server_message::<TandemEvents>(Channel::Ordered);
+            .add_server_message::<TandemEvents>(Channel::Ordered)
+            // Emotes (`protocol::emote`): said by a seat, shown to the room's other clients or
+            // refused to the sender by name; they name no entity, so none waits for the world
+            // state of its tick.
+            .add_client_message::<EmoteSaid>(Channel::Ordered)
+            .add_server_message::<EmoteShown>(Channel::Ordered)
+            .make_message_independent::<EmoteShown>()
+            .add_server_message::<EmoteRefused>(Channel::Ordered)
+            .make_message_independent::<EmoteRefused>();
     }
 }
 

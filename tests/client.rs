@@ -21,6 +21,8 @@ use undercooked::sim::events::{DeniedReason, SimEvent};
 
 #[path = "client/designer.rs"]
 mod designer;
+#[path = "client/emotes.rs"]
+mod emotes;
 
 /// An app with input devices and the cook action map, no window.
 fn input_app(device: Device) -> (App, Entity) {
@@ -107,9 +109,9 @@ fn the_second_button_is_bound_by_default_on_every_device() {
     // The second button is required: it can be moved, not cleared.
     let mut b = Bindings::default();
     assert!(b.rebind(Slot::Keyboard1, Control::Dash, None).is_err());
-    b.rebind(Slot::Keyboard1, Control::Dash, Some(Press::Key(KeyCode::KeyQ))).unwrap();
+    b.rebind(Slot::Keyboard1, Control::Dash, Some(Press::Key(KeyCode::KeyZ))).unwrap();
     let (mut app, p) = input_app_with(b.map(Device::KeyboardLeft));
-    KeyCode::KeyQ.press(app.world_mut());
+    KeyCode::KeyZ.press(app.world_mut());
     app.update();
     let state = app.world().get::<ActionState<CookAction>>(p).expect("action state");
     assert!(dash_from_action(state), "the rebound key dashes");
@@ -831,8 +833,9 @@ fn the_config_file_round_trips() {
     let mut b = Bindings::default();
     b.rebind(Slot::Keyboard2, Control::Act, Some(Press::Key(KeyCode::AltRight))).unwrap();
     b.rebind(Slot::Keyboard1, Control::AltAct, None).unwrap();
-    b.rebind(Slot::Gamepad, Control::AltAct, Some(Press::Button(GamepadButton::North))).unwrap();
-    b.rebind(Slot::Keyboard1, Control::Dash, Some(Press::Key(KeyCode::KeyQ))).unwrap();
+    b.rebind(Slot::Gamepad, Control::AltAct, Some(Press::Button(GamepadButton::LeftTrigger)))
+        .unwrap();
+    b.rebind(Slot::Keyboard1, Control::Dash, Some(Press::Key(KeyCode::KeyZ))).unwrap();
     assert_ne!(b, Bindings::default());
     store_bindings(&file, &b).expect("written");
     assert_eq!(load_bindings(&file), (b.clone(), None));

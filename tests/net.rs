@@ -991,6 +991,7 @@ fn bot_args(web: &str, clients: usize) -> JoinArgs {
         frame_ms: 5,
         ws: false,
         reconnect: None,
+        emote: None,
     }
 }
 
@@ -1430,4 +1431,105 @@ fn a_room_may_ask_for_the_daily_kitchen_by_name() {
     let refused = api_create(&plain.addrs.web.to_string(), "Bob", Some("daily"));
     assert!(matches!(&refused, Err(e) if e.to_string().contains("unknown_level")), "{refused:?}");
     plain.stop();
+}
+
+/// Steps `clients` in 50 ms slices (packets as they arrive) until `done` holds; false when
+/// patience runs out.
+fn drive_until(
+    clients: &mut [HeadlessClient],
+    mut done: impl FnMut(&mut [HeadlessClient]) -> bool,
+) -> bool {
+    use undercooked::net::tools::loadgen::drive;
+    let end = Instant::now() + PATIENCE;
+    while Instant::now() < end {
+        drive(clients, Duration::from_millis(5), Instant::now() + Duration::from_millis(50));
+        if done(clients) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The emotes' series in `/metrics`: `(outcome, count)` for shard 0.
+fn emote_metrics(web: &str) -> Vec<(String, u64)> {
+    let text = minreq::get(format!("http://{web}/metrics"))
+        .with_timeout(10)
+        .send()
+        .map(|r| r.as_str().unwrap_or("").to_string())
+        .unwrap_or_default();
+    text.lines()
+        .filter(|l| l.starts_with("undercooked_emotes_total{"))
+        .filter_map(|l| {
+            let outcome = l.split("outcome=\"").nth(1)?.split('"').next()?.to_string();
+            Some((outcome, l.rsplit(' ').next()?.parse().ok()?))
+        })
+        .collect()
+}
+
+/// Issue 31's emotes, over a bad link (200 ms round trip, jitter, 5 % loss; UDP and the
+/// browser's relay): one player's emote reaches the other's `--stats` and never the sender's
+/// own; a flood is shown up to the burst and refused by name past it — counted on the server
+/// and in `/metrics`, told to the sender — as is a slot of no seat; and the round is only its
+/// inputs (it replays), whatever was said.
+#[test]
+fn emotes_cross_a_bad_link_and_a_flood_is_refused_by_name_and_counted() {
+    use undercooked::net::server::emotes::EmoteTally;
+    use undercooked::net::tools::impair::Conditions;
+    use undercooked::net::tools::netbench::{ImpairedHost, seat_room};
+    use undercooked::protocol::emote::{EMOTE_BURST, Emote, EmoteSaid};
+    for ws in [false, true] {
+        let cond = Conditions::around_rtt(200, 20, 5.0);
+        let host = ImpairedHost::start(if ws { "emote-ws" } else { "emote" }, cond, 7, ws)
+            .expect("server and proxy start");
+        let (code, mut c) =
+            seat_room(&host, 2, "tutorial", InputMode::Idle).expect("the round starts");
+        let tally = |h: &ImpairedHost| h.server.with_world(|w| *w.resource::<EmoteTally>());
+        let seen = |c: &HeadlessClient, e: Emote| c.emotes().seen.get(&e).copied().unwrap_or(0);
+        c[0].say(0, Emote::Here);
+        assert!(drive_until(&mut c, |c| seen(&c[1], Emote::Here) == 1), "ws {ws}: Bob sees it");
+        assert_eq!(c[0].emotes().sent, 1);
+        assert!(c[0].emotes().seen.is_empty(), "ws {ws}: Ann drew her own; none came back");
+        assert_eq!(c[1].stats()["emotes"]["seen_by_emote"]["here"], 1, "ws {ws}: --stats");
+        // Bob floods, past his own client's pace, and names a local player he does not have.
+        let flood = 20u64;
+        for _ in 0..flood {
+            c[1].send_emote(EmoteSaid { slot: 0, emote: Emote::Hurry });
+        }
+        c[1].send_emote(EmoteSaid { slot: 3, emote: Emote::Help });
+        let all_in = |h: &ImpairedHost| {
+            let t = tally(h);
+            t.shown + t.too_fast + t.no_seat == 1 + flood + 1
+        };
+        assert!(drive_until(&mut c, |_| all_in(&host)), "ws {ws}: {:?}", tally(&host));
+        let t = tally(&host);
+        let bob_shown = t.shown - 1;
+        // The burst, and at most a second's refill while the reliable channel resent losses.
+        assert!(
+            (EMOTE_BURST as u64..=EMOTE_BURST as u64 + 2).contains(&bob_shown),
+            "ws {ws}: {t:?}"
+        );
+        assert_eq!(t.too_fast, flood - bob_shown, "ws {ws}: {t:?}");
+        assert_eq!(t.no_seat, 1, "ws {ws}: {t:?}");
+        let told = |c: &HeadlessClient, why: &str| c.emotes().refused.get(why).copied();
+        let refusals_back = drive_until(&mut c, |c| {
+            told(&c[1], "TooFast") == Some(t.too_fast)
+                && told(&c[1], "NoSeat") == Some(1)
+                && seen(&c[0], Emote::Hurry) == bob_shown
+        });
+        assert!(refusals_back, "ws {ws}: Bob is told each refusal; Ann sees what was shown");
+        assert_eq!(seen(&c[0], Emote::Help), 0, "ws {ws}: a refused emote reaches nobody");
+        let metrics = emote_metrics(&host.web());
+        for (outcome, n) in [("shown", t.shown), ("too_fast", t.too_fast), ("no_seat", 1)] {
+            assert!(
+                metrics.contains(&(outcome.to_string(), n)),
+                "ws {ws}: /metrics counts {outcome} {n}: {metrics:?}"
+            );
+        }
+        let (matches, _) = host.replay_matches(&code).expect("the round is live");
+        assert!(matches, "ws {ws}: emotes are no inputs: the admitted log replays the round");
+        for c in &mut c {
+            c.disconnect();
+        }
+        host.stop();
+    }
 }

@@ -1,12 +1,14 @@
 //! Sound cues synthesised at start-up (no audio files): each cue is a short sample buffer
 //! played through Bevy's audio as a custom `Decodable` source, chosen from `RoomTick` facts
-//! (a Tandem run's ticks ask through [`PlayCue`]: `client::tandem::beats`).
+//! (a Tandem run's ticks and the emotes ask through [`PlayCue`]: `client::tandem::beats`,
+//! `client::hud::emotes`).
 
 use super::hud::pops::refused_serve;
 use super::local::RoundPhase;
 use super::save::SaveData;
 use super::state::BackdropRoom;
 use crate::project::RoomTick;
+use crate::protocol::emote::Emote;
 use crate::protocol::{InRoom, StationView};
 use crate::sim::events::SimEvent;
 use bevy::audio::{AddAudioSource, ChannelCount, Decodable, SampleRate, Source, Volume};
@@ -91,10 +93,12 @@ pub enum Cue {
     Drop,
     /// Tandem: a doorway passed (a rising two-note chime).
     Doorway,
+    /// A cook's emote: a short call, its own tune for each of the four.
+    Emote(Emote),
 }
 
 /// Every cue, in the order they are made at start-up.
-pub const ALL_CUES: [Cue; 25] = [
+pub const ALL_CUES: [Cue; 29] = [
     Cue::Chop,
     Cue::Sizzle,
     Cue::Burn,
@@ -120,6 +124,10 @@ pub const ALL_CUES: [Cue; 25] = [
     Cue::Scrape,
     Cue::Drop,
     Cue::Doorway,
+    Cue::Emote(Emote::Here),
+    Cue::Emote(Emote::Help),
+    Cue::Emote(Emote::Thanks),
+    Cue::Emote(Emote::Hurry),
 ];
 
 /// A cue asked for by a screen rather than by a tick fact (the round end's stars).
@@ -184,6 +192,16 @@ pub fn synthesise(cue: Cue) -> Synth {
         Cue::Drop => render(&[(70.0, 0.12), (52.0, 0.3)], 0.5, 6.0),
         Cue::Doorway => render(&[(880.0, 0.08), (1318.0, 0.22)], 0.0, 8.0),
         Cue::Refused => render(&[(200.0, 0.1), (150.0, 0.22)], 0.15, 8.0),
+        // Two quick notes shaped like the words: up for "Here!", a fall for "Help!", a warm
+        // rise for "Thanks!", a fast repeat for "Hurry!".
+        Cue::Emote(Emote::Here) => render(&[(700.0, 0.07), (1050.0, 0.12)], 0.0, 12.0),
+        Cue::Emote(Emote::Help) => render(&[(1000.0, 0.08), (660.0, 0.16)], 0.0, 10.0),
+        Cue::Emote(Emote::Thanks) => render(&[(523.0, 0.09), (784.0, 0.18)], 0.0, 8.0),
+        Cue::Emote(Emote::Hurry) => render(
+            &[(900.0, 0.05), (0.0, 0.03), (900.0, 0.05), (0.0, 0.03), (900.0, 0.06)],
+            0.0,
+            18.0,
+        ),
         Cue::RoundEnd => {
             render(&[(523.0, 0.15), (659.0, 0.15), (784.0, 0.15), (1046.0, 0.4)], 0.0, 3.0)
         }

@@ -1,5 +1,5 @@
 //! Local players' devices: leafwing maps (keyboard halves, gamepads), the lineup joined on the
-//! menu, and their frames into the outbox (`net::client::outbox`) the host drains once a tick
+//! menu, and their frames (and emotes) into the outbox (`net::client::outbox`) the host drains once a tick
 //! or, online, the session's uplinks send: the one place the devices are read.
 
 use super::settings::config::Bindings;
@@ -10,8 +10,10 @@ pub use super::settings::device::{CookAction, Device};
 use super::state::AppState;
 use crate::net::client::outbox::Outbox;
 use crate::net::client::seats::SessionSystems;
+use crate::protocol::emote::Emote;
 use crate::schedule::TickSystems;
 use crate::sim::ids::Seat;
+use crate::sim::kinds::Dir4;
 use crate::sim::rng::SplitMix64;
 use crate::sim::units::MAX_COOKS;
 use bevy::prelude::*;
@@ -46,12 +48,34 @@ pub fn input_map(device: Device) -> InputMap<CookAction> {
 
 /// One tick's stick and button from an action state, in the sim's units: x right, y down (the
 /// grid's rows grow downward while every device reports up as +y), −1000..=1000 per axis.
+/// While the emote button is held the stick picks an emote ([`emote_from_action`]) and the
+/// cook stands still.
 pub fn frame_from_action(state: &ActionState<CookAction>) -> ((i16, i16), bool) {
     let v = state.clamped_axis_pair(&CookAction::Move);
     // A small dead zone: worn sticks rest a few percent off centre.
-    let v = if v.length() < 0.15 { Vec2::ZERO } else { v };
+    let v = if v.length() < 0.15 || state.pressed(&CookAction::Emote) { Vec2::ZERO } else { v };
     let axis = |f: f32| (f * 1000.0).round().clamp(-1000.0, 1000.0) as i16;
     ((axis(v.x), axis(-v.y)), state.pressed(&CookAction::Act))
+}
+
+/// The emote picked now: the emote button held and the stick (or d-pad) pushed past half way,
+/// its stronger axis naming the direction ([`Emote::of_direction`]).
+pub fn emote_from_action(state: &ActionState<CookAction>) -> Option<Emote> {
+    if !state.pressed(&CookAction::Emote) {
+        return None;
+    }
+    let v = state.clamped_axis_pair(&CookAction::Move);
+    if v.length() < 0.5 {
+        return None;
+    }
+    let dir = if v.x.abs() > v.y.abs() {
+        if v.x > 0.0 { Dir4::Right } else { Dir4::Left }
+    } else if v.y > 0.0 {
+        Dir4::Up
+    } else {
+        Dir4::Down
+    };
+    Some(Emote::of_direction(dir))
 }
 
 /// Whether the second button (dash / throw) is down: its level, like the action's — the sim
@@ -107,6 +131,11 @@ impl Plugin for CookInputPlugin {
         app.init_resource::<Lineup>().init_resource::<Outbox>();
         app.add_systems(OnEnter(AppState::Playing), spawn_local_players);
         app.add_systems(FixedUpdate, collect_frames.in_set(TickSystems::Collect));
+        // Emotes are no frames: read every display frame, online before the session sends.
+        app.add_systems(
+            Update,
+            pick_emotes.before(SessionSystems::Send).run_if(in_state(AppState::Playing)),
+        );
         // Online the devices are read every display frame, not every tick: a press goes out
         // (and is predicted) the moment it happens rather than at the next tick.
         app.add_systems(
@@ -197,5 +226,26 @@ fn collect_device_frames(
     for (player, state) in players {
         let (mv, action) = frame_from_action(state);
         outbox.send(player.seat, mv, action, dash_from_action(state));
+    }
+}
+
+/// Each local player's emote into the outbox, once per push: a direction picks one while the
+/// emote button is held, and the stick must come back to the middle before it picks another.
+fn pick_emotes(
+    mut outbox: ResMut<Outbox>,
+    players: Query<(&LocalPlayer, &ActionState<CookAction>)>,
+    mut picked: Local<[bool; MAX_COOKS]>,
+) {
+    let mut players: Vec<_> = players.iter().collect();
+    players.sort_by_key(|(p, _)| p.seat);
+    for (player, state) in players {
+        let Some(was) = picked.get_mut(player.seat as usize) else { continue };
+        let emote = emote_from_action(state);
+        if let Some(e) = emote
+            && !*was
+        {
+            outbox.say(player.seat, e);
+        }
+        *was = emote.is_some();
     }
 }

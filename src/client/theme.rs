@@ -215,6 +215,8 @@ pub const ROUND_END_PANEL: Color = Color::srgba(0.06, 0.07, 0.12, 0.95);
 /// A name tag's outline and its dark text (the plate is the seat's colour).
 pub const NAME_TAG_EDGE: Color = Color::srgb(0.98, 0.98, 0.98);
 pub const NAME_TAG_DARK: Color = Color::srgb(0.05, 0.05, 0.08);
+/// An emote's speech bubble: cream, edged in the cook's seat colour, with `NAME_TAG_DARK` words.
+pub const EMOTE_BUBBLE: Color = Color::srgb(1.0, 0.98, 0.9);
 /// A refusal next to a cook: its words and its box.
 pub const NUDGE_TEXT: Color = Color::srgb(1.0, 0.92, 0.75);
 pub const NUDGE: Color = Color::srgba(0.45, 0.08, 0.05, 0.85);

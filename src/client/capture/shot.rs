@@ -95,6 +95,7 @@ fn request_screenshot(
     shadows: Query<(), With<FlightShadow>>,
     tandem: Option<Res<crate::client::tandem::screen::TandemScreen>>,
     listed: Option<Res<ServerListShown>>,
+    online: Option<Res<bevy_replicon_renet::RenetClient>>,
 ) {
     let o = &options.0;
     if o.measure && !auto.first_frame_requested {
@@ -132,7 +133,13 @@ fn request_screenshot(
     } else if tandem.as_ref().is_some_and(|s| s.online) {
         // An online room's Tandem round (`join … --autoplay bot --screenshot`).
         auto.ticks >= o.after_ticks
-    } else if o.level.is_some() || o.daily || hosted_round {
+    } else if o.level.is_some()
+        || o.daily
+        || hosted_round
+        || (online.is_some() && o.screen.is_none())
+    {
+        // A local round, or the window `join` opened on a room (no menu screen named): the
+        // room's own ticks.
         *state.get() == AppState::Playing && auto.ticks >= o.after_ticks
     } else {
         // Play online is looked at once the directory's answer is on it, not before; with

@@ -1,15 +1,18 @@
 //! The HUD (bevy UI): score / target, streak, clock, countdown and pause banners,
 //! name tags and nudges that follow cooks, and the round-end screen with its star reveal;
-//! the ticket rail (`rail`) and the serve pops (`pops`) are its plugins. Reads views and
-//! `RoomTick` messages only.
+//! the ticket rail (`rail`), the serve pops (`pops`) and the emote bubbles (`emotes`) are its
+//! plugins. Reads views, `RoomTick` messages and the emotes heard only.
 
+pub mod emotes;
 pub mod pops;
 pub mod rail;
 
 use super::audio::{Cue, PlayCue};
+use super::hud::emotes::EmoteBubblePlugin;
 use super::hud::pops::PopPlugin;
 use super::hud::rail::RailPlugin;
 use super::kitchen::KitchenCamera;
+use super::kitchen::interp::DrawnAt;
 use super::local::{LocalGame, RoundPhase};
 use super::state::{AppState, BackdropRoom, Online};
 use super::theme::{
@@ -91,7 +94,7 @@ pub struct HudPlugin;
 impl Plugin for HudPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<PlayCue>();
-        app.add_plugins((RailPlugin, PopPlugin));
+        app.add_plugins((RailPlugin, PopPlugin, EmoteBubblePlugin));
         app.add_systems(OnEnter(AppState::Playing), spawn_hud);
         app.add_observer(tag_cook);
         app.add_systems(
@@ -240,21 +243,25 @@ pub fn spawn_nudges(
                     commands.entity(e).despawn();
                 }
             }
-            let text = reason.nudge().to_string();
-            commands.spawn((
-                Nudge { room: tick.room, seat: *seat, text: text.clone(), ttl: NUDGE_SECS },
-                label(text, 18.0, NUDGE_TEXT),
-                BackgroundColor(NUDGE),
-                Node {
-                    position_type: PositionType::Absolute,
-                    padding: UiRect::axes(px(6), px(2)),
-                    border_radius: BorderRadius::all(px(6)),
-                    ..default()
-                },
-                Visibility::Hidden,
-            ));
+            commands.spawn(nudge(tick.room, *seat, reason.nudge()));
         }
     }
+}
+
+/// A nudge's entity: `text` next to `room`'s cook in `seat`, placed by [`follow_cooks`].
+pub fn nudge(room: Entity, seat: u8, text: &str) -> impl Bundle {
+    (
+        Nudge { room, seat, text: text.to_string(), ttl: NUDGE_SECS },
+        label(text.to_string(), 18.0, NUDGE_TEXT),
+        BackgroundColor(NUDGE),
+        Node {
+            position_type: PositionType::Absolute,
+            padding: UiRect::axes(px(6), px(2)),
+            border_radius: BorderRadius::all(px(6)),
+            ..default()
+        },
+        Visibility::Hidden,
+    )
 }
 
 fn age_nudges(
@@ -270,22 +277,29 @@ fn age_nudges(
     }
 }
 
+/// Where a cook is drawn this frame, on the floor: its [`DrawnAt`] (its transform is written
+/// from that point after the HUD runs, so at a low frame rate the transform trailed by a tile
+/// or more), else its transform.
+pub fn cook_floor_point(drawn: Option<&DrawnAt>, tf: &GlobalTransform) -> Vec3 {
+    drawn.map_or_else(|| tf.translation(), |d| Vec3::new(d.0.x, 0.0, d.0.y))
+}
+
 /// Name tags under and nudges over their cooks, projected from the world to the window.
 fn follow_cooks(
     mut commands: Commands,
     camera: Query<(&Camera, &GlobalTransform), With<KitchenCamera>>,
-    cooks: Query<(Entity, &CookView, &InRoom, &GlobalTransform)>,
+    cooks: Query<(Entity, &CookView, &InRoom, &GlobalTransform, Option<&DrawnAt>)>,
     mut tags: Query<(Entity, &NameTag, &mut Node, &mut Visibility, &ComputedNode), Without<Nudge>>,
     mut nudges: Query<(&Nudge, &mut Node, &mut Visibility, &ComputedNode), Without<NameTag>>,
 ) {
     let Ok((cam, cam_tf)) = camera.single() else { return };
     let screen = |p: Vec3| cam.world_to_viewport(cam_tf, p).ok();
     for (e, tag, mut node, mut vis, size) in &mut tags {
-        let Ok((_, _, _, tf)) = cooks.get(tag.0) else {
+        let Ok((_, _, _, tf, drawn)) = cooks.get(tag.0) else {
             commands.entity(e).despawn();
             continue;
         };
-        if let Some(s) = screen(tf.translation() - Vec3::Y * 0.05) {
+        if let Some(s) = screen(cook_floor_point(drawn, tf) - Vec3::Y * 0.05) {
             let w = size.size().x * size.inverse_scale_factor();
             node.left = px(s.x - w / 2.0);
             node.top = px(s.y + 2.0);
@@ -293,9 +307,9 @@ fn follow_cooks(
         }
     }
     for (n, mut node, mut vis, size) in &mut nudges {
-        let cook = cooks.iter().find(|(_, c, r, _)| r.0 == n.room && c.seat == n.seat);
-        let Some((_, _, _, tf)) = cook else { continue };
-        if let Some(s) = screen(tf.translation() + Vec3::Y * 1.6) {
+        let cook = cooks.iter().find(|(_, c, r, _, _)| r.0 == n.room && c.seat == n.seat);
+        let Some((_, _, _, tf, drawn)) = cook else { continue };
+        if let Some(s) = screen(cook_floor_point(drawn, tf) + Vec3::Y * 1.6) {
             let w = size.size().x * size.inverse_scale_factor();
             let rise = (NUDGE_SECS - n.ttl) * 14.0;
             node.left = px(s.x - w / 2.0);

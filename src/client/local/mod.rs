@@ -7,6 +7,7 @@
 pub mod assist_menu;
 pub mod backdrop;
 pub mod designer;
+pub mod emotes;
 pub mod generated;
 pub mod scripted;
 
@@ -113,7 +114,7 @@ pub struct LocalHostPlugin;
 
 impl Plugin for LocalHostPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins((TickClockPlugin, SimPlugin));
+        app.add_plugins((TickClockPlugin, SimPlugin, emotes::LocalEmotesPlugin));
         // `project::ProjectionPlugin`'s two lines, with the projection standing down online.
         app.add_message::<RoomTick>();
         app.add_systems(

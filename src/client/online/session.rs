@@ -15,6 +15,7 @@ use crate::client::local::RoundPhase;
 use crate::client::settings::config::Bindings;
 use crate::client::state::AppState;
 use crate::clock::TickClockPlugin;
+use crate::net::client::emotes::ClientEmotesPlugin;
 use crate::net::client::seats::{ClientSession, ClientSessionPlugin, SessionSystems};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::net::client::session::JoinReply;
@@ -51,7 +52,7 @@ pub struct OnlineSystemsPlugin;
 impl Plugin for OnlineSystemsPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<RoomTick>();
-        app.add_plugins(ClientSessionPlugin);
+        app.add_plugins((ClientSessionPlugin, ClientEmotesPlugin));
         app.init_resource::<DrawnCooks>();
         // Ready only once in the kitchen: a host waits on the Host screen for friends.
         app.configure_sets(

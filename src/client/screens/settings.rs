@@ -77,7 +77,7 @@ fn spawn_settings(
     commands.spawn(screen(AppState::Settings, MENU_GAP)).with_children(|p| {
         p.spawn(title("Settings", 44.0));
         spawn_items(p, vec![(MenuAction::Volume, volume_label(save.volume))]);
-        // The key table: one column per slot, one cell per control (index 1 + column * 6 + row).
+        // The key table: one column per slot, one cell per control (index 1 + column * 8 + row).
         p.spawn(Node { flex_direction: FlexDirection::Row, column_gap: px(16), ..default() })
             .with_children(|table| {
                 for (col, slot) in Slot::ALL.into_iter().enumerate() {
@@ -85,7 +85,7 @@ fn spawn_settings(
                         .spawn(Node {
                             flex_direction: FlexDirection::Column,
                             align_items: AlignItems::Center,
-                            row_gap: px(6),
+                            row_gap: px(4),
                             ..default()
                         })
                         .with_children(|column| {
@@ -97,19 +97,21 @@ fn spawn_settings(
                                     1 + col * Control::ALL.len() + row,
                                     MenuAction::Rebind(slot, control),
                                     label,
-                                    (px(250), 18.0),
+                                    // Wide enough for "Dash / throw: Right Shift" on one line.
+                                    (px(310), 18.0),
                                 );
                             }
                         });
                 }
             });
         let first = 1 + Slot::ALL.len() * Control::ALL.len();
-        // The accessibility options, one row under the key table.
-        p.spawn(Node { flex_direction: FlexDirection::Row, column_gap: px(12), ..default() })
+        // The accessibility options, one row under the key table, each on one line (five of
+        // them across a 1280 px window; a wrapped one pushed the help text off the bottom).
+        p.spawn(Node { flex_direction: FlexDirection::Row, column_gap: px(6), ..default() })
             .with_children(|row| {
                 for (k, option) in AccessOption::ALL.into_iter().enumerate() {
                     let line = bindings.accessibility.label(option);
-                    spawn_item(row, first + k, MenuAction::Access(option), line, (px(230), 16.0));
+                    spawn_item(row, first + k, MenuAction::Access(option), line, (px(246), 15.0));
                 }
             });
         let first = first + AccessOption::ALL.len();
@@ -121,7 +123,7 @@ fn spawn_settings(
         let refusal = warning.0.as_deref().map(warning_line).unwrap_or_default();
         p.spawn((RebindText, paragraph(refusal, 16.0, WARNING)));
         p.spawn(paragraph(
-            "Choose a control, then press its new key (or gamepad button). The left stick always moves.\nIn a round: P / Esc / Start pauses, then R restarts and M leaves; F3 shows the performance overlay",
+            "Choose a control, then press its new key (or gamepad button). The left stick always moves.\nHold Emote and push a direction: up Here!, left Help!, right Thanks!, down Hurry!\nIn a round: P / Esc / Start pauses, then R restarts and M leaves; F3 shows the performance overlay",
             15.0,
             PLAIN,
         ));

@@ -1,6 +1,7 @@
 //! Accessibility options, chosen in Settings and saved with the key bindings (`config.ron`,
 //! `accessibility: (...)`): the colour palette, the UI scale (75–200 %), reduced motion (no
-//! camera shake, no flashing) and high-contrast outlines on items. The options live in
+//! camera shake, no flashing), high-contrast outlines on items and other players' emotes
+//! hidden. The options live in
 //! [`Accessibility`], a resource every drawing system can read; `access_sync` keeps Bevy's
 //! `UiScale` and the palette in step with it and saves a change.
 
@@ -25,6 +26,8 @@ pub struct Accessibility {
     pub reduced_motion: bool,
     /// A dark outline around every item, so it stands out from counters and floor.
     pub high_contrast: bool,
+    /// Other players' emotes are not drawn or heard (this window's own players' still are).
+    pub hide_emotes: bool,
 }
 
 impl Default for Accessibility {
@@ -34,6 +37,7 @@ impl Default for Accessibility {
             ui_scale: 100,
             reduced_motion: false,
             high_contrast: false,
+            hide_emotes: false,
         }
     }
 }
@@ -45,14 +49,16 @@ pub enum AccessOption {
     UiScale,
     ReducedMotion,
     HighContrast,
+    HideEmotes,
 }
 
 impl AccessOption {
-    pub const ALL: [AccessOption; 4] = [
+    pub const ALL: [AccessOption; 5] = [
         AccessOption::Palette,
         AccessOption::UiScale,
         AccessOption::ReducedMotion,
         AccessOption::HighContrast,
+        AccessOption::HideEmotes,
     ];
 }
 
@@ -86,7 +92,10 @@ impl Accessibility {
                 format!("Reduced motion: {}", on_off(self.reduced_motion))
             }
             AccessOption::HighContrast => {
-                format!("High-contrast items: {}", on_off(self.high_contrast))
+                format!("High contrast: {}", on_off(self.high_contrast))
+            }
+            AccessOption::HideEmotes => {
+                format!("Others' emotes: {}", if self.hide_emotes { "hidden" } else { "shown" })
             }
         }
     }
@@ -110,6 +119,7 @@ impl Accessibility {
             }
             AccessOption::ReducedMotion => self.reduced_motion = !self.reduced_motion,
             AccessOption::HighContrast => self.high_contrast = !self.high_contrast,
+            AccessOption::HideEmotes => self.hide_emotes = !self.hide_emotes,
         }
     }
 }

@@ -34,8 +34,9 @@ impl Slot {
 }
 
 /// One bindable control of a slot: the four directions of `CookAction::Move`, the
-/// `CookAction::Act` button (a main and an optional second binding) and the `CookAction::Dash`
-/// button (dash, or throw while holding an ingredient).
+/// `CookAction::Act` button (a main and an optional second binding), the `CookAction::Dash`
+/// button (dash, or throw while holding an ingredient) and the `CookAction::Emote` button (held
+/// with a direction: an emote).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Control {
     Up,
@@ -45,10 +46,11 @@ pub enum Control {
     Act,
     AltAct,
     Dash,
+    Emote,
 }
 
 impl Control {
-    pub const ALL: [Control; 7] = [
+    pub const ALL: [Control; 8] = [
         Control::Up,
         Control::Down,
         Control::Left,
@@ -56,7 +58,14 @@ impl Control {
         Control::Act,
         Control::AltAct,
         Control::Dash,
+        Control::Emote,
     ];
+
+    /// A control a player may leave unbound (Backspace in Settings): the second action and the
+    /// emote button; a cook needs the others to play.
+    pub fn clearable(self) -> bool {
+        matches!(self, Control::AltAct | Control::Emote)
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -67,6 +76,7 @@ impl Control {
             Control::Act => "Action",
             Control::AltAct => "Action 2",
             Control::Dash => "Dash / throw",
+            Control::Emote => "Emote",
         }
     }
 }
@@ -94,6 +104,10 @@ pub struct ControlSet<B> {
     /// [`Bindings::fill_missing_dash`] gives it its default key) or when that default was taken.
     #[serde(default = "unbound")]
     pub dash: Option<B>,
+    /// The emote button, held with a direction (docs/NETWORK.md, "Emotes"). `None` in a file
+    /// from before it existed (it then gets its default like `dash`), or cleared by the player.
+    #[serde(default = "unbound")]
+    pub emote: Option<B>,
 }
 
 /// A control absent from the file (`#[serde(default)]` would ask every key type for `Default`).
@@ -135,6 +149,7 @@ impl Default for Bindings {
                 act: KeyCode::Space,
                 alt_act: Some(KeyCode::KeyE),
                 dash: Some(KeyCode::ShiftLeft),
+                emote: Some(KeyCode::KeyQ),
             },
             keyboard_2: KeySet {
                 up: KeyCode::ArrowUp,
@@ -144,6 +159,7 @@ impl Default for Bindings {
                 act: KeyCode::Enter,
                 alt_act: Some(KeyCode::ControlRight),
                 dash: Some(KeyCode::ShiftRight),
+                emote: Some(KeyCode::Slash),
             },
             gamepad: PadSet {
                 up: GamepadButton::DPadUp,
@@ -153,6 +169,7 @@ impl Default for Bindings {
                 act: GamepadButton::South,
                 alt_act: None,
                 dash: Some(GamepadButton::West),
+                emote: Some(GamepadButton::North),
             },
             accessibility: Accessibility::default(),
             directory: None,
@@ -242,12 +259,14 @@ impl<B: Buttonlike + Copy> ControlSet<B> {
             Control::Act => Some(self.act),
             Control::AltAct => self.alt_act,
             Control::Dash => self.dash,
+            Control::Emote => self.emote,
         }
     }
 
     fn set(&mut self, c: Control, input: Option<B>) {
         match (c, input) {
             (Control::AltAct, b) => self.alt_act = b,
+            (Control::Emote, b) => self.emote = b,
             (_, None) => {}
             (Control::Up, Some(b)) => self.up = b,
             (Control::Down, Some(b)) => self.down = b,
@@ -276,6 +295,9 @@ impl<B: Buttonlike + Copy> ControlSet<B> {
         }
         if let Some(b) = self.dash {
             map.insert(CookAction::Dash, b);
+        }
+        if let Some(b) = self.emote {
+            map.insert(CookAction::Emote, b);
         }
         map
     }
@@ -357,9 +379,9 @@ impl Bindings {
         press: Option<Press>,
     ) -> Result<(), String> {
         let Some(press) = press else {
-            if control != Control::AltAct {
+            if !control.clearable() {
                 return Err(format!(
-                    "{} needs a binding; only Action 2 can be cleared",
+                    "{} needs a binding; only Action 2 and Emote can be cleared",
                     control.name()
                 ));
             }
@@ -413,17 +435,28 @@ impl Bindings {
     /// (Left Shift, Right Shift, X / Square) unless that press is already bound to something
     /// else there, in which case it stays unbound ("-" in Settings) until the player binds it.
     pub fn fill_missing_dash(&mut self) {
+        self.fill_missing(Control::Dash);
+    }
+
+    /// A file from before the emote button existed: each slot gets its default (Q, Slash,
+    /// Y / Triangle) on the same terms as [`Bindings::fill_missing_dash`]. Only for such a
+    /// file ([`parse_bindings`] asks): in a newer one, `emote: None` is a player's choice.
+    pub fn fill_missing_emote(&mut self) {
+        self.fill_missing(Control::Emote);
+    }
+
+    fn fill_missing(&mut self, control: Control) {
         let defaults = Bindings::default();
         for slot in Slot::ALL {
-            if self.get(slot, Control::Dash).is_some() {
+            if self.get(slot, control).is_some() {
                 continue;
             }
-            let Some(press) = defaults.get(slot, Control::Dash) else { continue };
+            let Some(press) = defaults.get(slot, control) else { continue };
             let taken = Slot::ALL
                 .into_iter()
                 .any(|s| Control::ALL.into_iter().any(|c| self.get(s, c) == Some(press)));
             if !taken {
-                self.rebind(slot, Control::Dash, Some(press))
+                self.rebind(slot, control, Some(press))
                     .expect("a default press that no control holds binds");
             }
         }
@@ -511,6 +544,11 @@ pub fn parse_bindings(text: &str, file: &str) -> Result<Bindings, ConfigError> {
         reason,
     })?;
     bindings.fill_missing_dash();
+    // Every file the game wrote since the emote button has an `emote:` line per device; one
+    // without any is older, and a `None` in a newer one was cleared on purpose.
+    if !text.contains("emote:") {
+        bindings.fill_missing_emote();
+    }
     bindings.check().map_err(|reason| ConfigError::Conflict { file: file.to_string(), reason })?;
     Ok(bindings)
 }
@@ -612,7 +650,7 @@ impl Rebinding {
             if slot == Slot::Gamepad { "button" } else { "key" },
             slot.name(),
             control.name(),
-            if control == Control::AltAct { ", Backspace clears" } else { "" }
+            if control.clearable() { ", Backspace clears" } else { "" }
         ));
     }
 }
@@ -645,7 +683,8 @@ impl Plugin for ConfigPlugin {
 
 /// While a control waits for its key: the first key (keyboard slots) or gamepad button (the
 /// gamepad slot) pressed becomes its binding if [`Bindings::rebind`] accepts it, and the
-/// config file is rewritten. Esc cancels; Backspace or Delete clears a second action.
+/// config file is rewritten. Esc cancels; Backspace or Delete clears a second action or the
+/// emote button.
 pub fn capture_rebind(
     keys: Res<ButtonInput<KeyCode>>,
     pads: Query<&Gamepad>,

@@ -6,7 +6,9 @@
 //! … --headless`, the load generator's connection and the tests' client.
 
 use crate::bot::remote::{RemoteBot, SharedClaims};
+use crate::net::client::emotes::{ClientEmotesPlugin, EmoteCounts};
 use crate::net::client::headless_inputs::{HeadlessInputs, InputMode, plan_inputs};
+use crate::net::client::outbox::Outbox;
 use crate::net::client::seats::{ClientSession, ClientSessionPlugin, SessionSystems};
 use crate::net::client::session::{JoinReply, SendPace, SendPacingPlugin};
 use crate::net::client::tandem_seat::{SeatDriver, TandemSeat, play_tandem_seat};
@@ -14,6 +16,7 @@ use crate::net::client::tandem_watch::TandemWatch;
 use crate::net::client::transport::{Transport, disconnect, open_probed_connection};
 use crate::net::client::watching::WATCHING;
 use crate::net::wire::error::NetError;
+use crate::protocol::emote::{Emote, EmoteSaid};
 use crate::protocol::tandem::{TandemLive, TandemOrder, TandemRoundInfo};
 use crate::protocol::{
     CookMotion, CookView, InputBatch, LobbyCommand, LobbyView, RoomClock, RoomView,
@@ -72,7 +75,7 @@ fn mean(v: &[f64]) -> f64 {
 }
 
 /// The `--stats` object of one connection.
-fn stats(s: &ClientSession, w: &LinkWatch) -> Value {
+fn stats(s: &ClientSession, w: &LinkWatch, emotes: &EmoteCounts) -> Value {
     let now = s.clock_now();
     let link = s.uplink().cloned().unwrap_or_default();
     json!({
@@ -96,6 +99,7 @@ fn stats(s: &ClientSession, w: &LinkWatch) -> Value {
         })).collect::<Vec<Value>>(),
         "tandem": w.tandem_seen.stats(),
         "rounds_watched": s.rounds_watched,
+        "emotes": emotes.stats(),
     })
 }
 
@@ -183,7 +187,7 @@ impl HeadlessClient {
         app.add_plugins(HeadlessClientPlugin);
         app.add_plugins(crate::net::client::ws::WsClientPlugin);
         let probe = open_probed_connection(app.world_mut(), reply, transport)?;
-        app.add_plugins(ClientSessionPlugin);
+        app.add_plugins((ClientSessionPlugin, ClientEmotesPlugin));
         let by_hand = mode == InputMode::Manual;
         app.insert_resource(ClientSession::new(&reply.code, by_hand));
         let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes());
@@ -195,6 +199,7 @@ impl HeadlessClient {
             (sample_bandwidth, track_cooks, track_tandem, tell_watching)
                 .after(SessionSystems::Follow),
         );
+        app.add_systems(Update, repeat_emote.in_set(SessionSystems::Feed));
         // In a Tandem round the same `--inputs` drive this seat's handle (src/net/client/tandem_seat.rs).
         let driver = match mode {
             InputMode::Bot => SeatDriver::Porter,
@@ -236,7 +241,28 @@ impl HeadlessClient {
 
     /// The `--stats` object of this connection.
     pub fn stats(&self) -> Value {
-        stats(self.session(), self.watch())
+        stats(self.session(), self.watch(), self.emotes())
+    }
+
+    /// What this connection's emotes came to (sent, held back, refused, others' seen).
+    pub fn emotes(&self) -> &EmoteCounts {
+        self.app.world().resource::<EmoteCounts>()
+    }
+
+    /// Local player `slot` makes `emote`, as a player's button would (kept to the pace).
+    pub fn say(&mut self, slot: u8, emote: Emote) {
+        self.app.world_mut().resource_mut::<Outbox>().say(slot, emote);
+    }
+
+    /// Sends an emote as it is, past this client's own pace (tests: a flooding peer).
+    pub fn send_emote(&mut self, said: EmoteSaid) {
+        self.app.world_mut().write_message(said);
+        self.app.world_mut().resource_mut::<SendPace>().due = true;
+    }
+
+    /// `join --emote`: `emote` every [`EMOTE_REPEAT`] while this connection plays a live round.
+    pub fn repeat_emote(&mut self, emote: Emote) {
+        self.app.insert_resource(RepeatEmote { emote, last: None });
     }
 
     pub fn connected(&self) -> bool {
@@ -320,6 +346,33 @@ impl HeadlessClient {
     pub fn disconnect(&mut self) {
         disconnect(self.app.world_mut());
         self.step();
+    }
+}
+
+/// How often `join --emote` makes its emote: within the pace, so none is refused, and under a
+/// bubble's two seconds, so one is always over the cook.
+pub const EMOTE_REPEAT: Duration = Duration::from_millis(1500);
+
+/// `join --emote`'s emote and when it was last made.
+#[derive(Resource, Debug)]
+struct RepeatEmote {
+    emote: Emote,
+    last: Option<Duration>,
+}
+
+/// Makes `--emote`'s emote every [`EMOTE_REPEAT`] while a round is live and this connection
+/// plays in it (a watcher has no cook to show it over).
+fn repeat_emote(
+    repeat: Option<ResMut<RepeatEmote>>,
+    session: Res<ClientSession>,
+    mut outbox: ResMut<Outbox>,
+) {
+    let Some(mut repeat) = repeat else { return };
+    let now = session.clock_now();
+    let due = repeat.last.is_none_or(|t| now.saturating_sub(t) >= EMOTE_REPEAT);
+    if session.tick.is_some() && !session.watching && !session.seats().is_empty() && due {
+        repeat.last = Some(now);
+        outbox.say(0, repeat.emote);
     }
 }
 

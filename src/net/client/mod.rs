@@ -2,7 +2,7 @@
 //! match's rule (`quick_pick`; `quick` measures and asks natively), the
 //! connection (`session`), the one session core every front end drives (`seats`: the welcome,
 //! following the room, acks, ready; each server message handled there once) and its input
-//! `outbox`, the uplink and prediction, what a client sees of its round (`seen`), its Tandem
+//! `outbox`, the uplink and prediction, its `emotes`, what a client sees of its round (`seen`), its Tandem
 //! seat, and the transports (`ws`, `transport` natively, `browser` on wasm32). The headless
 //! front end (`headless`, its `--inputs` in `headless_inputs`, `tandem_watch`), the native
 //! transport opening and the HTTP seat request are native only: a browser has neither a
@@ -14,6 +14,7 @@ pub mod api;
 pub mod browser;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod directory;
+pub mod emotes;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod headless;
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,7 +1,8 @@
 //! The server's side of each connection: seating it from its token's user data, its lobby
-//! commands, its seat held when it leaves and its room's tick events sent to it; with the send
+//! commands and emotes, its seat held when it leaves and its room's tick events sent to it; with the send
 //! pacing and the clean shutdown on a signal, as one plugin.
 
+use crate::net::server::emotes::{EmotePaces, EmoteTally, admit_emotes};
 use crate::net::server::host::Shutdown;
 use crate::net::server::inputs::{InputGatePlugin, InputLinks, admit_inputs};
 use crate::net::server::lobby::{LobbyRefusals, lobby_commands};
@@ -28,12 +29,20 @@ impl Plugin for ServerNetPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             PreUpdate,
-            (seat_clients, lobby_commands, admit_inputs, admit_orders, release_clients)
+            (
+                seat_clients,
+                lobby_commands,
+                admit_inputs,
+                admit_orders,
+                admit_emotes,
+                release_clients,
+            )
                 .chain()
                 .after(ServerSystems::Receive),
         );
         app.add_plugins(InputGatePlugin);
         app.init_resource::<LobbyRefusals>();
+        app.init_resource::<EmoteTally>().init_resource::<EmotePaces>();
         app.add_systems(FixedPostUpdate, forward_tick_events.in_set(TickSystems::Publish));
         app.add_systems(Update, shutdown_on_signal);
         // Packets go out on frames that ran a tick only. Replication is produced once per

@@ -4,9 +4,11 @@
 //! One registry per process, shared by its shard worlds (each writes its own `shard` label),
 //! so a sharded host is scraped at one address. Each world publishes once per frame from the
 //! counters its parts keep anyway (the UDP transport's [`UdpStats`], the input gate's
-//! [`FrameTally`], the protocol-check deadline's drops, the rooms' faults, the tick timer), so
+//! [`FrameTally`], the protocol-check deadline's drops, the rooms' faults, the emotes' tally,
+//! the tick timer), so
 //! a metric is never a second count that could drift from the first.
 
+use crate::net::server::emotes::EmoteTally;
 use crate::net::server::gate::UnauthorisedDrops;
 use crate::net::server::inputs::FrameTally;
 use crate::net::server::rooms::{RoomIndex, RoundFaults};
@@ -46,6 +48,21 @@ enum FrameOutcome {
 struct Frames {
     shard: u32,
     outcome: FrameOutcome,
+}
+
+/// What became of a seat's emote.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, EncodeLabelValue)]
+#[allow(non_camel_case_types)]
+enum EmoteOutcome {
+    shown,
+    too_fast,
+    no_seat,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Emotes {
+    shard: u32,
+    outcome: EmoteOutcome,
 }
 
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, EncodeLabelValue)]
@@ -110,6 +127,7 @@ struct MetricSet {
     clients: Family<Shard, Gauge>,
     tick_seconds: Family<Shard, Histogram>,
     frames: Family<Frames, Counter>,
+    emotes: Family<Emotes, Counter>,
     udp_bytes: Family<Traffic, Counter>,
     udp_datagrams: Family<Traffic, Counter>,
     udp_refused: Family<Datagram, Counter>,
@@ -144,6 +162,7 @@ impl Default for HostMetrics {
             clients: Family::default(),
             tick_seconds: Family::new_with_constructor(tick_histogram),
             frames: Family::default(),
+            emotes: Family::default(),
             udp_bytes: Family::default(),
             udp_datagrams: Family::default(),
             udp_refused: Family::default(),
@@ -166,6 +185,11 @@ impl Default for HostMetrics {
             "input_frames",
             "Input frames at the gate, by outcome (clamped frames are admitted too)",
             set.frames.clone(),
+        );
+        registry.register(
+            "emotes",
+            "Emotes seats made, by outcome (shown to the room, or refused by name)",
+            set.emotes.clone(),
         );
         registry.register("udp_bytes", "UDP payload bytes", set.udp_bytes.clone());
         registry.register("udp_datagrams", "UDP datagrams", set.udp_datagrams.clone());
@@ -233,6 +257,7 @@ pub struct ShardIndex(pub u32);
 struct Published {
     udp: UdpStats,
     frames: FrameTally,
+    emotes: EmoteTally,
     drops: u64,
     faults: RoundFaults,
     samples: u64,
@@ -259,6 +284,7 @@ fn publish_metrics(
     tally: Res<FrameTally>,
     drops: Res<UnauthorisedDrops>,
     faults: Res<RoundFaults>,
+    emotes: Option<Res<EmoteTally>>,
     times: Option<Res<crate::net::server::ticktime::TickTimes>>,
 ) {
     let m = &metrics.0;
@@ -314,6 +340,17 @@ fn publish_metrics(
         m.frames.get_or_create(&frames(outcome)).inc_by(n);
     }
     last.frames = *tally;
+    if let Some(now) = emotes.as_deref() {
+        let was = &last.emotes;
+        for (outcome, n) in [
+            (EmoteOutcome::shown, now.shown - was.shown),
+            (EmoteOutcome::too_fast, now.too_fast - was.too_fast),
+            (EmoteOutcome::no_seat, now.no_seat - was.no_seat),
+        ] {
+            m.emotes.get_or_create(&Emotes { shard: s, outcome }).inc_by(n);
+        }
+        last.emotes = *now;
+    }
     let deadline = Limited { shard: s, limit: Limit::auth_deadline };
     m.refused.get_or_create(&deadline).inc_by(drops.0 - last.drops);
     last.drops = drops.0;

@@ -15,6 +15,8 @@ pub mod daily;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod drain;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod emotes;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod gate;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod host;

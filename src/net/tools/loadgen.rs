@@ -9,6 +9,7 @@ use crate::net::client::headless_inputs::InputMode;
 use crate::net::client::session::JoinReply;
 use crate::net::client::transport::Transport;
 use crate::net::wire::error::NetError;
+use crate::protocol::emote::Emote;
 use crate::stdout::print_line;
 use bevy::prelude::*;
 use serde_json::{Value, json};
@@ -74,6 +75,10 @@ pub struct JoinArgs {
     /// create or join answer) instead of taking a new one.
     #[arg(long, requires = "room")]
     pub reconnect: Option<String>,
+    /// Make this emote (here, help, thanks or hurry) every 1.5 s while in a live round: the room's
+    /// other players see it over this cook, and `--stats` counts what each side sent and saw.
+    #[arg(long, value_parser = Emote::parse)]
+    pub emote: Option<Emote>,
 }
 
 /// The seats `undercooked join` asks for: the created, named or resumed (`--reconnect`) room's
@@ -142,6 +147,9 @@ pub fn connect_seats(
         .map(|r| HeadlessClient::connect_via(r, args.inputs, &transport))
         .collect::<Result<Vec<_>, NetError>>()
         .map_err(|e| NetError::Connect(Box::new(e)))?;
+    if let Some(emote) = args.emote {
+        clients.iter_mut().for_each(|c| c.repeat_emote(emote));
+    }
     if args.inputs == InputMode::Bot {
         let mut claims: BTreeMap<&str, SharedClaims> = BTreeMap::new();
         for (c, r) in clients.iter_mut().zip(replies) {

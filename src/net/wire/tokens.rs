@@ -21,7 +21,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 // v3: renet writes a packet's message count as a varint, replicon's mutation acks ride an
 // unreliable channel (`net::wire::channels`), and a frame's buttons are one byte
 // (`protocol::PackedInput`): a v2 build would misread all three.
-pub const PROTOCOL_ID: u64 = 0x5543_4b44_0000_0003; // "UCKD" v3
+// v4: emotes (`protocol::emote`) appended to the protocol: a v3 build is refused at connect (and
+// quick match passes over its servers) instead of at replicon's protocol check after a token.
+pub const PROTOCOL_ID: u64 = 0x5543_4b44_0000_0004; // "UCKD" v4
 /// How long an issued connect token may be used.
 pub const TOKEN_EXPIRE_SECS: u64 = 60;
 /// Netcode's silence timeout for a connection made with our tokens.
