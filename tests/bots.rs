@@ -642,7 +642,7 @@ fn bot_prove_says_why_a_kitchen_cannot_be_won() {
 fn an_idle_bot_says_why_in_the_trace() {
     let (level, book) = pass_kitchen("pass_salad");
     let mut lines = Vec::new();
-    play_round(level, book, 1, 2, true, |_, team| lines.extend(team.trace.drain(..)));
+    play_round(level, book, 1, 2, true, |_, team| lines.append(&mut team.trace));
     assert!(
         lines.iter().any(|l| l.ends_with(
             "bot0: idle: feeder (no serve window on its side): no cook waits for a part it makes"
