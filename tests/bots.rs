@@ -553,3 +553,102 @@ fn the_bot_prove_synopsis_names_every_option() {
         assert!(synopsis.contains(option), "the synopsis lacks {option}: {synopsis}");
     }
 }
+
+/// A kitchen of `tests/fixtures/levels/pass`: split by a full row of pass counters (or a wall).
+fn pass_kitchen(id: &str) -> (Arc<Level>, Arc<RecipeBook>) {
+    let book = builtin_recipes().expect("book");
+    let path = root().join(format!("tests/fixtures/levels/pass/{id}.ron"));
+    let level = undercooked::level::load_level_file(&path, &book).expect("level");
+    (Arc::new(level), Arc::new(book))
+}
+
+#[test]
+fn two_bots_hand_food_over_a_pass_counter_row() {
+    // The most common two-cook layout: a full counter row (no gap, no floor round it) splits
+    // the kitchen; the top cook chops, the bottom one fries, plates and serves. Before the
+    // hand-off the bots went 0/5 on both (the cook never parked its plate where the chopper
+    // could reach it, the chopper held its food forever).
+    for id in ["pass_counter", "pass_salad"] {
+        let (level, book) = pass_kitchen(id);
+        assert!(!reach::total(&level), "{id}: the counter row must split the kitchen");
+        for seed in 1..=5 {
+            // The hand-off itself: a plate parked on a pass counter gets a part while it
+            // stands there (set down by the chopper, lifted by the cook).
+            let mut handed = 0u32;
+            let mut before: Vec<(usize, usize)> = Vec::new();
+            let o = play_round(level.clone(), book.clone(), seed, 2, false, |room, _| {
+                let now: Vec<(usize, usize)> = room
+                    .items
+                    .iter()
+                    .filter_map(|i| match (&i.kind, i.place) {
+                        (ItemKind::Plate { parts }, Place::Station(s))
+                            if room.stations[s as usize].kind == StationKind::Counter =>
+                        {
+                            Some((s as usize, parts.len()))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                handed += now
+                    .iter()
+                    .filter(|(s, n)| before.iter().any(|(bs, bn)| bs == s && bn < n))
+                    .count() as u32;
+                before = now;
+            });
+            assert_eq!(o.verdict, Some(Verdict::Won), "{id} seed {seed}: {o:?}");
+            assert_eq!(o.thrown, 0, "{id} seed {seed}: crossed by hand, not by a throw");
+            assert!(
+                handed >= o.served,
+                "{id} seed {seed}: {handed} hand-offs, {} served",
+                o.served
+            );
+        }
+    }
+}
+
+#[test]
+fn bot_prove_says_why_a_kitchen_cannot_be_won() {
+    use undercooked::bot::why::{Unwinnable, reasons};
+    use undercooked::sim::kinds::{Form, Ingredient};
+    // A wall where the counter row was: lettuce is chopped only up top, the window is below.
+    let (walled, book) = pass_kitchen("walled_pass");
+    let o = play_round(walled.clone(), book.clone(), 1, 2, false, |_, _| {});
+    assert_eq!(o.verdict, Some(Verdict::Lost));
+    assert_eq!(
+        reasons(walled, book, 2),
+        vec![Unwinnable::NoWayAcross {
+            recipe: "burger".into(),
+            part: (Ingredient::Lettuce, Form::Chopped)
+        }]
+    );
+    // A lone cook on the ferry's shelves bank reaches no window.
+    let (ferry, book) = level("ferry");
+    let why = reasons(ferry.clone(), book.clone(), 1);
+    assert!(matches!(why.as_slice(), [Unwinnable::NoWindow { .. }]), "{why:?}");
+    assert_eq!(why[0].to_string(), "no cook can reach the serve window at (12, 1)");
+    // Kitchens two bots win have no reason.
+    assert_eq!(reasons(ferry, book, 2), vec![]);
+    let (levels, book) = campaign();
+    for l in levels {
+        assert_eq!(reasons(l.clone(), book.clone(), 2), vec![], "{}", l.id);
+    }
+    for id in ["pass_counter", "pass_salad"] {
+        let (l, b) = pass_kitchen(id);
+        assert_eq!(reasons(l, b, 2), vec![], "{id}");
+    }
+}
+
+#[test]
+fn an_idle_bot_says_why_in_the_trace() {
+    let (level, book) = pass_kitchen("pass_salad");
+    let mut lines = Vec::new();
+    play_round(level, book, 1, 2, true, |_, team| lines.append(&mut team.trace));
+    assert!(
+        lines.iter().any(|l| l.ends_with(
+            "bot0: idle: feeder (no serve window on its side): no cook waits for a part it makes"
+        )),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("bot0: feed: hand Tomato over on #")), "{lines:?}");
+    assert!(lines.iter().all(|l| !l.ends_with(": idle")), "a bare idle: {lines:?}");
+}

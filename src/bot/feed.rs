@@ -11,7 +11,7 @@ use super::act::{Act, Mode, Until};
 use super::claims::{Claim, ClaimTable};
 use super::cook::Job;
 use super::dish::{my_raw_board, needs_of, station_for};
-use super::reach::{fed, feeds, is_feeder};
+use super::reach::{fed, feeds, is_feeder, reaches};
 use super::throwing::{in_flight, landed_form, throw_onto};
 use super::view::{View, act, is_heat, plate_parts, press, process_kind, trash_held};
 use crate::sim::ids::Seat;
@@ -178,6 +178,11 @@ fn feed_held(v: &View, claims: &mut ClaimTable, wants: &[Want], food: Part) -> O
         );
     }
     let s = want.target?;
+    // A fixture both banks touch (the plate parked on a pass counter, a stove in the counter
+    // row): set the food down by hand, the cook picks it up with the plate or from the stove.
+    if reaches(v.dist, v.cell, s) {
+        return press(s, format!("feed: hand {name} over on #{s} for bot{}", want.cook));
+    }
     throw_onto(v, food, s, format!("feed: {name} to #{s} for bot{}", want.cook))
 }
 

@@ -14,6 +14,7 @@ use super::act::{Exec, Outcome, stand_spot};
 use super::claims::ClaimTable;
 use super::cook::{Bot, Job};
 use super::errand::Intent;
+use super::idle::idle_reason;
 use super::nav::Distances;
 use super::policy::{give_way, is_helper, plan};
 pub use super::tuning::BotTuning;
@@ -115,7 +116,10 @@ impl BotTeam {
                 } else {
                     plan(bot, room, &mut self.claims, &self.dist, tuning, &mates)
                 };
-                let label = act.as_ref().map_or_else(|| "idle".to_string(), |a| a.label.clone());
+                let label = act.as_ref().map_or_else(
+                    || format!("idle: {}", idle_reason(room, &self.dist, seat, bot.job.as_ref())),
+                    |a| a.label.clone(),
+                );
                 if label != self.bots[i].plan {
                     self.log(room.tick, seat, label.clone());
                     self.bots[i].plan = label;

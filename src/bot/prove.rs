@@ -269,9 +269,26 @@ fn prove_levels(
         print_line(&format!("  {verdict}: won {wins}/{seeds}"), "a verdict line")?;
         if wins == 0 {
             code = 1;
+            print_reasons(&level, &book, args.bots)?;
         }
     }
     print_line(&format!("all: {}", shape.line()), "the shape line")?;
     print_line(&format!("proved in {} ms", started.elapsed().as_millis()), "the closing line")?;
     Ok(code)
+}
+
+/// Under a level won on no seed: why, from the layout (`bot::why`), or that the layout has no
+/// reason and `--trace` will tell the planner's.
+fn print_reasons(level: &Arc<Level>, book: &Arc<RecipeBook>, bots: u8) -> Result<(), OutputError> {
+    let reasons = super::why::reasons(level.clone(), book.clone(), bots);
+    if reasons.is_empty() {
+        return print_line(
+            "  why: every part can be made and brought to a window; read --trace for the rounds",
+            "a why line",
+        );
+    }
+    for reason in reasons {
+        print_line(&format!("  why: {reason}"), "a why line")?;
+    }
+    Ok(())
 }

@@ -102,12 +102,16 @@ pub fn total(level: &Level) -> bool {
     })
 }
 
-/// Can a feeder across the water throw `food` onto fixture `s` (from a cell of its bank)? A
-/// cook parks a plate only where its fed parts can come down.
+/// Can a feeder across the water get `food` onto fixture `s`: walk to it (a pass counter both
+/// banks touch: the hand-off, set down by one cook and picked up by the other) or throw onto it
+/// from a cell of its bank? A cook parks a plate only where its fed parts can come down.
 pub(super) fn lands_from_feeder(v: &View, food: Part, s: usize) -> bool {
     let room = v.room;
     let w = room.level.width.max(1) as usize;
     feeders(room, v.dist, v.seat).into_iter().any(|(seat, cell)| {
+        if reaches(v.dist, cell, s) {
+            return true;
+        }
         let walk = distances(&room.level, &[cell], &|_| false);
         spots(room, seat, food, s)
             .into_iter()
