@@ -8,6 +8,7 @@
 pub mod tandem;
 
 use crate::sim::assist::Assist;
+use crate::sim::survival::SurvivalClock;
 use crate::sim::cook::CookState;
 use crate::sim::events::SimEvent;
 use crate::sim::hazard_spec::ShiftPhase;
@@ -119,6 +120,9 @@ pub struct RoomView {
     pub missed: u32,
     /// The round's assists (off for most rounds): the HUD and the save mark an assisted round.
     pub assist: Assist,
+    /// Survival's tallies, in a survival round only (`sim::survival`): the HUD's clock and the
+    /// save's best survival (`survived` once the clock ran out).
+    pub survival: Option<SurvivalClock>,
 }
 
 /// The room's clock: on the room entity, changes every tick (kept tiny for that reason).
