@@ -8,13 +8,13 @@
 pub mod tandem;
 
 use crate::sim::assist::Assist;
-use crate::sim::survival::SurvivalClock;
 use crate::sim::cook::CookState;
 use crate::sim::events::SimEvent;
 use crate::sim::hazard_spec::ShiftPhase;
 use crate::sim::input::InputFrame;
 use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Tile};
 use crate::sim::station::StationState;
+use crate::sim::survival::SurvivalClock;
 use crate::sim::verdict::Verdict;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;

@@ -6,9 +6,9 @@ use super::capture::report::DesignerReportPlugin;
 use super::capture::shot::StartedAt;
 use super::local::LocalHostPlugin;
 use super::local::assist_menu::AssistMenuPlugin;
-use super::local::survival_menu::SurvivalMenuPlugin;
 use super::local::backdrop::BackdropPlugin;
 use super::local::designer::DesignerOverlayPlugin;
+use super::local::survival_menu::SurvivalMenuPlugin;
 #[cfg(not(target_arch = "wasm32"))]
 use super::online::WindowedOnlinePlugin;
 #[cfg(not(target_arch = "wasm32"))]

@@ -18,7 +18,9 @@ use super::verdict::Verdict;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Violation {
     /// A survival clock over its cap, or a decided survival round without its length.
-    #[error("survival clock {time_left} ticks (cap {cap}), survived {survived} with result {result:?}")]
+    #[error(
+        "survival clock {time_left} ticks (cap {cap}), survived {survived} with result {result:?}"
+    )]
     SurvivalClock { time_left: u32, cap: u32, survived: u32, result: Option<Verdict> },
     /// `items` is not in strictly increasing id order (an id twice, or out of order).
     #[error("item {id:?} follows item {previous:?}: ids not strictly increasing")]

@@ -174,8 +174,11 @@ impl Ledger {
             return drift("time_left", left, room.time_left);
         }
         if (added, taken) != (s.added, s.taken) {
-            let (what, e, a) =
-                if added != s.added { ("added", added, s.added) } else { ("taken", taken, s.taken) };
+            let (what, e, a) = if added != s.added {
+                ("added", added, s.added)
+            } else {
+                ("taken", taken, s.taken)
+            };
             return drift(what, e, a);
         }
         if room.result.is_some() && s.survived == 0 {
