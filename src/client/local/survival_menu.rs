@@ -16,7 +16,7 @@ pub struct SurvivalFlip;
 
 /// The survival line on the screen.
 pub fn survival_label(on: bool) -> String {
-    format!("Mode: < {} >", if on { "survival (the clock runs out)" } else { "standard" })
+    format!("Mode: < {} >", if on { "survival" } else { "standard" })
 }
 
 /// "2:35, 12 dishes": a best survival as a level's line shows it (whole seconds, rounded down).
