@@ -83,6 +83,7 @@ pub fn room_view(room: &Room) -> RoomView {
         served: room.counters.served,
         missed: room.counters.missed,
         assist: room.assist,
+        survival: room.survival,
     }
 }
 

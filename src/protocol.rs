@@ -15,6 +15,7 @@ use crate::sim::hazard_spec::ShiftPhase;
 use crate::sim::input::InputFrame;
 use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Tile};
 use crate::sim::station::StationState;
+use crate::sim::survival::SurvivalClock;
 use crate::sim::verdict::Verdict;
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
@@ -129,6 +130,9 @@ pub struct RoomView {
     pub missed: u32,
     /// The round's assists (off for most rounds): the HUD and the save mark an assisted round.
     pub assist: Assist,
+    /// Survival's tallies, in a survival round only (`sim::survival`): the HUD's clock and the
+    /// save's best survival (`survived` once the clock ran out).
+    pub survival: Option<SurvivalClock>,
 }
 
 /// The room's clock: on the room entity, changes every tick (kept tiny for that reason).

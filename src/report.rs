@@ -17,7 +17,9 @@ pub fn ticks_to_seconds(ticks: u32) -> f64 {
 /// time_left, counters{served, missed, wasted}, longest_streak, players[{id, name, score,
 /// dishes_served, missed_contrib}], level_id, seed, ticks. `missed_contrib` is the round's
 /// misses spread evenly over the seats (floor): an estimate for display, never a gate. An
-/// assisted round adds `assisted: true` and `assist{order_time, longer_round}`.
+/// assisted round adds `assisted: true` and `assist{order_time, longer_round}`; a survival round
+/// `mode: "survival"` and `survival{dishes_served, ticks_survived, seconds_survived,
+/// seconds_added, seconds_taken}`.
 pub fn result_payload(room: &Room) -> Value {
     let seats = room.cooks.len() as u32;
     let missed_each = room.counters.missed.checked_div(seats).unwrap_or(0);
@@ -50,6 +52,18 @@ pub fn result_payload(room: &Room) -> Value {
         payload["assist"] = json!({
             "order_time": room.assist.order_time.label(),
             "longer_round": room.assist.longer_round,
+        });
+    }
+    // A survival round says so, with its result: the dishes served and the time survived.
+    if let Some(s) = &room.survival {
+        let survived = s.ticks_survived(room.tick);
+        payload["mode"] = json!("survival");
+        payload["survival"] = json!({
+            "dishes_served": room.counters.served,
+            "ticks_survived": survived,
+            "seconds_survived": ticks_to_seconds(survived),
+            "seconds_added": ticks_to_seconds(s.added),
+            "seconds_taken": ticks_to_seconds(s.taken),
         });
     }
     payload

@@ -477,6 +477,43 @@ fn an_assisted_room_plays_assisted_rounds_and_its_bundle_and_results_say_so() {
     assert_eq!(line["payload"]["assist"]["order_time"], "x2");
 }
 
+/// Survival online: a room made with `{"mode": "Survival"}` plays its kitchen rounds on the
+/// survival clock; the live round replays only with it, and the bundle (which replays from
+/// itself) and the results line say mode survival.
+#[test]
+fn a_survival_room_plays_survival_rounds_and_its_bundle_and_results_say_so() {
+    use undercooked::net::client::api::api_create_mode;
+    use undercooked::protocol::tandem::GameMode;
+    use undercooked::sim::survival::SURVIVAL_START_TICKS;
+    let (h, dir) = server("survival");
+    let web = h.addrs.web.to_string();
+    let a = api_create_mode(&web, "Ann", GameMode::Survival).unwrap();
+    let b = api_join(&web, &a.code, "Bob", None).unwrap();
+    let mut ca = connect(&a, InputMode::Random);
+    let mut cb = connect(&b, InputMode::Random);
+    assert!(
+        pump(&mut [&mut ca, &mut cb], |c| c[0].clock().is_some_and(|r| r.tick > 120)),
+        "round live"
+    );
+    assert_eq!(ca.lobbies().first().map(|l| l.mode), Some(GameMode::Survival));
+    let s = snapshot(&h, &a.code).expect("a live round");
+    assert!(s.room.survival.is_some(), "the round is on the survival clock");
+    assert!(s.room.time_left <= SURVIVAL_START_TICKS - s.room.tick + 20 * 60);
+    assert_eq!(replayed_hash(&s), s.room.hash, "the round replays with survival");
+    h.stop();
+    let bundle = bundle_of(&dir, &a.code);
+    assert!(bundle.survival);
+    assert!(check_bundle(&bundle).expect("a valid bundle").matches());
+    let mut plain = bundle.clone();
+    plain.survival = false;
+    let check = check_bundle(&plain).expect("still a valid bundle");
+    assert!(!check.matches(), "the same frames on the level's clock make another chain");
+    let line = results(&dir).into_iter().find(|l| l["room"] == a.code.as_str()).expect("a line");
+    assert_eq!(line["mode"], "survival", "{line}");
+    assert_eq!(line["payload"]["mode"], "survival", "{line}");
+    assert!(line["payload"]["survival"]["ticks_survived"].as_u64() > Some(120), "{line}");
+}
+
 #[test]
 fn a_player_who_leaves_and_rejoins_gets_the_seat_back() {
     let (h, _) = server("rejoin");

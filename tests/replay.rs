@@ -59,10 +59,40 @@ fn the_kernel_and_kitchen_goldens_are_committed() {
         "contest_plate_counter",
         "contest_board_output",
         "pinned_pocket",
+        "survival_serves",
+        "survival_misses",
     ] {
         assert!(names.iter().any(|n| n == required), "missing script {required}");
         assert!(root().join(format!("goldens/{required}.golden.json")).is_file());
     }
+}
+
+/// The survival goldens show both ways the clock moves: `survival_serves` (solo_win's frames)
+/// buys time with every salad and never wins on points; `survival_misses` loses 15 s to a miss
+/// and runs out.
+#[test]
+fn the_survival_goldens_extend_the_clock_and_run_it_out() {
+    let payload = |name: &str| -> serde_json::Value {
+        let (code, text) =
+            cli(&["replay", "run", &format!("goldens/scripts/{name}.ron"), "--json"]);
+        assert_eq!(code, 0, "{text}");
+        serde_json::from_str(text.lines().last().expect("payload line")).expect("json")
+    };
+    let serves = payload("survival_serves");
+    assert_eq!(serves["mode"], "survival", "{serves}");
+    assert_eq!(serves["result"], serde_json::Value::Null, "no target ends a survival round");
+    let served = serves["survival"]["dishes_served"].as_u64().expect("dishes");
+    assert!(served >= 3, "{serves}");
+    assert_eq!(serves["survival"]["seconds_added"], served as f64 * 20.0, "{serves}");
+    // More clock left than a round without serves would have: 90 s − the ticks played.
+    assert!(serves["time_left"].as_f64().unwrap() > 90.0 - 1338.0 / 20.0, "{serves}");
+    let misses = payload("survival_misses");
+    assert_eq!(misses["result"], "lost", "{misses}");
+    assert_eq!(misses["counters"]["missed"], 1, "{misses}");
+    assert_eq!(misses["survival"]["seconds_taken"], 15.0, "{misses}");
+    assert_eq!(misses["survival"]["dishes_served"], 0, "{misses}");
+    let survived = misses["survival"]["ticks_survived"].as_u64().expect("ticks");
+    assert_eq!(survived, 1800 - 300, "the 90 s clock less one miss's 15 s: {misses}");
 }
 
 #[test]

@@ -127,6 +127,7 @@ pub fn random_script(level: &str, seed: u64, ticks: u32) -> InputScript {
         items: Vec::new(),
         frames,
         assist: Assist::default(),
+        survival: false,
     }
 }
 

@@ -62,6 +62,7 @@ pub fn author(level: Arc<Level>, book: Arc<RecipeBook>, mut spec: Authoring) -> 
         items: Vec::new(),
         frames,
         assist: Default::default(),
+        survival: false,
     }
 }
 

@@ -8,6 +8,7 @@ use super::local::LocalHostPlugin;
 use super::local::assist_menu::AssistMenuPlugin;
 use super::local::backdrop::BackdropPlugin;
 use super::local::designer::DesignerOverlayPlugin;
+use super::local::survival_menu::SurvivalMenuPlugin;
 #[cfg(not(target_arch = "wasm32"))]
 use super::online::WindowedOnlinePlugin;
 #[cfg(not(target_arch = "wasm32"))]
@@ -40,7 +41,12 @@ impl Plugin for ClientPlugin {
             MenuScreensPlugin,
             DesignerOverlayPlugin,
         ));
-        app.add_plugins((FramingCheckPlugin, AssistMenuPlugin, DesignerReportPlugin));
+        app.add_plugins((
+            FramingCheckPlugin,
+            AssistMenuPlugin,
+            SurvivalMenuPlugin,
+            DesignerReportPlugin,
+        ));
         // The live kitchen behind the title and menus, run by the same embedded host.
         app.add_plugins(BackdropPlugin);
         // Moving Day (Tandem): its setup screen, run, scene and HUD.

@@ -1,5 +1,5 @@
 //! The local save file: best stars per level (and which were earned with assist mode, and
-//! which levels were skipped with it) and settings, as JSON in the user's data folder
+//! which levels were skipped with it), best survival rounds per level and settings, as JSON in the user's data folder
 //! (`UNDERCOOKED_SAVE` overrides the path, so tests never touch a real save). The key bindings'
 //! config file (`config.rs`) lives beside it. Both are written atomically ([`write_atomic`]).
 
@@ -26,6 +26,18 @@ pub struct SaveData {
     /// Levels skipped with assist mode's "skip level": the next level opens as if this one had
     /// a star, and this one keeps whatever stars it has.
     pub skipped: BTreeSet<String>,
+    /// Best survival round per level id (`sim::survival`): the longest, more dishes breaking a
+    /// tie.
+    pub best_survival: BTreeMap<String, SurvivalBest>,
+}
+
+/// A survival round's result as the save keeps it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SurvivalBest {
+    /// Ticks survived (20 a second).
+    pub ticks: u32,
+    /// Dishes served.
+    pub dishes: u32,
 }
 
 impl Default for SaveData {
@@ -35,6 +47,7 @@ impl Default for SaveData {
             volume: 0.7,
             assisted: BTreeSet::new(),
             skipped: BTreeSet::new(),
+            best_survival: BTreeMap::new(),
         }
     }
 }
@@ -114,6 +127,19 @@ impl SaveData {
         }
     }
 
+    /// Keep the better survival round of `level`: longer, or as long with more dishes. True
+    /// when the save changed.
+    pub fn record_survival(&mut self, level: &str, run: SurvivalBest) -> bool {
+        let better = self
+            .best_survival
+            .get(level)
+            .is_none_or(|best| (run.ticks, run.dishes) > (best.ticks, best.dishes));
+        if better {
+            self.best_survival.insert(level.to_string(), run);
+        }
+        better
+    }
+
     /// Assist mode's "skip level": the level after `level` opens. True when it was not
     /// skipped already.
     pub fn skip(&mut self, level: &str) -> bool {
@@ -148,9 +174,39 @@ fn record_stars(
         for event in &tick.events {
             let SimEvent::RoundEnd { stars, .. } = event else { continue };
             let Ok(view) = rooms.get(tick.room) else { continue };
+            // A survival round has no stars: its best is its length and its dishes.
+            if let Some(s) = view.survival {
+                let run = SurvivalBest { ticks: s.survived, dishes: view.served };
+                if save.record_survival(&view.level_id, run) {
+                    save.store();
+                }
+                continue;
+            }
             if save.record(&view.level_id, *stars, view.assist.is_on()) {
                 save.store();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_best_survival_is_the_longest_then_the_most_dishes() {
+        let mut save = SaveData::default();
+        assert!(save.record_survival("tutorial", SurvivalBest { ticks: 2000, dishes: 4 }));
+        assert!(!save.record_survival("tutorial", SurvivalBest { ticks: 1999, dishes: 9 }));
+        assert!(!save.record_survival("tutorial", SurvivalBest { ticks: 2000, dishes: 4 }));
+        assert!(save.record_survival("tutorial", SurvivalBest { ticks: 2000, dishes: 5 }));
+        assert!(save.record_survival("tutorial", SurvivalBest { ticks: 2400, dishes: 1 }));
+        assert_eq!(save.best_survival["tutorial"], SurvivalBest { ticks: 2400, dishes: 1 });
+        assert!(save.best_stars.is_empty(), "a survival round records no stars");
+        // It survives the save file, and a save from before survival still reads.
+        let text = serde_json::to_string(&save).unwrap();
+        assert_eq!(serde_json::from_str::<SaveData>(&text).unwrap(), save);
+        let old: SaveData = serde_json::from_str(r#"{"best_stars": {"tutorial": 2}}"#).unwrap();
+        assert!(old.best_survival.is_empty() && old.best_stars["tutorial"] == 2);
     }
 }

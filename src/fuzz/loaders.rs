@@ -130,6 +130,7 @@ fn sample_bundle(book_source: &str, book: &RecipeBook) -> Option<Vec<u8>> {
         frames: crate::replay::bundle::pack_frames(&admitted),
         result: "{}".into(),
         assist: Default::default(),
+        survival: false,
     };
     Some(bundle.to_ron().into_bytes())
 }

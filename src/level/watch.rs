@@ -382,7 +382,8 @@ fn restart_edited_rooms(
             room.cooks.iter().map(|c| SeatSpec::new(c.seat, c.name.clone())).collect();
         // The same assists as the round it replaces, applied to the edited level.
         let fresh =
-            Room::assisted((*level).clone(), lib.book.clone(), room.seed, &seats, room.assist);
+            Room::assisted((*level).clone(), lib.book.clone(), room.seed, &seats, room.assist)
+                .with_survival(room.survival.is_some());
         info!("designer: room restarted on the edited level `{}`", room.level.id);
         commands.entity(entity).insert(fresh);
     }

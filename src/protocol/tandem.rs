@@ -17,6 +17,9 @@ use serde::{Deserialize, Serialize};
 pub enum GameMode {
     #[default]
     Cooking,
+    /// The kitchen on the survival clock (`sim::survival`): no target, the round lasts until
+    /// its clock runs out.
+    Survival,
     /// Two seats carry one couch (seats 0 fore and 1 aft; seats 2–3 watch): docs/TANDEM.md.
     Tandem,
 }
@@ -26,6 +29,7 @@ impl GameMode {
     pub fn label(self) -> &'static str {
         match self {
             GameMode::Cooking => "cooking",
+            GameMode::Survival => "survival",
             GameMode::Tandem => "tandem (moving day)",
         }
     }
@@ -33,7 +37,8 @@ impl GameMode {
     /// The other mode (the host's key steps through them).
     pub fn next(self) -> GameMode {
         match self {
-            GameMode::Cooking => GameMode::Tandem,
+            GameMode::Cooking => GameMode::Survival,
+            GameMode::Survival => GameMode::Tandem,
             GameMode::Tandem => GameMode::Cooking,
         }
     }
@@ -182,7 +187,8 @@ mod tests {
 
     #[test]
     fn the_mode_steps_and_crosses_the_wire() {
-        assert_eq!(GameMode::default().next(), GameMode::Tandem);
+        assert_eq!(GameMode::default().next(), GameMode::Survival);
+        assert_eq!(GameMode::Survival.next(), GameMode::Tandem);
         assert_eq!(GameMode::Tandem.next(), GameMode::Cooking);
         let mut buf = [0u8; 4];
         let bytes = postcard::to_slice(&GameMode::Tandem, &mut buf).unwrap();

@@ -71,6 +71,9 @@ pub struct Bundle {
     /// The round's assists; a bundle from before assist mode reads as off.
     #[serde(default)]
     pub assist: Assist,
+    /// A survival round (`sim::survival`); a bundle without it is a round to the level's clock.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub survival: bool,
 }
 
 /// FNV-1a 64 of a text, as 16 hex digits.
@@ -209,7 +212,8 @@ pub fn check_bundle(bundle: &Bundle) -> Result<BundleCheck, String> {
     let seats: Vec<SeatSpec> =
         bundle.seats.iter().map(|(s, n)| SeatSpec::new(*s, n.clone())).collect();
     let mut room =
-        Room::assisted(Arc::new(level), Arc::new(book), bundle.seed, &seats, bundle.assist);
+        Room::assisted(Arc::new(level), Arc::new(book), bundle.seed, &seats, bundle.assist)
+            .with_survival(bundle.survival);
 
     let mut hashes = vec![(0, room.hash)];
     let mut snapshots = vec![(0, named_fields(&room))];

@@ -102,6 +102,8 @@ impl From<BundleV1> for Bundle {
             frames,
             result: b.result,
             assist: b.assist,
+            // Version 1 predates survival.
+            survival: false,
         }
     }
 }
@@ -182,6 +184,7 @@ mod tests {
             frames,
             result: "{}".into(),
             assist: Assist::default(),
+            survival: false,
         }
     }
 

@@ -40,7 +40,8 @@ pub struct ReplayRun {
 /// Build the script's room: seats 0..n named "Cook n", pre-placed items, tick 0.
 pub fn build_room(level: Arc<Level>, book: Arc<RecipeBook>, script: &InputScript) -> Room {
     let seats = SeatSpec::numbered(script.seat_count());
-    let mut room = Room::assisted(level, book, script.seed, &seats, script.assist);
+    let mut room = Room::assisted(level, book, script.seed, &seats, script.assist)
+        .with_survival(script.survival);
     for p in &script.items {
         room.preplace(p.station as usize, p.item.kind());
     }

@@ -85,6 +85,9 @@ pub struct InputScript {
     /// The round's assists (`sim::assist`); default off.
     #[serde(default)]
     pub assist: Assist,
+    /// A survival round (`sim::survival`); written only when on, like the scripts before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub survival: bool,
 }
 
 /// Why a script cannot be replayed.

@@ -324,4 +324,10 @@ pub enum SimEvent {
         target: i32,
         stars: u8,
     },
+    /// Survival only: the round clock moved by `delta` ticks (a serve added, a miss took) and
+    /// now holds `time_left` (the stage-7 tick it spends is not counted here).
+    Clock {
+        delta: i32,
+        time_left: u32,
+    },
 }

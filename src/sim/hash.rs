@@ -172,6 +172,12 @@ pub fn walk<S: FieldSink + ?Sized>(room: &Room, sink: &mut S) {
     if room.assist.is_on() {
         sink.field(&|| "assist".into(), room.assist.code());
     }
+    // Likewise survival: only a survival round has its three tallies.
+    if let Some(s) = &room.survival {
+        sink.field(&|| "survival.added".into(), s.added as i64);
+        sink.field(&|| "survival.taken".into(), s.taken as i64);
+        sink.field(&|| "survival.survived".into(), s.survived as i64);
+    }
     sink.field(&|| "tick".into(), room.tick as i64);
     sink.field(&|| "rng".into(), room.rng.state as i64);
     sink.field(&|| "next_item".into(), room.next_item as i64);

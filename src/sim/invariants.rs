@@ -12,10 +12,16 @@ use super::item::{ItemKind, Place};
 use super::kinds::{StationKind, Tile, Vessel};
 use super::room::Room;
 use super::stations::POT_CAPACITY;
+use super::verdict::Verdict;
 
 /// One broken law, with what it involves.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Violation {
+    /// A survival clock over its cap, or a decided survival round without its length.
+    #[error(
+        "survival clock {time_left} ticks (cap {cap}), survived {survived} with result {result:?}"
+    )]
+    SurvivalClock { time_left: u32, cap: u32, survived: u32, result: Option<Verdict> },
     /// `items` is not in strictly increasing id order (an id twice, or out of order).
     #[error("item {id:?} follows item {previous:?}: ids not strictly increasing")]
     ItemOrder { previous: ItemId, id: ItemId },
@@ -210,6 +216,18 @@ fn check_tallies(room: &Room) -> Option<Violation> {
             served: c.served,
             destroyed: c.destroyed,
         });
+    }
+    if let Some(s) = &room.survival {
+        let cap = super::survival::SURVIVAL_CAP_TICKS;
+        let unmeasured = room.result == Some(Verdict::Lost) && s.survived == 0;
+        if room.time_left > cap || unmeasured || room.result == Some(Verdict::Won) {
+            return Some(Violation::SurvivalClock {
+                time_left: room.time_left,
+                cap,
+                survived: s.survived,
+                result: room.result,
+            });
+        }
     }
     if room.score < 0 {
         return Some(Violation::NegativeScore { score: room.score });

@@ -36,6 +36,7 @@ pub mod round;
 pub mod scoring;
 pub mod station;
 pub mod stations;
+pub mod survival;
 pub mod units;
 pub mod v2;
 pub mod verdict;

@@ -19,6 +19,7 @@ use super::recipe_book::RecipeBook;
 use super::rng::SplitMix64;
 use super::room::Room;
 use super::station::{Station, StationState};
+use super::survival::{SURVIVAL_START_TICKS, SurvivalClock};
 use super::units::TILE;
 use super::v2::V2;
 use bevy::prelude::*;
@@ -132,6 +133,7 @@ impl Room {
             .collect();
         let mut room = Room {
             assist,
+            survival: None,
             seed,
             tick: 0,
             hash: 0,
@@ -171,6 +173,18 @@ impl Room {
         hazards::init_room(&mut room);
         room.hash = hash::chain(0, &room);
         room
+    }
+
+    /// This room as a survival round when `on` (`survival.rs`): the clock starts at
+    /// [`SURVIVAL_START_TICKS`] instead of the level's limit, and the tick-0 head is rehashed
+    /// with survival's fields. Off: the room unchanged.
+    pub fn with_survival(mut self, on: bool) -> Room {
+        if on {
+            self.survival = Some(SurvivalClock::default());
+            self.time_left = SURVIVAL_START_TICKS;
+            self.hash = hash::chain(0, &self);
+        }
+        self
     }
 
     /// Place an item on a station before the round starts (replay scripts and tests).

@@ -27,6 +27,15 @@ fn expire_orders(room: &mut Room) {
             room.counters.missed += 1;
             room.events.push(SimEvent::OrderMissed { order_id: order.id, recipe: order.recipe });
             apply_miss(room);
+            // Survival: a miss takes its seconds off the clock.
+            if let Some(mut clock) = room.survival {
+                let delta = clock.shorten(&mut room.time_left);
+                room.survival = Some(clock);
+                if delta > 0 {
+                    let time_left = room.time_left;
+                    room.events.push(SimEvent::Clock { delta: -(delta as i32), time_left });
+                }
+            }
         } else {
             i += 1;
         }

@@ -19,6 +19,7 @@ use super::order::Order;
 use super::recipe_book::RecipeBook;
 use super::rng::SplitMix64;
 use super::station::{Station, StationState};
+use super::survival::SurvivalClock;
 use super::units::{Cell, QUALITY_FULL};
 use super::verdict::Verdict;
 use bevy::prelude::*;
@@ -31,6 +32,8 @@ pub struct Room {
     pub book: Arc<RecipeBook>,
     /// The round's assists (`assist.rs`): already applied to `level`; hashed when on.
     pub assist: Assist,
+    /// Survival's clock tallies (`survival.rs`): `Some` only in a survival round; hashed then.
+    pub survival: Option<SurvivalClock>,
     pub seed: u64,
     /// Ticks simulated so far (the next tick to simulate).
     pub tick: u32,

@@ -14,6 +14,15 @@ pub fn step_room_round(room: &mut Room) {
         return; // the settle: the clock is frozen at the verdict
     }
     room.time_left = room.time_left.saturating_sub(1);
+    // Survival has no target: the round lasts until its clock runs out (or the kitchen burns
+    // down), and what it survived is its result.
+    if let Some(clock) = &mut room.survival {
+        if room.time_left == 0 || room.hazards.burnt_down {
+            clock.survived = room.tick + 1;
+            decide(room, Verdict::Lost);
+        }
+        return;
+    }
     let won = room.score >= room.level.target_score;
     // A kitchen burnt down (stage 6: every flammable fixture ablaze) is lost on the spot.
     if won || room.time_left == 0 || room.hazards.burnt_down {

@@ -6,6 +6,7 @@ use super::events::{DeniedReason, SimEvent};
 use super::item::ItemKind;
 use super::kinds::Form;
 use super::room::Room;
+use super::survival::dish_ticks;
 use super::units::QUALITY_FULL;
 
 /// The streak multiplier stops growing at 5 consecutive serves (×1.5).
@@ -120,6 +121,15 @@ pub fn serve(room: &mut Room, cook_index: usize) {
         streak: room.streak,
     });
     add_score(room, pts);
+    // Survival: the dish buys its recipe's seconds.
+    if let Some(mut clock) = room.survival {
+        let base = room.book.recipes.get(order.recipe as usize).map_or(0, |r| r.base_score);
+        let delta = clock.extend(&mut room.time_left, dish_ticks(base));
+        room.survival = Some(clock);
+        if delta > 0 {
+            room.events.push(SimEvent::Clock { delta: delta as i32, time_left: room.time_left });
+        }
+    }
 }
 
 #[cfg(test)]

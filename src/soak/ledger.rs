@@ -9,6 +9,7 @@ use crate::sim::events::SimEvent;
 use crate::sim::ids::ItemId;
 use crate::sim::item::ItemKind;
 use crate::sim::room::Room;
+use crate::sim::survival::{SURVIVAL_CAP_TICKS, SURVIVAL_START_TICKS};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -27,6 +28,9 @@ pub enum Drift {
     CookScore { seat: u8, expected: i32, actual: i32 },
     /// Rack + plate items + sink stack + plates a hazard wasted is not the level's plates.
     Plates { clean: u32, items: u32, dirty: u32, lost: u32, total: u32 },
+    /// Survival: the clock (or one of its tallies, `what`) against the one rebuilt from the
+    /// start, the `Clock` events and one tick spent per undecided tick.
+    Clock { what: &'static str, expected: u32, actual: u32 },
 }
 
 impl fmt::Display for Drift {
@@ -51,6 +55,9 @@ impl fmt::Display for Drift {
                 f,
                 "plates: {clean} clean + {items} items + {dirty} dirty + {lost} wasted by hazards != {total}"
             ),
+            Drift::Clock { what, expected, actual } => {
+                write!(f, "survival {what} {actual}, but the events and ticks make {expected}")
+            }
         }
     }
 }
@@ -68,6 +75,11 @@ pub struct Ledger {
     plates: BTreeSet<ItemId>,
     /// Plates destroyed as `Wasted` (a fire or a falling floor took them).
     plates_lost: u32,
+    /// Survival: the clock, ticks added and taken, as the events and ticks rebuild them
+    /// (`None` until the first survival tick).
+    clock: Option<(u32, u32, u32)>,
+    /// Had the round a verdict before this tick (its clock frozen)?
+    decided: bool,
 }
 
 impl Ledger {
@@ -95,6 +107,10 @@ impl Ledger {
                 _ => {}
             }
         }
+        if room.survival.is_some() {
+            self.check_clock(room)?;
+        }
+        self.decided = room.result.is_some();
         self.plates = room
             .items
             .iter()
@@ -124,6 +140,49 @@ impl Ledger {
             if expected != cook.score {
                 return Err(Drift::CookScore { seat: cook.seat, expected, actual: cook.score });
             }
+        }
+        Ok(())
+    }
+
+    /// Survival's clock rebuilt: the start, each `Clock` event's delta (its `time_left` must be
+    /// the result), then the tick stage 7 spends unless the round was already decided; the
+    /// tallies are the events' sums, and a decided round has its length.
+    fn check_clock(&mut self, room: &Room) -> Result<(), Drift> {
+        let Some(s) = room.survival else { return Ok(()) };
+        let (mut left, mut added, mut taken) = self.clock.unwrap_or((SURVIVAL_START_TICKS, 0, 0));
+        let drift = |what, expected, actual| Err(Drift::Clock { what, expected, actual });
+        for event in &room.events {
+            if let SimEvent::Clock { delta, time_left } = *event {
+                let step = delta.unsigned_abs();
+                if delta >= 0 {
+                    left = left.saturating_add(step);
+                    added += step;
+                } else {
+                    left = left.saturating_sub(step);
+                    taken += step;
+                }
+                if left != time_left || left > SURVIVAL_CAP_TICKS {
+                    return drift("Clock event time_left", left, time_left);
+                }
+            }
+        }
+        if !self.decided {
+            left = left.saturating_sub(1);
+        }
+        self.clock = Some((left, added, taken));
+        if left != room.time_left {
+            return drift("time_left", left, room.time_left);
+        }
+        if (added, taken) != (s.added, s.taken) {
+            let (what, e, a) = if added != s.added {
+                ("added", added, s.added)
+            } else {
+                ("taken", taken, s.taken)
+            };
+            return drift(what, e, a);
+        }
+        if room.result.is_some() && s.survived == 0 {
+            return drift("survived at the verdict", room.tick, 0);
         }
         Ok(())
     }

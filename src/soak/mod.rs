@@ -47,6 +47,10 @@ pub struct SoakArgs {
     /// Soak only this level id (or file).
     #[arg(long)]
     pub level: Option<String>,
+    /// Every round a survival round (`sim::survival`): the clock laws and the ledger's clock
+    /// check too.
+    #[arg(long)]
+    pub survival: bool,
 }
 
 /// What a clean soak of one level saw.
@@ -108,8 +112,9 @@ struct Round {
 }
 
 impl Round {
-    fn new(level: &Arc<Level>, book: &Arc<RecipeBook>, seed: u64) -> Round {
-        let room = Room::new(level.clone(), book.clone(), seed, &SeatSpec::numbered(SOAK_COOKS));
+    fn new(level: &Arc<Level>, book: &Arc<RecipeBook>, seed: u64, survival: bool) -> Round {
+        let room = Room::new(level.clone(), book.clone(), seed, &SeatSpec::numbered(SOAK_COOKS))
+            .with_survival(survival);
         let bots = BotTeam::new(&room, &BOT_SEATS);
         // The random cooks' stream is keyed off the round seed, so a round replays alone.
         let random = RandomCooks::new(seed ^ 0x50A6_50A6, SOAK_COOKS);
@@ -138,8 +143,9 @@ pub fn soak_level(
     book: &Arc<RecipeBook>,
     seed: u64,
     ticks: u64,
+    survival: bool,
 ) -> Result<LevelSoak, SoakFailure> {
-    let mut round = Round::new(level, book, seed);
+    let mut round = Round::new(level, book, seed, survival);
     let mut out = LevelSoak { ticks, rounds: 1, served: 0, max_items: 0 };
     // The tick-0 state is checked too: a level that starts broken fails before any input.
     let start = invariants::check(&round.room).map(Broken::Invariant);
@@ -157,7 +163,7 @@ pub fn soak_level(
     for _ in 0..ticks {
         if round.room.result.is_some() {
             out.served += round.room.counters.served as u64;
-            round = Round::new(level, book, round.seed.wrapping_add(1));
+            round = Round::new(level, book, round.seed.wrapping_add(1), survival);
             out.rounds += 1;
         }
         round.step().map_err(|b| fail(&round, b))?;
@@ -189,15 +195,16 @@ pub fn run(args: &SoakArgs) -> u8 {
     };
     let profile = if cfg!(debug_assertions) { "debug" } else { "release" };
     println!(
-        "soak: {} level(s) × {} ticks, {SOAK_COOKS} cooks (seats 0-1 planner bots, 2-3 random), seed {}, {profile} build",
+        "soak: {} level(s) × {} ticks, {SOAK_COOKS} cooks (seats 0-1 planner bots, 2-3 random), seed {}, {}{profile} build",
         levels.len(),
         args.ticks,
-        args.seed
+        args.seed,
+        if args.survival { "survival rounds, " } else { "" }
     );
     for level in levels {
         let level = Arc::new(level);
         let start = Instant::now();
-        match soak_level(&level, &book, args.seed, args.ticks) {
+        match soak_level(&level, &book, args.seed, args.ticks, args.survival) {
             Ok(s) => {
                 let secs = start.elapsed().as_secs_f64().max(1e-9);
                 println!(

@@ -18,7 +18,7 @@ fn every_campaign_level_keeps_its_invariants_for_20k_ticks() {
     let mut served = 0;
     for level in levels {
         let level = Arc::new(level);
-        match soak_level(&level, &book, SEED, TICKS) {
+        match soak_level(&level, &book, SEED, TICKS, false) {
             Ok(s) => {
                 println!(
                     "{}: {} rounds, {} served, max {} items",
@@ -40,7 +40,25 @@ fn two_sinks_washing_the_last_dirty_plate_make_no_plate() {
     let book = Arc::new(load_recipes_file(Path::new("assets/recipes.ron")).expect("recipes"));
     let level =
         undercooked::level::find_level(Path::new("levels"), "harbour", &book).expect("harbour");
-    if let Err(failure) = soak_level(&Arc::new(level), &book, 16, 1_440) {
+    if let Err(failure) = soak_level(&Arc::new(level), &book, 16, 1_440, false) {
         panic!("soak failed: {failure}");
     }
+}
+
+/// Survival rounds on every campaign level: the invariants and the ledger, whose survival part
+/// rebuilds the clock from its start, the `Clock` events and the ticks spent.
+#[test]
+fn every_campaign_level_keeps_its_invariants_in_survival_rounds() {
+    let book = Arc::new(load_recipes_file(Path::new("assets/recipes.ron")).expect("recipes"));
+    let levels = load_campaign(Path::new("levels"), &book).expect("campaign");
+    let (mut rounds, mut served) = (0, 0);
+    for level in levels {
+        match soak_level(&Arc::new(level), &book, SEED, 6_000, true) {
+            Ok(s) => (rounds, served) = (rounds + s.rounds, served + s.served),
+            Err(failure) => panic!("survival soak failed: {failure}"),
+        }
+    }
+    // The clock really moves both ways: dishes are served, and some rounds run out.
+    assert!(served > 0, "no dish was served in any survival round");
+    assert!(rounds > 15, "no survival round ended ({rounds} rounds on 15 levels)");
 }

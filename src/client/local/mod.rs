@@ -10,11 +10,13 @@ pub mod designer;
 pub mod emotes;
 pub mod generated;
 pub mod scripted;
+pub mod survival_menu;
 
 use super::args::{Autoplay, Options};
 use super::input::Lineup;
 use super::local::assist_menu::RoundAssist;
 use super::local::scripted::{ScriptPilot, not_held, push_script_frames, scripted_room};
+use super::local::survival_menu::RoundSurvival;
 use super::state::{AppState, Online};
 use crate::bot::planner::BotTeam;
 use crate::clock::TickClockPlugin;
@@ -201,7 +203,10 @@ fn start_local_round(world: &mut World) {
     let assist = world.get_resource::<RoundAssist>().map_or_else(|| options.assist(), |r| r.0);
     let (level, book) = (Arc::new(level), Arc::new(book));
     let room = match scripted_room(world.resource::<Options>()) {
-        None => Room::assisted(level.clone(), book, seed, &seats, assist),
+        None => {
+            let survival = world.get_resource::<RoundSurvival>().is_some_and(|s| s.0);
+            Room::assisted(level.clone(), book, seed, &seats, assist).with_survival(survival)
+        }
         Some(Ok((room, pilot))) if room.level.id == level.id => {
             world.insert_resource(pilot);
             room

@@ -67,6 +67,7 @@ pub fn lobby_lines(lobby: &LobbyView, seats: &[u8], in_round: &[u8]) -> String {
     };
     let level = match lobby.mode {
         GameMode::Cooking => format!("level {}", lobby.level_id),
+        GameMode::Survival => format!("level {}, mode survival", lobby.level_id),
         GameMode::Tandem => format!("mode {} (seats P1 fore, P2 aft)", lobby.mode.label()),
     };
     let mut text = format!("Room {} | {} | {level}", lobby.code, phase);

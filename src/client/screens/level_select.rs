@@ -1,10 +1,12 @@
-//! The Level Select screen: the round's assists (assist mode, before the round), the campaign
-//! in play order with each level's best stars (and whether they were assisted), locked levels
+//! The Level Select screen: the round's assists (assist mode, before the round) and mode
+//! (standard or survival), the campaign in play order with each level's best stars (and
+//! whether they were assisted) and best survival, locked levels
 //! naming what opens them, and assist mode's "skip level". Steered like every menu screen
 //! (`nav`); how stars open the campaign ([`unlocked`]) is written here too.
 
 use crate::client::args::Options;
 use crate::client::local::assist_menu::{AssistOption, RoundAssist, assist_label, skip_target};
+use crate::client::local::survival_menu::{RoundSurvival, survival_label, survival_text};
 use crate::client::local::{MenuBots, SelectedLevel};
 use crate::client::save::SaveData;
 use crate::client::screens::loading::{GameAssets, campaign_from_assets};
@@ -77,6 +79,7 @@ fn spawn_level_select(
     options: Res<Options>,
     save: Res<SaveData>,
     assist: Option<Res<RoundAssist>>,
+    survival: Option<Res<RoundSurvival>>,
     assets: Option<Res<GameAssets>>,
     loaded: Res<Assets<LevelAsset>>,
 ) {
@@ -92,9 +95,11 @@ fn spawn_level_select(
     // The assists first (chosen before the round), then the campaign in two columns (play
     // order runs down the left, then the right: Up/Down walk it in order), then skip and Back.
     // Compact rows, so all fifteen levels and the assists fit a 1280x720 window.
+    let survival = survival.is_some_and(|s| s.0);
     let assists: Vec<(MenuAction, String)> = AssistOption::ALL
         .into_iter()
         .map(|o| (MenuAction::Assist(o), assist_label(&assist, o)))
+        .chain([(MenuAction::Survival, survival_label(survival))])
         .collect();
     let mut rows: Vec<(MenuAction, String)> = Vec::new();
     let mut tail: Vec<(MenuAction, String)> = Vec::new();
@@ -110,10 +115,13 @@ fn spawn_level_select(
                     (false, true) if stars == 0 => "  (skipped)",
                     _ => "",
                 };
+                // The best survival beside the stars (survival is played on open levels only).
+                let best = save.best_survival.get(&l.id).map(survival_text);
+                let best = best.map_or_else(String::new, |b| format!("  survived {b}"));
                 if open(k) {
                     rows.push((
                         MenuAction::PickLevel(l.id.clone()),
-                        format!("{}. {}  [{}]{mark}", k + 1, l.name, stars_text(stars)),
+                        format!("{}. {}  [{}]{mark}{best}", k + 1, l.name, stars_text(stars)),
                     ));
                 } else {
                     let line = format!(
@@ -139,7 +147,7 @@ fn spawn_level_select(
         let mut index = 0;
         p.spawn(Node { column_gap: px(12), ..default() }).with_children(|row| {
             for (action, line) in assists {
-                spawn_item(row, index, action, line, (px(400), 20.0));
+                spawn_item(row, index, action, line, (px(380), 20.0));
                 index += 1;
             }
         });

@@ -7,6 +7,7 @@
 use crate::client::args::Options;
 use crate::client::input::Lineup;
 use crate::client::local::assist_menu::{AssistChoice, AssistOption, RoundAssist, assist_label};
+use crate::client::local::survival_menu::{RoundSurvival, SurvivalFlip, survival_label};
 use crate::client::screens::join_form::{JoinField, JoinForm};
 use crate::client::settings::access::AccessOption;
 use crate::client::settings::config::{Bindings, Control, Rebinding, Slot};
@@ -40,6 +41,8 @@ pub enum MenuAction {
     Access(AccessOption),
     /// Level select: step a round assist (Left / Right, or confirm).
     Assist(AssistOption),
+    /// Level select: the round's mode, standard or survival (Left / Right, or confirm).
+    Survival,
     /// Level select: assist mode's "skip level" on this level (the next one opens).
     SkipLevel(String),
     /// Main menu: the day's generated kitchen (native builds).
@@ -252,7 +255,10 @@ pub fn steer_menu(
         }
         let steps = matches!(
             item.action,
-            MenuAction::Volume | MenuAction::Access(_) | MenuAction::Assist(_)
+            MenuAction::Volume
+                | MenuAction::Access(_)
+                | MenuAction::Assist(_)
+                | MenuAction::Survival
         );
         if item.index == cursor.0 && (p.confirm || (steps && (p.left || p.right))) {
             chosen = Some(item.action.clone());
@@ -277,17 +283,23 @@ fn answer_shared_lines(
         MenuAction::Assist(option) => {
             commands.trigger(AssistChoice { option, up: !choice.left });
         }
+        MenuAction::Survival => commands.trigger(SurvivalFlip),
         _ => {}
     }
 }
 
-/// The assist lines follow the round's assist (chosen here, or `--assist-*`).
+/// The assist lines follow the round's assist (chosen here, or `--assist-*`), and the survival
+/// line the round's mode.
 fn relabel_assists(
     options: Option<Res<Options>>,
     assist: Option<Res<RoundAssist>>,
+    survival: Option<Res<RoundSurvival>>,
     mut items: Query<&mut MenuItem>,
 ) {
     for mut item in &mut items {
+        if item.action == MenuAction::Survival {
+            item.label = survival_label(survival.as_ref().is_some_and(|s| s.0));
+        }
         if let MenuAction::Assist(option) = item.action {
             let from_args = || options.as_ref().map_or(Assist::OFF, |o| o.0.assist());
             let a = assist.as_ref().map_or_else(from_args, |a| a.0);

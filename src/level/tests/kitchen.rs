@@ -61,7 +61,7 @@ fn bench(fixture: char) -> Room {
 }
 
 /// Put `kind` in `seat`'s hand.
-fn give(r: &mut Room, seat: u8, kind: ItemKind) -> ItemId {
+pub(super) fn give(r: &mut Room, seat: u8, kind: ItemKind) -> ItemId {
     let id = r.create_item(kind, Place::Hand(seat));
     let c = r.cook_index(seat).unwrap();
     r.cooks[c].held = Some(id);
@@ -74,13 +74,13 @@ fn put(r: &mut Room, station: usize, kind: ItemKind) -> ItemId {
 }
 
 /// One press tick for `seat` (the next tick without a frame is a release).
-fn tap(r: &mut Room, seat: u8) {
+pub(super) fn tap(r: &mut Room, seat: u8) {
     send(r, seat, (0, 0), true, None);
     step_room(r);
 }
 
 /// Step `n` ticks with no input.
-fn idle(r: &mut Room, n: u32) {
+pub(super) fn idle(r: &mut Room, n: u32) {
     for _ in 0..n {
         step_room(r);
     }
@@ -90,7 +90,7 @@ fn food(i: Ingredient, f: Form) -> ItemKind {
     ItemKind::Food(i, f)
 }
 
-fn plate(parts: &[Part]) -> ItemKind {
+pub(super) fn plate(parts: &[Part]) -> ItemKind {
     let mut parts = parts.to_vec();
     parts.sort();
     ItemKind::Plate { parts }
@@ -104,7 +104,7 @@ fn recipe_index(r: &Room, id: &str) -> u16 {
     r.book.index_of(id).expect("recipe in the book") as u16
 }
 
-fn recipe_parts(r: &Room, id: &str) -> Vec<Part> {
+pub(super) fn recipe_parts(r: &Room, id: &str) -> Vec<Part> {
     r.book.recipes[recipe_index(r, id) as usize].parts.clone()
 }
 
@@ -1173,7 +1173,7 @@ fn per_cook_contributions_sum_to_the_score() {
 // Round end
 // ---------------------------------------------------------------------------------------------
 
-fn round_room(time_limit: u32, target: i32) -> Room {
+pub(super) fn round_room(time_limit: u32, target: i32) -> Room {
     let mut r = room_with(&["#####", "#1W2#", "#####"], 2, |l| {
         l.orders.pool = vec!["salad".into()];
         l.orders.concurrent = 2;

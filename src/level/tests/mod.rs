@@ -10,6 +10,7 @@ mod kitchen;
 mod kitchen_props;
 mod movement;
 mod moves;
+mod survival;
 mod targeting;
 mod verbs;
 

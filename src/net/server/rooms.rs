@@ -122,7 +122,7 @@ pub fn end_round(
     hosted.chain.record(room);
     abort(room);
     let payload = crate::report::result_payload(room);
-    let line = serde_json::json!({
+    let mut line = serde_json::json!({
         "room": hosted.code,
         "reason": reason,
         "started_at_ms": hosted.round_started.map(unix_ms),
@@ -131,6 +131,10 @@ pub fn end_round(
         "frames_admitted": room.inputs.log().len(),
         "payload": payload,
     });
+    // A survival round's line says its mode, as a Tandem round's does.
+    if room.survival.is_some() {
+        line["mode"] = serde_json::json!("survival");
+    }
     match log.append(&line) {
         Ok(()) => info!(room = %hosted.code, reason, result = ?room.result, "round recorded"),
         Err(e) => error!(room = %hosted.code, error = %e, "results.jsonl write failed"),
@@ -160,6 +164,7 @@ pub fn end_round(
         frames: pack_frames(room.inputs.log()),
         result: hosted.last_result.clone(),
         assist: room.assist,
+        survival: room.survival.is_some(),
     };
     bundles.thread.write(Box::new(bundle));
     if let Some(round) = hosted.round {
@@ -403,7 +408,8 @@ fn start_round(
     seats.sort_by_key(|s| s.seat);
     // The seed comes from the OS: the sim is deterministic given it, and the seed is logged.
     let seed = u64::from_le_bytes(bevy_replicon_renet::netcode::generate_random_bytes());
-    let mut room = Room::assisted(level, book, seed, &seats, hosted.assist);
+    let survival = hosted.mode == GameMode::Survival;
+    let mut room = Room::assisted(level, book, seed, &seats, hosted.assist).with_survival(survival);
     // The admitted log is the round's replay: the bundle's frames.
     room.inputs.record();
     hosted.rounds += 1;
@@ -468,17 +474,19 @@ pub fn abort_all(world: &mut World, reason: &str) {
 /// (`replay::admitted::run_admitted`: each queued before the tick it was admitted at, in
 /// admission order) for `upto` ticks, and returns the hash: the
 /// proof that the network round is the deterministic function of its admitted inputs. `level`
-/// is the level as the round played it, `assist` already applied (a live room's `level`).
+/// is the level as the round played it, `assist` already applied (a live room's `level`);
+/// `survival` whether it played on the survival clock.
 pub fn replay_admitted(
     level: Arc<Level>,
     book: Arc<RecipeBook>,
     seed: u64,
     seats: &[SeatSpec],
     assist: Assist,
+    survival: bool,
     admitted: &[AdmittedFrame],
     upto: u32,
 ) -> u64 {
-    let mut room = Room::open_applied(level, book, seed, seats, assist);
+    let mut room = Room::open_applied(level, book, seed, seats, assist).with_survival(survival);
     run_admitted(&mut room, admitted, upto, |_| {});
     room.hash
 }
@@ -494,6 +502,7 @@ pub fn replay_live(room: &Room) -> u64 {
         room.seed,
         &seats,
         room.assist,
+        room.survival.is_some(),
         room.inputs.log(),
         room.tick,
     )
