@@ -187,8 +187,9 @@ uc_wasm_opt() {
 # the old artifacts beside the new, and on 2026-12-06 a CI machine's disk filled mid-build
 # ("No space left on device" while linking test binaries) after the Agones dependencies landed.
 UC_CACHE_DIRS=("$CARGO_TARGET_DIR" "$HOME/.cache/undercooked-wasm-target" "$HOME/.cache/undercooked-compare")
-# Free space a whole .ci/run needs on the caches' disk when every cache is cold: measured at
-# ~25 GiB for the caches it fills (docs/PERFORMANCE.md, "Build times"), with room to spare.
+# Free space a whole .ci/run needs on the caches' disk when every cache is cold: its caches
+# measured 19 GiB (target) + 1.5 GiB (wasm) after a full run on 2026-12-06 (docs/PERFORMANCE.md,
+# "Build times"), and a build's temporary files come on top: 35 leaves room to spare.
 UC_CI_MIN_FREE_GIB=${UC_CI_MIN_FREE_GIB:-35}
 
 # GiB free on the disk that holds PATH (or its nearest existing parent).
