@@ -963,7 +963,7 @@ fn accessibility_options_round_trip_and_a_bad_value_is_refused_by_name() {
 
     // A file written before the options existed: the keys as saved, the default options.
     let mut keys = Bindings::default();
-    keys.keyboard_1.act = KeyCode::KeyQ;
+    keys.keyboard_1.act = KeyCode::KeyZ;
     let full = bindings_text(&keys);
     let cut = full.find("    accessibility:").expect("the options are written");
     std::fs::write(&file, format!("{})\n", &full[..cut])).unwrap();
