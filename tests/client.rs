@@ -12,7 +12,7 @@ use leafwing_input_manager::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-use undercooked::client::hud::{Nudge, spawn_nudges};
+use undercooked::client::hud::nudges::{Nudge, spawn_nudges};
 use undercooked::client::input::{CookAction, Device, frame_from_action, input_map};
 use undercooked::client::kitchen::interp::{DrawnAt, Trail, blend_cooks};
 use undercooked::net::client::outbox::Outbox;
@@ -761,8 +761,9 @@ fn temp_dir(tag: &str) -> PathBuf {
 #[test]
 fn rebinding_changes_the_frames_refuses_conflicts_and_saves() {
     use undercooked::client::settings::config::{
-        Bindings, ConfigFile, Control, Rebinding, Slot, capture_rebind, load_bindings,
+        Bindings, ConfigFile, Control, Slot, load_bindings,
     };
+    use undercooked::client::settings::rebind::{Rebinding, capture_rebind};
     let dir = temp_dir("rebind");
     let file = dir.join("config.ron");
     let mut app = App::new();

@@ -83,6 +83,10 @@ pub struct PlayArgs {
     /// Assist mode: the round's clock +50 %.
     #[arg(long)]
     pub assist_round: bool,
+    /// Survival (`sim::survival`): the clock starts short, each dish served buys time, a missed
+    /// order takes some; the round lasts until it runs out (Level Select's mode line too).
+    #[arg(long, conflicts_with_all = ["mode", "script"])]
+    pub survival: bool,
     /// The room's seed (orders and the random autoplay derive from it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -137,6 +141,7 @@ impl Default for PlayArgs {
             hold_at_tick: None,
             assist_orders: OrderTime::Normal,
             assist_round: false,
+            survival: false,
             seed: 1,
             measure: false,
             perf: false,

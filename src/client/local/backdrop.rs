@@ -6,7 +6,7 @@
 
 use crate::bot::planner::BotTeam;
 use crate::client::args::Options;
-use crate::client::local::local_play;
+use crate::client::state::local_play;
 use crate::client::state::{AppState, BackdropRoom};
 use crate::level::{find_level, load_recipes_file};
 use crate::protocol::InRoom;

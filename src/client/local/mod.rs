@@ -17,7 +17,7 @@ use super::input::Lineup;
 use super::local::assist_menu::RoundAssist;
 use super::local::scripted::{ScriptPilot, not_held, push_script_frames, scripted_room};
 use super::local::survival_menu::RoundSurvival;
-use super::state::{AppState, Online};
+use super::state::{AppState, local_play};
 use crate::bot::planner::BotTeam;
 use crate::clock::TickClockPlugin;
 use crate::level::watch::LevelLibrary;
@@ -104,11 +104,6 @@ pub fn seat_plan(players: usize, bots: usize, all_bots: bool) -> (usize, Vec<Sea
 /// Why a local round could not start (shown on the menu).
 #[derive(Resource, Clone, Debug, Default)]
 pub struct HostError(pub Option<String>);
-
-/// No server connection: the window plays locally ([`Online`] absent).
-pub fn local_play(online: Option<Res<Online>>) -> bool {
-    online.is_none()
-}
 
 /// The embedded host of local play: the clock, the sim and the projection, standing down
 /// while the window is online.
