@@ -23,6 +23,8 @@ use undercooked::sim::events::{DeniedReason, SimEvent};
 mod designer;
 #[path = "client/emotes.rs"]
 mod emotes;
+#[path = "client/playback.rs"]
+mod playback;
 
 /// An app with input devices and the cook action map, no window.
 fn input_app(device: Device) -> (App, Entity) {

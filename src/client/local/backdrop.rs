@@ -64,6 +64,7 @@ fn open_backdrop(world: &mut World) {
     let options = world.resource::<Options>().0.clone();
     if options.level.is_some()
         || options.daily
+        || options.bundle.is_some()
         || world.query::<&BackdropRoom>().iter(world).next().is_some()
     {
         return;
