@@ -3,7 +3,7 @@
 //! window plays it at 8× and says, from the room's own hash at the last tick, that it came out
 //! as the bundle's final hash. An edited bundle is refused by name before any window opens.
 
-use super::{assert_real_frame, temp_dir, xvfb_run};
+use super::{assert_real_frame, temp_dir, xvfb_or_skip};
 use std::process::Command;
 use undercooked::fuzz::loaders::sample_bundle;
 use undercooked::level::recipes::parse_recipes;
@@ -51,12 +51,7 @@ fn an_edited_bundle_is_refused_by_name_before_a_window_opens() {
 
 #[test]
 fn a_bundle_plays_back_in_the_window_to_its_own_final_hash_under_xvfb() {
-    let Some(xvfb) = xvfb_run() else {
-        eprintln!(
-            "SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
-        );
-        return;
-    };
+    let Some(xvfb) = xvfb_or_skip() else { return };
     let dir = temp_dir("bundle-playback");
     let (text, bundle) = sample();
     let file = dir.join("ACDEF-1.ron");
