@@ -1,0 +1,1 @@
+//! `undercooked board submit|list`.

@@ -1,0 +1,171 @@
+//! The verification queue: submissions wait in a bounded channel (a full one refuses the next
+//! by name, `BOARD_BUSY`, rather than growing) for a few worker threads of their own, which
+//! run at the lowest scheduling priority (nice 19: on Linux a thread's own), so a flood of
+//! submissions takes only the CPU a live round's tick leaves. Each replay is bounded before it
+//! starts (`verify`'s tick and frame bounds, from the level's round length) and its thread CPU
+//! time is measured ([`BoardCounters`]). Every submission has a ticket whose verdict is kept
+//! for a while ([`Tickets`]), for a submitter that stopped waiting.
+
+use super::entry::Entered;
+use super::error::{BoardError, BoardRefusal};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::oneshot;
+
+/// What a submission came to.
+pub type Verdict = Result<Entered, BoardRefusal>;
+
+/// Verdicts kept for tickets (the oldest forgotten first).
+const KEEP_TICKETS: usize = 4_096;
+
+/// A ticket's state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TicketState {
+    Queued,
+    Done(Verdict),
+}
+
+/// Every recent submission's ticket.
+#[derive(Default)]
+pub struct Tickets {
+    next: AtomicU64,
+    states: Mutex<BTreeMap<u64, TicketState>>,
+}
+
+impl Tickets {
+    fn states(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, TicketState>> {
+        self.states.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn issue(&self) -> u64 {
+        let n = self.next.fetch_add(1, Ordering::SeqCst) + 1;
+        let mut states = self.states();
+        states.insert(n, TicketState::Queued);
+        while states.len() > KEEP_TICKETS {
+            states.pop_first();
+        }
+        n
+    }
+
+    fn settle(&self, n: u64, verdict: &Verdict) {
+        if let Some(s) = self.states().get_mut(&n) {
+            *s = TicketState::Done(verdict.clone());
+        }
+    }
+
+    fn forget(&self, n: u64) {
+        self.states().remove(&n);
+    }
+
+    /// A ticket's state, if it is still kept.
+    pub fn get(&self, n: u64) -> Option<TicketState> {
+        self.states().get(&n).cloned()
+    }
+}
+
+/// What the queue has done (a board's metrics).
+#[derive(Debug, Default)]
+pub struct BoardCounters {
+    pub replays: AtomicU64,
+    /// Thread CPU time of every verification, in µs, and the longest one.
+    pub cpu_micros: AtomicU64,
+    pub cpu_max_micros: AtomicU64,
+    pub entered: AtomicU64,
+    pub refused: AtomicU64,
+    pub busy: AtomicU64,
+}
+
+/// One submission on its way to a worker.
+struct Job {
+    ticket: u64,
+    bytes: Vec<u8>,
+    reply: oneshot::Sender<Verdict>,
+}
+
+/// The work a verification does: the bundle's bytes to a verdict (verify, then store).
+pub type Work = Arc<dyn Fn(&[u8]) -> Verdict + Send + Sync>;
+
+/// The queue and its workers (they end when it is dropped).
+pub struct VerifyQueue {
+    tx: SyncSender<Job>,
+    pub tickets: Arc<Tickets>,
+    pub counters: Arc<BoardCounters>,
+}
+
+/// CPU time the calling thread has used.
+fn thread_cpu() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+fn work_on(
+    rx: Arc<Mutex<Receiver<Job>>>,
+    work: Work,
+    tickets: Arc<Tickets>,
+    counters: Arc<BoardCounters>,
+) {
+    // The lowest priority this thread can have: ticks come first. (Linux: per thread.)
+    let _ = rustix::process::setpriority_process(None, 19);
+    loop {
+        let job = match rx.lock().unwrap_or_else(|p| p.into_inner()).recv() {
+            Ok(job) => job,
+            Err(_) => return,
+        };
+        let start = thread_cpu();
+        let verdict =
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&job.bytes))) {
+                Ok(v) => v,
+                Err(p) => Err(BoardRefusal::new(
+                    BoardError::ReplayPanicked,
+                    crate::caught::panic_message(p.as_ref()),
+                )),
+            };
+        let spent = thread_cpu().saturating_sub(start).as_micros() as u64;
+        counters.replays.fetch_add(1, Ordering::Relaxed);
+        counters.cpu_micros.fetch_add(spent, Ordering::Relaxed);
+        counters.cpu_max_micros.fetch_max(spent, Ordering::Relaxed);
+        let tally = if verdict.is_ok() { &counters.entered } else { &counters.refused };
+        tally.fetch_add(1, Ordering::Relaxed);
+        tickets.settle(job.ticket, &verdict);
+        let _ = job.reply.send(verdict);
+    }
+}
+
+impl VerifyQueue {
+    /// `workers` threads behind a queue of `depth` waiting submissions.
+    pub fn start(workers: usize, depth: usize, work: Work) -> std::io::Result<Self> {
+        let (tx, rx) = sync_channel(depth.max(1));
+        let rx = Arc::new(Mutex::new(rx));
+        let tickets = Arc::new(Tickets::default());
+        let counters = Arc::new(BoardCounters::default());
+        for i in 0..workers.max(1) {
+            let (rx, work, tickets, counters) =
+                (rx.clone(), work.clone(), tickets.clone(), counters.clone());
+            std::thread::Builder::new()
+                .name(format!("undercooked-board-{i}"))
+                .spawn(move || work_on(rx, work, tickets, counters))?;
+        }
+        Ok(VerifyQueue { tx, tickets, counters })
+    }
+
+    /// Queues a submission: its ticket and where its verdict will come; `BOARD_BUSY` when the
+    /// queue is full.
+    pub fn offer(&self, bytes: Vec<u8>) -> Result<(u64, oneshot::Receiver<Verdict>), BoardRefusal> {
+        let ticket = self.tickets.issue();
+        let (reply, verdict) = oneshot::channel();
+        match self.tx.try_send(Job { ticket, bytes, reply }) {
+            Ok(()) => Ok((ticket, verdict)),
+            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
+                self.tickets.forget(ticket);
+                self.counters.busy.fetch_add(1, Ordering::Relaxed);
+                Err(BoardRefusal::new(
+                    BoardError::Busy,
+                    "the verification queue is full: submit again later",
+                ))
+            }
+        }
+    }
+}

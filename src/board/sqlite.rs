@@ -1,0 +1,153 @@
+//! The board in a SQLite file (`DATA_DIR/board.sqlite` on a game server, `--board-db` on a
+//! directory without Redis): entries and their bundles in one table, every round key ever
+//! entered in another (a round pruned from its top list is still a duplicate). One connection
+//! behind a lock: the board's writes are one per verified round, far below SQLite's pace.
+
+use super::entry::{Entered, Entry, KEEP_PER_BOARD, Verified, rank_among};
+use super::store::{BoardStore, StoreError, Stored};
+use rusqlite::{Connection, OptionalExtension, params};
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+fn fail(e: impl std::fmt::Display) -> StoreError {
+    StoreError(e.to_string())
+}
+
+const SCHEMA: &str = "
+    PRAGMA journal_mode = WAL;
+    CREATE TABLE IF NOT EXISTS entries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        level_id TEXT NOT NULL,
+        level_hash TEXT NOT NULL,
+        team INTEGER NOT NULL,
+        score INTEGER NOT NULL,
+        ticks INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        final_hash TEXT NOT NULL,
+        names TEXT NOT NULL,
+        bundle BLOB NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS entries_by_board ON entries (level_hash, team, score DESC, ticks, id);
+    CREATE INDEX IF NOT EXISTS entries_by_level_id ON entries (level_id, id);
+    CREATE TABLE IF NOT EXISTS seen (key TEXT PRIMARY KEY);
+";
+
+/// [`BoardStore`] in a SQLite file.
+pub struct SqliteBoard {
+    conn: Mutex<Connection>,
+}
+
+impl SqliteBoard {
+    /// Opens (or creates) the file and its tables.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+        }
+        let conn = Connection::open(path).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+        conn.execute_batch(SCHEMA).map_err(fail)?;
+        Ok(SqliteBoard { conn: Mutex::new(conn) })
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+fn row_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<Entry> {
+    let names: String = r.get(8)?;
+    Ok(Entry {
+        id: r.get::<_, i64>(0)? as u64,
+        level_id: r.get(1)?,
+        level_hash: r.get(2)?,
+        team: r.get(3)?,
+        score: r.get(4)?,
+        ticks: r.get(5)?,
+        seed: r.get::<_, i64>(6)? as u64,
+        final_hash: r.get(7)?,
+        names: serde_json::from_str(&names).unwrap_or_default(),
+    })
+}
+
+const COLUMNS: &str = "id, level_id, level_hash, team, score, ticks, seed, final_hash, names";
+
+fn top_of(conn: &Connection, hash: &str, team: u8, limit: usize) -> Result<Vec<Entry>, StoreError> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM entries WHERE level_hash = ?1 AND team = ?2
+         ORDER BY score DESC, ticks ASC, id ASC LIMIT ?3"
+    );
+    let mut st = conn.prepare_cached(&sql).map_err(fail)?;
+    let rows = st.query_map(params![hash, team, limit as i64], row_entry).map_err(fail)?;
+    rows.collect::<Result<Vec<_>, _>>().map_err(fail)
+}
+
+impl BoardStore for SqliteBoard {
+    fn seen(&self, key: &str) -> Result<bool, StoreError> {
+        let conn = self.conn();
+        let found: Option<i64> = conn
+            .query_row("SELECT 1 FROM seen WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(fail)?;
+        Ok(found.is_some())
+    }
+
+    fn insert(&self, round: &Verified, bundle: &[u8]) -> Result<Stored, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction().map_err(fail)?;
+        let fresh = tx
+            .execute("INSERT OR IGNORE INTO seen (key) VALUES (?1)", [&round.key])
+            .map_err(fail)?;
+        if fresh == 0 {
+            return Ok(Stored::Duplicate);
+        }
+        let names = serde_json::to_string(&round.names).map_err(fail)?;
+        tx.execute(
+            "INSERT INTO entries (level_id, level_hash, team, score, ticks, seed, final_hash, names, bundle)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                round.level_id,
+                round.level_hash,
+                round.team,
+                round.score,
+                round.ticks,
+                round.seed as i64,
+                round.final_hash,
+                names,
+                bundle
+            ],
+        )
+        .map_err(fail)?;
+        let entry = Entry::new(tx.last_insert_rowid() as u64, round);
+        let kept = top_of(&tx, &round.level_hash, round.team, KEEP_PER_BOARD as usize + 1)?;
+        let rank = rank_among(&entry, &kept);
+        // Past the kept places: the worst entry goes (it may be this one).
+        if kept.len() > KEEP_PER_BOARD as usize
+            && let Some(worst) = kept.last()
+        {
+            tx.execute("DELETE FROM entries WHERE id = ?1", [worst.id as i64]).map_err(fail)?;
+        }
+        tx.commit().map_err(fail)?;
+        Ok(Stored::Entered(Entered { rank, kept: rank <= KEEP_PER_BOARD, entry }))
+    }
+
+    fn top(&self, level_hash: &str, team: u8, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        top_of(&self.conn(), level_hash, team, limit)
+    }
+
+    fn bundle(&self, id: u64) -> Result<Option<Vec<u8>>, StoreError> {
+        self.conn()
+            .query_row("SELECT bundle FROM entries WHERE id = ?1", [id as i64], |r| r.get(0))
+            .optional()
+            .map_err(fail)
+    }
+
+    fn latest_hash(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.conn()
+            .query_row(
+                "SELECT level_hash FROM entries WHERE level_id = ?1 ORDER BY id DESC LIMIT 1",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(fail)
+    }
+}
