@@ -131,6 +131,9 @@ pub async fn handle(
             };
             upgrade(req, plan)
         }
+        (_, p) if super::board::is_board_path(p) => {
+            super::board::serve(req, shared.cfg.board.as_ref(), peer, shared.cfg.limits.body).await
+        }
         (_, p) if p.starts_with("/api/") => match api(req, &shared, peer).await {
             Ok(answer) => json_response(answer, false),
             Err(r) => refusal(&r, &shared.counters),
