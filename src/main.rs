@@ -517,8 +517,8 @@ fn run_host(h: HostArgs) -> u8 {
 fn host_board(
     h: &HostArgs,
 ) -> Result<std::sync::Arc<undercooked::net::server::web::board::BoardDoor>, String> {
-    use undercooked::board::board::{Board, BoardConfig, BoardHome, BoardLimits};
     use undercooked::board::daily::DailyWindow;
+    use undercooked::board::running::{Board, BoardConfig, BoardHome, BoardLimits};
     let board = Board::open(&BoardConfig {
         home: BoardHome::Sqlite(h.data_dir.join("board.sqlite")),
         levels: h.levels.clone(),

@@ -9,10 +9,10 @@
 //! and listed), [`published`] (which levels and recipes this host ranks), [`daily`] (a day's
 //! generated kitchen, drawn again to check it), [`verify`] (a bundle's bytes to a verified
 //! round), [`store`] (the trait) with [`sqlite`] (a file) and [`redis_board`] (`--redis`),
-//! [`queue`] (the verification workers), [`board`] (what a port serves), [`cli`] (`undercooked
-//! board submit|list`).
+//! [`queue`] (the verification workers), [`running`] (a running board: what a port serves),
+//! [`cli`] (`undercooked board submit|list|fetch`). The HTTP side is the web port's
+//! (`net::server::web::board`), so the game server and the directory serve the same routes.
 
-pub mod board;
 pub mod cli;
 pub mod daily;
 pub mod entry;
@@ -20,6 +20,7 @@ pub mod error;
 pub mod published;
 pub mod queue;
 pub mod redis_board;
+pub mod running;
 pub mod sqlite;
 pub mod store;
 pub mod verify;

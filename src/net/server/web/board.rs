@@ -9,9 +9,9 @@
 use super::answer::{NamedError, json_response};
 use super::body::{WebBody, full};
 use super::buckets::AddressBuckets;
-use crate::board::board::{Board, MAX_LIST, entered_json};
 use crate::board::error::{BoardError, BoardRefusal};
 use crate::board::queue::TicketState;
+use crate::board::running::{Board, MAX_LIST, entered_json};
 use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use hyper::header::{CONTENT_DISPOSITION, CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
