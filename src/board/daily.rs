@@ -89,3 +89,20 @@ impl DailyCheck {
             .clone()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_days_kitchen_is_ranked_by_its_drawn_hash_and_other_ids_are_not() {
+        let book = Arc::new(crate::level::recipes::builtin_recipes().unwrap());
+        let day = Date::new(2026, 12, 6).unwrap();
+        let drawn = generate(&daily_options(day), &book).unwrap();
+        let check = DailyCheck::new(DailyWindow::Fixed(day), book.clone());
+        assert_eq!(check.hash_of(&drawn.id), Some(content_hash(&drawn.text)));
+        assert_eq!(check.hash_of("tutorial"), None);
+        assert_eq!(DailyCheck::new(DailyWindow::Off, book).hash_of(&drawn.id), None);
+        assert_eq!(DailyWindow::WallClock.days().len(), DAYS_BACK as usize + 1);
+    }
+}

@@ -169,3 +169,34 @@ impl VerifyQueue {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::channel;
+
+    #[test]
+    fn a_full_queue_refuses_by_name_and_every_ticket_keeps_its_verdict() {
+        let (started, on_start) = channel::<()>();
+        let (release, go) = channel::<()>();
+        let (started, go) = (Mutex::new(started), Mutex::new(go));
+        let work: Work = Arc::new(move |bytes| {
+            let _ = started.lock().unwrap().send(());
+            let _ = go.lock().unwrap().recv();
+            Err(BoardRefusal::new(BoardError::ChainMismatch, format!("{} bytes", bytes.len())))
+        });
+        let q = VerifyQueue::start(1, 1, work).unwrap();
+        let (first, _) = q.offer(vec![1]).unwrap();
+        on_start.recv().unwrap();
+        let (second, verdict) = q.offer(vec![1, 2]).unwrap();
+        let busy = q.offer(vec![3]).unwrap_err();
+        assert_eq!(busy.error, BoardError::Busy);
+        assert_eq!(q.tickets.get(second), Some(TicketState::Queued));
+        release.send(()).unwrap();
+        release.send(()).unwrap();
+        let got = verdict.blocking_recv().unwrap().unwrap_err();
+        assert_eq!((got.error, got.detail.as_str()), (BoardError::ChainMismatch, "2 bytes"));
+        assert!(matches!(q.tickets.get(first), Some(TicketState::Done(Err(_)))));
+        assert_eq!(q.counters.busy.load(Ordering::Relaxed), 1);
+    }
+}

@@ -151,3 +151,66 @@ impl BoardStore for SqliteBoard {
             .map_err(fail)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round(key: &str, score: i32, ticks: u32) -> Verified {
+        Verified {
+            key: key.into(),
+            level_id: "tutorial".into(),
+            level_hash: "00000000000000aa".into(),
+            team: 2,
+            score,
+            ticks,
+            seed: 1,
+            final_hash: "ff".into(),
+            names: vec!["Ann".into(), "Bob".into()],
+        }
+    }
+
+    fn entered(s: Stored) -> Entered {
+        match s {
+            Stored::Entered(e) => e,
+            Stored::Duplicate => panic!("entered, not a duplicate"),
+        }
+    }
+
+    #[test]
+    fn entries_rank_by_score_then_ticks_keep_the_best_and_survive_reopening() {
+        let path =
+            std::env::temp_dir().join(format!("uc-board-sqlite-{}.sqlite", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let board = SqliteBoard::open(&path).unwrap();
+        assert_eq!(entered(board.insert(&round("a", 50, 60), b"A").unwrap()).rank, 1);
+        assert_eq!(entered(board.insert(&round("b", 80, 60), b"B").unwrap()).rank, 1);
+        assert_eq!(
+            entered(board.insert(&round("c", 50, 40), b"C").unwrap()).rank,
+            2,
+            "fewer ticks first"
+        );
+        assert_eq!(board.insert(&round("a", 99, 1), b"A").unwrap(), Stored::Duplicate);
+        // Past the kept places the worst goes; a round worse than all of them is not stored.
+        for i in 0..KEEP_PER_BOARD {
+            entered(board.insert(&round(&format!("k{i}"), 60, 60), b"K").unwrap());
+        }
+        let last = entered(board.insert(&round("worst", -5, 60), b"W").unwrap());
+        assert_eq!((last.rank, last.kept), (KEEP_PER_BOARD + 1, false));
+        assert_eq!(board.bundle(last.entry.id).unwrap(), None);
+        drop(board);
+        let board = SqliteBoard::open(&path).unwrap();
+        let top = board.top("00000000000000aa", 2, 1000).unwrap();
+        assert_eq!(top.len(), KEEP_PER_BOARD as usize);
+        assert_eq!(
+            (top[0].score, top[0].names.clone()),
+            (80, vec!["Ann".to_string(), "Bob".into()])
+        );
+        assert!(top.iter().all(|e| e.score >= 50), "the two 50s went first");
+        assert_eq!(board.bundle(top[0].id).unwrap(), Some(b"B".to_vec()));
+        assert!(board.seen("worst").unwrap(), "a round not kept is still known");
+        assert_eq!(board.latest_hash("tutorial").unwrap().as_deref(), Some("00000000000000aa"));
+        assert_eq!(board.top("00000000000000aa", 3, 10).unwrap(), Vec::new(), "per team size");
+        let _ = std::fs::remove_file(&path);
+    }
+}
