@@ -56,6 +56,15 @@ fn board_limits(per_minute: u32) -> BoardLimits {
 
 /// A host on `dir` serving `levels` with a board in `dir/board.sqlite`.
 fn board_host(dir: &Path, levels: &Path, limits: BoardLimits) -> ServerHandle {
+    board_host_with(dir, levels, limits).0
+}
+
+/// [`board_host`], and its board (for its counters).
+fn board_host_with(
+    dir: &Path,
+    levels: &Path,
+    limits: BoardLimits,
+) -> (ServerHandle, Arc<BoardDoor>) {
     let board = Board::open(&BoardConfig {
         home: BoardHome::Sqlite(dir.join("board.sqlite")),
         levels: levels.to_path_buf(),
@@ -63,10 +72,11 @@ fn board_host(dir: &Path, levels: &Path, limits: BoardLimits) -> ServerHandle {
         limits,
     })
     .expect("the board opens");
-    let web = WebConfig { board: Some(BoardDoor::new(board)), ..WebConfig::default() };
+    let door = BoardDoor::new(board);
+    let web = WebConfig { board: Some(door.clone()), ..WebConfig::default() };
     let cfg =
         HostConfig { levels: levels.to_path_buf(), web, ..HostConfig::loopback(dir.to_path_buf()) };
-    spawn_server(cfg).expect("server starts")
+    (spawn_server(cfg).expect("server starts"), door)
 }
 
 /// Plays one short tutorial round to its end on `h`; its bundle's bytes.
@@ -262,7 +272,7 @@ fn flood(web: &str, bodies: Arc<Vec<Vec<u8>>>) -> std::thread::JoinHandle<Vec<St
 fn a_flood_of_submissions_leaves_a_live_rooms_tick_alone_and_an_address_is_held_to_its_rate() {
     let dir = data_dir("board-flood");
     let levels = published_levels(&dir);
-    let h = board_host(&dir, &levels, board_limits(0));
+    let (h, door) = board_host_with(&dir, &levels, board_limits(0));
     let web = h.addrs.web.to_string();
     let bundle = play_a_round(&h, &dir);
     let b = read_bundle(std::str::from_utf8(&bundle).unwrap()).unwrap();
@@ -280,19 +290,27 @@ fn a_flood_of_submissions_leaves_a_live_rooms_tick_alone_and_an_address_is_held_
     // full.
     let bodies: Vec<Vec<u8>> =
         (0..1000).map(|i| edited(&b, |b| b.final_hash = format!("{i:016x}"))).collect();
+    let started = Instant::now();
     let sending = flood(&web, Arc::new(bodies));
     let end = Instant::now() + PATIENCE * 4;
     pump(&mut [&mut cl], |_| sending.is_finished() || Instant::now() > end);
     let names = sending.join().unwrap();
+    let flood_took = started.elapsed();
     let (_, during_p99) = tick_p99(&h, before_n);
     let mut tally = std::collections::BTreeMap::<String, usize>::new();
     for name in &names {
         *tally.entry(name.clone()).or_default() += 1;
     }
+    let c = door.board.counters();
+    let replays = c.replays.load(std::sync::atomic::Ordering::Relaxed).max(1);
+    let cpu = c.cpu_micros.load(std::sync::atomic::Ordering::Relaxed);
+    let cpu_max = c.cpu_max_micros.load(std::sync::atomic::Ordering::Relaxed);
     println!(
-        "board flood: {} submissions {tally:?}; the live room's tick p99 {before_p99:.2} ms before, \
-         {during_p99:.2} ms during",
-        names.len()
+        "board flood: {} submissions {tally:?} in {:.1} s; replays {replays}, CPU {} µs mean, {cpu_max} µs max; \
+         the live room's tick p99 {before_p99:.2} ms before, {during_p99:.2} ms during",
+        names.len(),
+        flood_took.as_secs_f64(),
+        cpu / replays
     );
     assert_eq!(names.len(), 1000);
     let named = ["FINAL_HASH_MISMATCH", "BOARD_BUSY"];
