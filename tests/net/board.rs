@@ -319,12 +319,29 @@ fn a_flood_of_submissions_leaves_a_live_rooms_tick_alone_and_an_address_is_held_
     h.stop();
 
     // One address is held to its rate: the third submission within the minute is TOO_MANY.
+    // This board answers at once (no wait): a submission is 202 with its ticket, whose verdict
+    // is then read back.
     let dir = data_dir("board-rate");
     let levels = published_levels(&dir);
-    let h = board_host(&dir, &levels, board_limits(2));
+    let limits = BoardLimits { wait: Duration::ZERO, ..board_limits(2) };
+    let h = board_host(&dir, &levels, limits);
     let web = h.addrs.web.to_string();
-    refused_as(&web, b"x", "BUNDLE_UNREADABLE");
-    refused_as(&web, b"x", "BUNDLE_UNREADABLE");
+    let (status, v) = submit(&web, b"x");
+    assert!(status == 202 || v["error"] == "BUNDLE_UNREADABLE", "{status} {v}");
+    let ticket = v["ticket"].as_u64().expect("a ticket");
+    let mut verdict = (202, Vec::new());
+    let end = Instant::now() + PATIENCE;
+    while verdict.0 == 202 && Instant::now() < end {
+        verdict = get(&format!("http://{web}/api/board/ticket/{ticket}"));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let v: serde_json::Value = serde_json::from_slice(&verdict.1).unwrap();
+    assert_eq!(
+        (verdict.0, v["error"].as_str(), v["ticket"].as_u64()),
+        (400, Some("BUNDLE_UNREADABLE"), Some(ticket))
+    );
+    let (status, _) = submit(&web, b"x");
+    assert!(status == 202 || status == 400, "the second is taken");
     refused_as(&web, b"x", "TOO_MANY");
     h.stop();
 }
