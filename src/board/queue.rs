@@ -78,6 +78,60 @@ pub struct BoardCounters {
     pub busy: AtomicU64,
 }
 
+impl BoardCounters {
+    /// The counters as OpenMetrics families (`undercooked_board_*`), for a port's `/metrics`.
+    pub fn prometheus(&self) -> String {
+        let load = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        let seconds = |c: &AtomicU64| load(c) as f64 / 1e6;
+        let series: [(&str, &str, &str, String); 6] = [
+            (
+                "replays",
+                "counter",
+                "Submissions verified (replayed or refused before).",
+                load(&self.replays).to_string(),
+            ),
+            (
+                "entered",
+                "counter",
+                "Verified rounds entered on the board.",
+                load(&self.entered).to_string(),
+            ),
+            (
+                "refused",
+                "counter",
+                "Submissions a worker refused by name.",
+                load(&self.refused).to_string(),
+            ),
+            (
+                "busy",
+                "counter",
+                "Submissions refused BOARD_BUSY (the queue full).",
+                load(&self.busy).to_string(),
+            ),
+            (
+                "cpu_seconds",
+                "counter",
+                "Thread CPU time of the verifications.",
+                seconds(&self.cpu_micros).to_string(),
+            ),
+            (
+                "cpu_max_seconds",
+                "gauge",
+                "The longest verification's thread CPU time.",
+                seconds(&self.cpu_max_micros).to_string(),
+            ),
+        ];
+        let mut out = String::new();
+        for (name, kind, help, value) in series {
+            let sample = if kind == "counter" { format!("{name}_total") } else { name.to_string() };
+            out.push_str(&format!(
+                "# HELP undercooked_board_{name} {help}\n# TYPE undercooked_board_{name} {kind}\nundercooked_board_{sample} {value}\n"
+            ));
+        }
+        out
+    }
+}
+
 /// One submission on its way to a worker.
 struct Job {
     ticket: u64,

@@ -79,8 +79,13 @@ pub async fn handle(
             let listed = blocking(&shared.admission.store, |s| s.list()).await.ok().map(|all| {
                 (all.len() as u64, all.iter().map(|r| r.rooms.len() as u64).sum::<u64>())
             });
-            let text =
-                format!("{}{}# EOF\n", shared.counters.prometheus(listed), shared.web.prometheus());
+            let board = shared.board.as_ref().map(|d| d.board.counters().prometheus());
+            let text = format!(
+                "{}{}{}# EOF\n",
+                shared.counters.prometheus(listed),
+                shared.web.prometheus(),
+                board.unwrap_or_default()
+            );
             let mut r = Response::new(full(text));
             r.headers_mut().insert(
                 CONTENT_TYPE,

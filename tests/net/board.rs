@@ -316,6 +316,9 @@ fn a_flood_of_submissions_leaves_a_live_rooms_tick_alone_and_an_address_is_held_
     let named = ["FINAL_HASH_MISMATCH", "BOARD_BUSY"];
     assert!(tally.keys().all(|k| named.contains(&k.as_str())), "{tally:?}");
     assert!(cl.clock().is_some_and(|r| r.tick > 60), "the live round ticked on");
+    let (_, metrics) = get(&format!("http://{web}/metrics"));
+    let metrics = String::from_utf8_lossy(&metrics);
+    assert!(metrics.contains("undercooked_board_refused_total 1000"), "{metrics}");
     h.stop();
 
     // One address is held to its rate: the third submission within the minute is TOO_MANY.
