@@ -76,6 +76,49 @@ fn board_of(c: &mut Connection, hash: &str, team: u8) -> redis::RedisResult<Vec<
     Ok(entries)
 }
 
+/// Writes a new entry (its key already claimed in the seen set) and prunes its top set.
+fn enter(c: &mut Connection, round: &Verified, bundle: &[u8]) -> redis::RedisResult<Stored> {
+    let id: u64 = cmd("INCR").arg(key(&["next"])).query(c)?;
+    let entry = Entry::new(id, round);
+    let text = serde_json::to_string(&entry).unwrap_or_default();
+    let id_text = id.to_string();
+    let top = key(&["top", &round.level_hash, &round.team.to_string()]);
+    redis::pipe()
+        .cmd("SET")
+        .arg(key(&["entry", &id_text]))
+        .arg(text)
+        .ignore()
+        .cmd("SET")
+        .arg(key(&["bundle", &id_text]))
+        .arg(bundle)
+        .ignore()
+        .cmd("SET")
+        .arg(key(&["level", &round.level_id]))
+        .arg(&round.level_hash)
+        .ignore()
+        .cmd("SADD")
+        .arg(&top)
+        .arg(&id_text)
+        .ignore()
+        .query::<()>(c)?;
+    let kept = board_of(c, &round.level_hash, round.team)?;
+    let rank = rank_among(&entry, &kept);
+    for worst in kept.iter().skip(KEEP_PER_BOARD as usize) {
+        let w = worst.id.to_string();
+        redis::pipe()
+            .cmd("SREM")
+            .arg(&top)
+            .arg(&w)
+            .ignore()
+            .cmd("DEL")
+            .arg(key(&["entry", &w]))
+            .arg(key(&["bundle", &w]))
+            .ignore()
+            .query::<()>(c)?;
+    }
+    Ok(Stored::Entered(Entered { rank, kept: rank <= KEEP_PER_BOARD, entry }))
+}
+
 impl BoardStore for RedisBoard {
     fn seen(&self, round: &str) -> Result<bool, StoreError> {
         self.with(|c| cmd("SISMEMBER").arg(key(&["seen"])).arg(round).query(c))
@@ -87,45 +130,14 @@ impl BoardStore for RedisBoard {
             if fresh == 0 {
                 return Ok(Stored::Duplicate);
             }
-            let id: u64 = cmd("INCR").arg(key(&["next"])).query(c)?;
-            let entry = Entry::new(id, round);
-            let text = serde_json::to_string(&entry).unwrap_or_default();
-            let id_text = id.to_string();
-            let top = key(&["top", &round.level_hash, &round.team.to_string()]);
-            redis::pipe()
-                .cmd("SET")
-                .arg(key(&["entry", &id_text]))
-                .arg(text)
-                .ignore()
-                .cmd("SET")
-                .arg(key(&["bundle", &id_text]))
-                .arg(bundle)
-                .ignore()
-                .cmd("SET")
-                .arg(key(&["level", &round.level_id]))
-                .arg(&round.level_hash)
-                .ignore()
-                .cmd("SADD")
-                .arg(&top)
-                .arg(&id_text)
-                .ignore()
-                .query::<()>(c)?;
-            let kept = board_of(c, &round.level_hash, round.team)?;
-            let rank = rank_among(&entry, &kept);
-            for worst in kept.iter().skip(KEEP_PER_BOARD as usize) {
-                let w = worst.id.to_string();
-                redis::pipe()
-                    .cmd("SREM")
-                    .arg(&top)
-                    .arg(&w)
-                    .ignore()
-                    .cmd("DEL")
-                    .arg(key(&["entry", &w]))
-                    .arg(key(&["bundle", &w]))
-                    .ignore()
-                    .query::<()>(c)?;
+            let entered = enter(c, round, bundle);
+            if entered.is_err() {
+                // Not entered after all: the round may be submitted again (best effort: the
+                // connection that failed may fail this too, and then it stays known).
+                let _: redis::RedisResult<i64> =
+                    cmd("SREM").arg(key(&["seen"])).arg(&round.key).query(c);
             }
-            Ok(Stored::Entered(Entered { rank, kept: rank <= KEEP_PER_BOARD, entry }))
+            entered
         })
     }
 
