@@ -1,6 +1,8 @@
 //! Undercooked: module tree and feature gates only.
 
 pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod board;
 pub mod bot;
 pub mod caught;
 #[cfg(feature = "client")]

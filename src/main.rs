@@ -131,6 +131,15 @@ struct HostArgs {
     /// is found at AGONES_SDK_GRPC_HOST/AGONES_SDK_GRPC_PORT (docs/HOSTING.md, "An Agones fleet").
     #[arg(long)]
     agones: bool,
+    /// Serve the results board on the web port (`/api/board`): submitted bundles of published
+    /// levels and the daily kitchen are replayed off the tick threads and the verified rounds
+    /// kept in DATA_DIR/board.sqlite (docs/NETWORK.md, "The results board").
+    #[arg(long)]
+    board: bool,
+    /// Bundles one IP address may submit to the board per minute, also its burst (0: no
+    /// limit); over it, 429 `TOO_MANY`.
+    #[arg(long, default_value_t = 6, requires = "board")]
+    board_per_minute: u32,
 }
 
 #[derive(Subcommand)]
@@ -217,6 +226,14 @@ enum Command {
     /// codes to the server holding them (in this process, or shared through `--redis URL`).
     #[cfg(not(target_arch = "wasm32"))]
     Directory(undercooked::directory::cli::DirectoryArgs),
+    /// The results board: `board submit BUNDLE --board URL` sends a round's bundle to a host
+    /// that replays it before entering it; `board list` a level's best rounds; `board fetch`
+    /// an entry's bundle.
+    #[cfg(not(target_arch = "wasm32"))]
+    Board {
+        #[command(subcommand)]
+        what: undercooked::board::cli::BoardCommand,
+    },
 }
 
 #[derive(Subcommand)]
@@ -387,6 +404,8 @@ fn main() -> ExitCode {
         Command::Netem(args) => ExitCode::from(undercooked::net::tools::impair::cli::run(&args)),
         #[cfg(not(target_arch = "wasm32"))]
         Command::Directory(args) => ExitCode::from(undercooked::directory::cli::run(&args)),
+        #[cfg(not(target_arch = "wasm32"))]
+        Command::Board { what } => ExitCode::from(undercooked::board::cli::run(&what)),
     }
 }
 
@@ -431,6 +450,13 @@ fn run_host(h: HostArgs) -> u8 {
         .or(h.agones.then_some(undercooked::net::server::agones::DEFAULT_DRAIN));
     #[cfg(not(feature = "agones"))]
     let drain = h.drain_seconds.map(std::time::Duration::from_secs);
+    let board = match h.board.then(|| host_board(&h)).transpose() {
+        Ok(board) => board,
+        Err(e) => {
+            eprintln!("error: --board: {e}");
+            return 2;
+        }
+    };
     undercooked::net::server::worlds::run_headless(
         &undercooked::net::server::worlds::HostConfig {
             bind: h.bind,
@@ -474,6 +500,7 @@ fn run_host(h: HostArgs) -> u8 {
                         capacity: h.max_rooms,
                     }
                 }),
+                board,
                 ..Default::default()
             },
             designer: h.designer,
@@ -482,6 +509,23 @@ fn run_host(h: HostArgs) -> u8 {
         },
         h.log_format,
     )
+}
+
+/// The game server's results board (`--board`): DATA_DIR/board.sqlite, ranking the levels
+/// `--levels` publishes and (unless `--no-daily`) the daily kitchens.
+#[cfg(not(target_arch = "wasm32"))]
+fn host_board(
+    h: &HostArgs,
+) -> Result<std::sync::Arc<undercooked::net::server::web::board::BoardDoor>, String> {
+    use undercooked::board::daily::DailyWindow;
+    use undercooked::board::running::{Board, BoardConfig, BoardHome, BoardLimits};
+    let board = Board::open(&BoardConfig {
+        home: BoardHome::Sqlite(h.data_dir.join("board.sqlite")),
+        levels: h.levels.clone(),
+        daily: if h.no_daily { DailyWindow::Off } else { DailyWindow::WallClock },
+        limits: BoardLimits { per_minute: h.board_per_minute, ..BoardLimits::default() },
+    })?;
+    Ok(undercooked::net::server::web::board::BoardDoor::new(board))
 }
 
 /// No subcommand: the game window where there is one, otherwise the usage.

@@ -15,6 +15,9 @@ use undercooked::net::wire::tokens::PROTOCOL_ID;
 #[path = "support/loopback.rs"]
 mod loopback;
 
+#[path = "directory/board.rs"]
+mod board;
+
 /// The longest any poll waits (entries expire after a few seconds here).
 const PATIENCE: Duration = Duration::from_secs(40);
 const BIN: &str = env!("CARGO_BIN_EXE_undercooked");

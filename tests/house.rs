@@ -39,7 +39,7 @@ const FLOORS: &[(&str, &[&str])] = &[
     ),
     ("protocol", &["protocol", "project"]),
     ("bots", &["bot"]),
-    ("net", &["net"]),
+    ("net", &["net", "board"]),
     ("client", &["client"]),
     ("tools and CLI", &["bench", "soak", "fuzz", "directory", ""]),
 ];

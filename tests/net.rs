@@ -33,6 +33,9 @@ use undercooked::tandem::course::generate;
 use undercooked::tandem::events::TandemEvent;
 use undercooked::tandem::room::{TandemRoom, TurnTicks};
 
+#[path = "net/board.rs"]
+mod board;
+
 /// Bounded wait for anything here: generous, since four engineers share two cores.
 const PATIENCE: Duration = Duration::from_secs(40);
 

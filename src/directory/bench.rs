@@ -203,6 +203,10 @@ fn directory(redis: Option<String>) -> Result<DirectoryHandle, String> {
         lookups_per_minute: off.lookups_per_minute,
         unknown_lookups_per_minute: off.unknown_lookups_per_minute,
         quick_matches_per_minute: off.quick_matches_per_minute,
+        board: false,
+        board_db: "board.sqlite".into(),
+        levels: "levels".into(),
+        board_per_minute: 0,
     })
 }
 

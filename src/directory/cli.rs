@@ -8,8 +8,12 @@ use super::redis_store::RedisStore;
 use super::serve::{DirectoryHandle, start};
 use super::service::DirShared;
 use super::store::Store;
+use crate::board::daily::DailyWindow;
+use crate::board::running::{Board, BoardConfig, BoardHome, BoardLimits};
+use crate::net::server::web::board::BoardDoor;
 use crate::net::server::web::{WebCounters, WebLimits};
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -64,6 +68,21 @@ pub struct DirectoryArgs {
     /// over it, 429 `quick_match_rate_limit`.
     #[arg(long, default_value_t = 20)]
     pub quick_matches_per_minute: u32,
+    /// Serve the results board on `/api/board` (docs/NETWORK.md, "The results board"): its
+    /// entries in Redis with `--redis`, else in the SQLite file `--board-db`.
+    #[arg(long)]
+    pub board: bool,
+    /// The board's SQLite file (without `--redis`).
+    #[arg(long, default_value = "board.sqlite", requires = "board")]
+    pub board_db: PathBuf,
+    /// The levels folder whose index.ron says which levels the board ranks (besides the daily
+    /// kitchens of today and the two days before).
+    #[arg(long, default_value = "levels", requires = "board")]
+    pub levels: PathBuf,
+    /// Bundles one IP address may submit per minute, also its burst (0: no limit); over it,
+    /// 429 `TOO_MANY`.
+    #[arg(long, default_value_t = 6, requires = "board")]
+    pub board_per_minute: u32,
 }
 
 impl DirectoryArgs {
@@ -85,6 +104,12 @@ pub fn open(args: &DirectoryArgs) -> Result<DirectoryHandle, String> {
         Some(url) => Arc::new(RedisStore::open(url).map_err(|e| format!("--redis {url}: {e}"))?),
     };
     let wait = Duration::from_secs(args.head_secs);
+    let board = match args.board {
+        false => None,
+        true => Some(BoardDoor::new(
+            Board::open(&board_config(args)).map_err(|e| format!("--board: {e}"))?,
+        )),
+    };
     let shared = DirShared {
         admission: Admission {
             store,
@@ -95,6 +120,7 @@ pub fn open(args: &DirectoryArgs) -> Result<DirectoryHandle, String> {
         limiter: DirLimiter::new(&args.limits()),
         web: Arc::new(WebCounters::default()),
         body_wait: wait,
+        board,
     };
     let limits = WebLimits {
         max_connections: args.max_connections,
@@ -104,6 +130,19 @@ pub fn open(args: &DirectoryArgs) -> Result<DirectoryHandle, String> {
         ..Default::default()
     };
     start(SocketAddr::new(args.bind, args.web_port), shared, limits).map_err(|e| e.to_string())
+}
+
+/// The board `--board` and its companions describe.
+fn board_config(args: &DirectoryArgs) -> BoardConfig {
+    BoardConfig {
+        home: match &args.redis {
+            Some(url) => BoardHome::Redis(url.clone()),
+            None => BoardHome::Sqlite(args.board_db.clone()),
+        },
+        levels: args.levels.clone(),
+        daily: DailyWindow::WallClock,
+        limits: BoardLimits { per_minute: args.board_per_minute, ..BoardLimits::default() },
+    }
 }
 
 /// Runs a directory until a signal; the exit code.
@@ -129,6 +168,13 @@ pub fn run(args: &DirectoryArgs) -> u8 {
         "undercooked directory: http://{} (entries in {store}, ttl {} s)",
         handle.addr, args.ttl_secs
     );
+    if args.board {
+        let home = match &args.redis {
+            Some(url) => format!("redis {url}"),
+            None => args.board_db.display().to_string(),
+        };
+        println!("results board: http://{}/api/board (entries in {home})", handle.addr);
+    }
     while !stop.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(100));
     }

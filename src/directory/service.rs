@@ -1,5 +1,5 @@
 //! One request on the directory's port: the probes, `/metrics`, and the API: announce, the
-//! server list, quick match's candidates, a room code's lookup, and the join link that carries
+//! server list, quick match's candidates, a room code's lookup, the results board (`--board`), and the join link that carries
 //! the directory (`/join/CODE`, a redirect to the room's server). Every refusal is a [`DirError`] answered as JSON; no
 //! request can make the process panic (bodies are size- and time-limited, then typed), and
 //! announces and lookups are held to each address's rates ([`super::limits`]) before any body
@@ -13,6 +13,7 @@ use super::metrics::DirCounters;
 use crate::net::server::web::WebCounters;
 use crate::net::server::web::answer::json_response;
 use crate::net::server::web::api::parse;
+use crate::net::server::web::board::{BoardDoor, is_board_path, serve as serve_board};
 use crate::net::server::web::body::{WebBody, full};
 use crate::net::server::web::service::read_json;
 use crate::net::wire::directory::{
@@ -53,6 +54,8 @@ pub struct DirShared {
     pub web: Arc<WebCounters>,
     /// An announce's body must arrive whole within this long of its head.
     pub body_wait: Duration,
+    /// `--board`: the results board served under `/api/board` (`crate::board`).
+    pub board: Option<Arc<BoardDoor>>,
 }
 
 /// Answers one request (never fails: every refusal is a response).
@@ -76,8 +79,13 @@ pub async fn handle(
             let listed = blocking(&shared.admission.store, |s| s.list()).await.ok().map(|all| {
                 (all.len() as u64, all.iter().map(|r| r.rooms.len() as u64).sum::<u64>())
             });
-            let text =
-                format!("{}{}# EOF\n", shared.counters.prometheus(listed), shared.web.prometheus());
+            let board = shared.board.as_ref().map(|d| d.board.counters().prometheus());
+            let text = format!(
+                "{}{}{}# EOF\n",
+                shared.counters.prometheus(listed),
+                shared.web.prometheus(),
+                board.unwrap_or_default()
+            );
             let mut r = Response::new(full(text));
             r.headers_mut().insert(
                 CONTENT_TYPE,
@@ -85,6 +93,14 @@ pub async fn handle(
                     "application/openmetrics-text; version=1.0.0; charset=utf-8",
                 ),
             );
+            r
+        }
+        (_, p) if is_board_path(p) => {
+            let mut r = serve_board(req, shared.board.as_ref(), peer, shared.body_wait).await;
+            // The board's lists and bundles are public, as the server list is.
+            if method == Method::GET {
+                r.headers_mut().insert(ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+            }
             r
         }
         (&Method::GET, _) if join_code.is_some() => {

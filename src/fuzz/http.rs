@@ -1,4 +1,4 @@
-//! The HTTP target: mutated requests (heads and JSON bodies) to the web port over raw TCP, one
+//! The HTTP target: mutated requests (heads, JSON bodies, board submissions) to the web port over raw TCP, one
 //! connection each, against a real server. After the run the server must still answer
 //! `/api/health` and let a client create, connect to and join a room.
 
@@ -30,6 +30,11 @@ fn requests() -> Vec<Vec<u8>> {
         post("/api/rooms/ACDEF/join", r#"{"name":"Fuzz","reconnect":"00112233445566778899aabbccddeeff"}"#),
         b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".to_vec(),
         b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n0\r\n\r\n".to_vec(),
+        // The results board: a list, an entry, a ticket, and a bundle's head.
+        get("/api/board?level=tutorial&team=2&limit=5"),
+        get("/api/board/bundle/1"),
+        get("/api/board/ticket/1"),
+        post("/api/board", r#"(bundle_version:2,room:"ACDEF",round:1,reason:"finished",seed:7,level_id:"tutorial",level_hash:"2c9a9ac5e84826c0",level_source:"""#),
     ]
 }
 

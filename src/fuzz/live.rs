@@ -1,9 +1,12 @@
 //! A real server on 127.0.0.1 (`net::server::worlds::spawn_server`, ephemeral ports) for the socket
 //! targets, raw TCP exchanges with it, and the after-run proof that it still serves and plays.
 
+use crate::board::daily::DailyWindow;
+use crate::board::running::{Board, BoardConfig, BoardHome, BoardLimits};
 use crate::net::client::api::{api_create, api_join};
 use crate::net::client::headless::HeadlessClient;
 use crate::net::client::headless_inputs::InputMode;
+use crate::net::server::web::board::BoardDoor;
 use crate::net::server::web::{WebConfig, WebLimits};
 use crate::net::server::worlds::{HostConfig, ServerHandle, spawn_server};
 use std::io::{Read, Write};
@@ -39,6 +42,13 @@ impl LiveServer {
             // probe). They are tested on their own in tests/hostile/web.rs.
             web: WebConfig {
                 limits: WebLimits { rooms_per_address: 0, room_burst: 0, ..Default::default() },
+                board: Some(BoardDoor::new(Board::open(&BoardConfig {
+                    home: BoardHome::Sqlite(dir.join("board.sqlite")),
+                    levels: "levels".into(),
+                    daily: DailyWindow::Off,
+                    // As the room quotas: every fuzzed submission reaches the board's reader.
+                    limits: BoardLimits { per_minute: 0, ..Default::default() },
+                })?)),
                 ..Default::default()
             },
             ..HostConfig::loopback(dir.clone())

@@ -25,7 +25,10 @@ pub enum BundleReadError {
          {OLDEST_BUNDLE_VERSION} to {BUNDLE_VERSION}"
     )]
     Unsupported { found: u32 },
-    /// A known version whose body does not parse (truncated, edited by hand).
+    /// A known version whose text ends before its body does (cut short in transit or by hand).
+    #[error("BUNDLE_TRUNCATED: version {version} bundle: its text ends at byte {at}")]
+    Truncated { version: u32, at: usize },
+    /// A known version whose body does not parse (edited by hand).
     #[error("BUNDLE_MALFORMED: version {version} bundle: {detail}")]
     Malformed { version: u32, detail: String },
 }
@@ -108,6 +111,26 @@ impl From<BundleV1> for Bundle {
     }
 }
 
+/// Whether a text that does not parse was cut short: the parser ran out of input, or the text
+/// ends with a string, list or struct still open (a whole bundle closes every one it opens, so
+/// an edit inside it leaves them balanced while a cut does not).
+fn ends_the_text(text: &str, e: &ron::error::SpannedError) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0i64, false, false);
+    for c in text.chars() {
+        match (in_string, escaped, c) {
+            (true, true, _) => escaped = false,
+            (true, false, '\\') => escaped = true,
+            (true, false, '"') => in_string = false,
+            (true, false, _) => {}
+            (false, _, '"') => in_string = true,
+            (false, _, '(' | '[' | '{') => depth += 1,
+            (false, _, ')' | ']' | '}') => depth -= 1,
+            (false, _, _) => {}
+        }
+    }
+    e.code == ron::Error::Eof || in_string || depth > 0
+}
+
 /// The bundle in `text`, whatever known version wrote it, as today's [`Bundle`] (its
 /// `bundle_version` kept as written, so a report can say which it was).
 pub fn read_bundle(text: &str) -> Result<Bundle, BundleReadError> {
@@ -116,8 +139,10 @@ pub fn read_bundle(text: &str) -> Result<Bundle, BundleReadError> {
             "no `bundle_version: N` at its head: not a bundle".into(),
         ));
     };
-    let malformed =
-        |e: ron::error::SpannedError| BundleReadError::Malformed { version, detail: e.to_string() };
+    let malformed = |e: ron::error::SpannedError| match ends_the_text(text, &e) {
+        true => BundleReadError::Truncated { version, at: text.len() },
+        false => BundleReadError::Malformed { version, detail: e.to_string() },
+    };
     match version {
         BUNDLE_VERSION => ron::from_str::<Bundle>(text).map_err(malformed),
         1 => ron::from_str::<BundleV1>(text).map(Bundle::from).map_err(malformed),
@@ -227,10 +252,18 @@ mod tests {
         assert_eq!(e, BundleReadError::Unsupported { found: 9 });
         let said = e.to_string();
         assert!(said.contains("version 9") && said.contains("versions 1 to 2"), "{said}");
-        // Cut short: a version 2 bundle that does not parse names its version.
+        // Cut short: a version 2 bundle that ends early names its version and the cut.
         let text = b.to_ron();
         let cut = &text[..text.len() / 2];
-        assert!(matches!(read_bundle(cut), Err(BundleReadError::Malformed { version: 2, .. })));
+        let read = read_bundle(cut);
+        assert!(
+            matches!(read, Err(BundleReadError::Truncated { version: 2, .. })),
+            "{read:?} {}",
+            cut.len()
+        );
+        let edited = text.replace("seed:7", "seed:\"seven\"");
+        let read = read_bundle(&edited);
+        assert!(matches!(read, Err(BundleReadError::Malformed { version: 2, .. })), "{read:?}");
         assert!(matches!(read_bundle("(nonsense: 1)"), Err(BundleReadError::Unreadable(_))));
         assert!(matches!(read_bundle(""), Err(BundleReadError::Unreadable(_))));
         // A multi-byte character across the head's end is no panic.

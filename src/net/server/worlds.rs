@@ -396,6 +396,12 @@ fn run_sharded(cfg: &HostConfig, log: crate::net::server::logs::LogFormat) -> u8
         eprintln!("{warning}");
     }
     println!("results: {}", cfg.data_dir.join("results.jsonl").display());
+    if cfg.web.board.is_some() {
+        println!(
+            "results board: http://{web}/api/board (entries in {})",
+            cfg.data_dir.join("board.sqlite").display()
+        );
+    }
     // Levels loaded, every port bound: now the host may say Ready.
     #[cfg(feature = "agones")]
     let link = match &cfg.agones {

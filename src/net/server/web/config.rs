@@ -36,6 +36,8 @@ pub struct WebConfig {
     /// The Agones GameServer this host is (`--agones`, learnt from the SDK sidecar): every
     /// announce carries it, so the directory names the fleet's server behind each entry.
     pub game_server: GameServerName,
+    /// `--board`: the results board this port serves under `/api/board` (`crate::board`).
+    pub board: Option<std::sync::Arc<super::board::BoardDoor>>,
 }
 
 /// The host's drain switch, shared by the signal handler, the web port and every world.
@@ -83,6 +85,7 @@ impl Default for WebConfig {
             announce: None,
             draining: Draining::default(),
             game_server: GameServerName::default(),
+            board: None,
         }
     }
 }

@@ -97,11 +97,13 @@ pub async fn handle(
                 // series go before it, so the whole is one OpenMetrics document.
                 let body = world.trim_end().strip_suffix("# EOF").unwrap_or(&world);
                 let draining = u8::from(shared.cfg.draining.is_on());
+                let board = shared.cfg.board.as_ref().map(|d| d.board.counters().prometheus());
                 let text = format!(
-                    "{body}{}# HELP undercooked_draining 1 while the server drains \
+                    "{body}{}{}# HELP undercooked_draining 1 while the server drains \
                      (--drain-seconds).\n# TYPE undercooked_draining gauge\n\
                      undercooked_draining {draining}\n# EOF\n",
-                    shared.counters.prometheus()
+                    shared.counters.prometheus(),
+                    board.unwrap_or_default()
                 );
                 let mut r = Response::new(full(text));
                 r.headers_mut().insert(
@@ -130,6 +132,9 @@ pub async fn handle(
                 conn,
             };
             upgrade(req, plan)
+        }
+        (_, p) if super::board::is_board_path(p) => {
+            super::board::serve(req, shared.cfg.board.as_ref(), peer, shared.cfg.limits.body).await
         }
         (_, p) if p.starts_with("/api/") => match api(req, &shared, peer).await {
             Ok(answer) => json_response(answer, false),
