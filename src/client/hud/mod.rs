@@ -444,6 +444,10 @@ fn show_round_end(
         Verdict::Won => ("Kitchen cleared!", WON),
         Verdict::Lost => ("Out of time", LOST),
         Verdict::Aborted => ("Round aborted", INK),
+        // Versus: the buzzer's verdict (the two-score HUD is its own piece of work).
+        Verdict::TeamA => ("Team A wins!", WON),
+        Verdict::TeamB => ("Team B wins!", WON),
+        Verdict::Draw => ("A draw", INK),
     };
     commands.entity(panel).with_children(|p| {
         p.spawn(label(view.level_name.clone(), 20.0, INK));
