@@ -11,8 +11,8 @@ use undercooked::level::files::load_level_file;
 use undercooked::level::recipes::builtin_recipes;
 use undercooked::sim::kinds::Dir4::{self, *};
 
-/// Ticks of a whole versus round on the shipped kitchens (180 s) and the settle after it.
-const ROUND_AND_SETTLE: u32 = 3600 + 20 + 5;
+/// Ticks of a whole versus round on `goldens/levels/versus_short.ron` (40 s) and the settle.
+const ROUND_AND_SETTLE: u32 = 800 + 20 + 5;
 
 /// The replay payload of a golden's script.
 fn payload(name: &str) -> serde_json::Value {
@@ -124,9 +124,10 @@ fn write(
 #[ignore = "re-authors the versus scripts; run by hand, then `replay record` them"]
 fn author_versus_scripts() {
     let split = "levels_versus/split_salad.ron";
+    let short = "goldens/levels/versus_short.ron";
     // A round to the buzzer: A serves two salads, B one; A wins.
     let a: Vec<Step> = [salad(false, 15, true), salad(false, 15, true)].concat();
-    write("versus_round", split, 41, vec![a, salad(true, 15, true)], Some(ROUND_AND_SETTLE), 20);
+    write("versus_round", short, 41, vec![a, salad(true, 15, true)], Some(ROUND_AND_SETTLE), 5);
     // Both teams score: the same salad each, B a second behind.
     let b = [vec![Wait(20)], salad(true, 15, true)].concat();
     write("versus_both_score", split, 42, vec![salad(false, 15, true), b], None, 1);
@@ -138,10 +139,10 @@ fn author_versus_scripts() {
     // A draw: mirrored errands on mirrored kitchens serve the same salad on the same tick.
     write(
         "versus_draw",
-        split,
+        short,
         44,
         vec![salad(false, 15, true), salad(true, 15, true)],
         Some(ROUND_AND_SETTLE),
-        20,
+        5,
     );
 }
