@@ -41,6 +41,7 @@ pub(super) fn plan(
         held: cook.held.and_then(|id| room.item(id)),
         dist,
         throws: tuning.throws,
+        team: room.team_of_seat(seat),
     };
     drop_stale(&v, claims);
     // A catch a teammate asked of us comes before taking a ticket (we were idle when asked);
@@ -169,13 +170,11 @@ fn sync_job(bot: &mut Bot, v: &View, claims: &mut ClaimTable) {
     }
     if let Some(job) = &mut bot.job
         && let Some(id) = job.order
-        && !v.room.orders.iter().any(|o| o.id == id)
+        && !v.rail().any(|o| o.id == id)
     {
         claims.release(Claim::Order(id), seat);
         job.order = v
-            .room
-            .orders
-            .iter()
+            .rail()
             .find(|o| o.recipe as usize == job.recipe && claims.open_to(Claim::Order(o.id), seat))
             .map(|o| o.id);
         if let Some(id) = job.order {
@@ -228,9 +227,8 @@ fn choose_order(v: &View, claims: &mut ClaimTable) -> Option<Job> {
     if in_hand.is_none() && is_helper(room, v.seat) {
         return None;
     }
-    let open: Vec<_> = room
-        .orders
-        .iter()
+    let open: Vec<_> = v
+        .rail()
         .filter(|o| claims.open_to(Claim::Order(o.id), v.seat))
         .filter(|o| {
             let parts = &room.book.recipes[o.recipe as usize].parts;

@@ -8,10 +8,12 @@ use super::nav::{Distances, FAR};
 use crate::sim::ids::Seat;
 use crate::sim::item::{Item, ItemKind};
 use crate::sim::kinds::{Form, Ingredient, StationKind, Vessel};
+use crate::sim::order::Order;
 use crate::sim::recipe_book::Part;
 use crate::sim::room::Room;
 use crate::sim::station::StationState;
 use crate::sim::stations::transition;
+use crate::sim::versus::Team;
 
 /// Everything the planner reads about one bot's situation this tick.
 pub(super) struct View<'a> {
@@ -22,6 +24,9 @@ pub(super) struct View<'a> {
     pub(super) dist: &'a Distances,
     /// The team throws (`BotTuning::throws`): deliveries may fly (`bot::throwing`).
     pub(super) throws: bool,
+    /// Versus: the bot's team, whose rail it takes tickets from and whose windows it serves
+    /// at (`None` in a co-op kitchen: the one rail, every window).
+    pub(super) team: Option<Team>,
 }
 
 impl<'a> View<'a> {
@@ -34,6 +39,17 @@ impl<'a> View<'a> {
         (0..self.room.stations.len())
             .filter(|&s| keep(s) && self.cost(s) != FAR)
             .min_by_key(|&s| (self.cost(s), s))
+    }
+
+    /// The tickets this bot plays: its team's rail in versus, the one rail in co-op.
+    pub(super) fn rail(&self) -> impl Iterator<Item = &'a Order> + '_ {
+        self.room.orders.iter().filter(move |o| o.team == self.team)
+    }
+
+    /// Is station `s` a serving window this bot's dishes score at (its team's, in versus)?
+    pub(super) fn is_window(&self, s: usize) -> bool {
+        self.kind(s) == StationKind::Serve
+            && self.room.level.teams.as_ref().is_none_or(|t| t.team_of_window(s) == self.team)
     }
 
     pub(super) fn kind(&self, s: usize) -> StationKind {
