@@ -51,8 +51,10 @@ fn team_scores(r: &Room) -> Vec<(Team, i32, i32)> {
         .collect()
 }
 
-/// Serve a salad with `seat`'s cook at the window it faces.
+/// Serve a salad with `seat`'s cook at the window it faces (its plate taken from the rack's
+/// stock, so the plates stay conserved).
 fn serve_salad(r: &mut Room, seat: u8) {
+    r.plates_clean -= 1;
     let dish = plate(&recipe_parts(r, "salad"));
     give(r, seat, dish);
     tap(r, seat);
@@ -253,4 +255,23 @@ fn the_validator_names_a_malformed_teams_block() {
     }
     let unknown = "    teams: (a: (spawns: [1, 3], windows: [(0, 2)], cooks: 2), b: (spawns: [2, 4], windows: [(14, 2)])),";
     assert_eq!(with_teams(unknown), vec![ErrorCode::RonSyntax]);
+}
+
+#[test]
+fn the_invariants_hold_a_versus_round_to_its_teams() {
+    use crate::sim::invariants::{Violation, check};
+    let mut r = versus_room(200, true);
+    idle(&mut r, 31);
+    serve_salad(&mut r, 0);
+    idle(&mut r, 200);
+    assert_eq!(r.result, Some(Verdict::TeamA));
+    assert_eq!(check(&r), None);
+    let mut served_off = r.clone();
+    if let Some(v) = served_off.versus.as_mut() {
+        v.team_mut(Team::B).served += 1;
+    }
+    assert!(matches!(check(&served_off), Some(Violation::Versus { .. })));
+    let mut coop_verdict = r.clone();
+    coop_verdict.result = Some(Verdict::Won);
+    assert!(matches!(check(&coop_verdict), Some(Violation::Versus { .. })));
 }
