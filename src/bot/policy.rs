@@ -13,7 +13,8 @@ use super::reach::{awaited_stoves, is_feeder, makeable};
 use super::throwing::in_flight;
 use super::tuning::BotTuning;
 use super::view::{
-    View, act, is_heat, plate_parts, press, process_kind, remove_one, trash_held, wash, wash_plates,
+    View, act, is_heat, own_x, plate_parts, press, process_kind, remove_one, trash_held, wash,
+    wash_plates,
 };
 use crate::sim::dishes::is_submultiset;
 use crate::sim::ids::Seat;
@@ -88,7 +89,7 @@ pub(super) fn give_way(room: &Room, seat: Seat, dist: &Distances) -> Option<Act>
         .iter()
         .copied()
         .filter(|&c| c != here && !near_other(c) && at(c) != FAR)
-        .min_by_key(|&c| (at(c), c.1, c.0))?;
+        .min_by_key(|&c| (at(c), c.1, own_x(room, seat, c.0)))?;
     act(0, Mode::GoTo(cell), format!("give way: step to {cell:?}"))
 }
 
@@ -117,7 +118,7 @@ fn step_aside(v: &View) -> Option<Act> {
         .iter()
         .copied()
         .filter(|&c| !taken(c) && dist[c.1 as usize * w + c.0 as usize] != FAR)
-        .min_by_key(|&c| (dist[c.1 as usize * w + c.0 as usize], c.1, c.0))?;
+        .min_by_key(|&c| (dist[c.1 as usize * w + c.0 as usize], c.1, own_x(room, v.seat, c.0)))?;
     act(0, Mode::GoTo(cell), format!("step aside to {cell:?}"))
 }
 
@@ -142,7 +143,7 @@ fn helper_rest(v: &View) -> Option<Option<Act>> {
                 .count();
             open >= 3 && (c == v.cell || (!taken(c) && dist[at(c)] != FAR))
         })
-        .min_by_key(|&c| (quiet(c), dist[at(c)], c.1, c.0))?;
+        .min_by_key(|&c| (quiet(c), dist[at(c)], c.1, own_x(room, v.seat, c.0)))?;
     Some(Some(Act {
         station: 0,
         mode: Mode::GoTo(cell),
