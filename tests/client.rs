@@ -12,7 +12,7 @@ use leafwing_input_manager::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-use undercooked::client::hud::{Nudge, spawn_nudges};
+use undercooked::client::hud::nudges::{Nudge, spawn_nudges};
 use undercooked::client::input::{CookAction, Device, frame_from_action, input_map};
 use undercooked::client::kitchen::interp::{DrawnAt, Trail, blend_cooks};
 use undercooked::net::client::outbox::Outbox;
@@ -23,6 +23,8 @@ use undercooked::sim::events::{DeniedReason, SimEvent};
 mod designer;
 #[path = "client/emotes.rs"]
 mod emotes;
+#[path = "client/playback.rs"]
+mod playback;
 
 /// An app with input devices and the cook action map, no window.
 fn input_app(device: Device) -> (App, Entity) {
@@ -206,6 +208,17 @@ fn interpolation_follows_the_fixed_clock_overstep() {
     }
 }
 
+/// `xvfb-run`, or `None` after saying the window test is skipped and how to install it.
+fn xvfb_or_skip() -> Option<PathBuf> {
+    let found = xvfb_run();
+    if found.is_none() {
+        eprintln!(
+            "SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
+        );
+    }
+    found
+}
+
 fn xvfb_run() -> Option<PathBuf> {
     std::env::var_os("PATH")?
         .to_str()?
@@ -238,12 +251,7 @@ fn assert_real_frame(png: &Path, (w, h): (u32, u32), log: &str) {
 
 #[test]
 fn the_game_renders_a_kitchen_under_xvfb() {
-    let Some(xvfb) = xvfb_run() else {
-        eprintln!(
-            "SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
-        );
-        return;
-    };
+    let Some(xvfb) = xvfb_or_skip() else { return };
     let dir = std::env::temp_dir().join(format!("undercooked-client-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let png = dir.join("kitchen.png");
@@ -273,12 +281,7 @@ fn the_game_renders_a_kitchen_under_xvfb() {
 /// shadow under it — and the PNG is a real frame of the window's size.
 #[test]
 fn a_throw_in_flight_is_drawn_with_its_shadow_under_xvfb() {
-    let Some(xvfb) = xvfb_run() else {
-        eprintln!(
-            "SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
-        );
-        return;
-    };
+    let Some(xvfb) = xvfb_or_skip() else { return };
     let dir = temp_dir("throw-shot");
     let png = dir.join("throw.png");
     let (w, h) = (640u32, 360u32);
@@ -311,10 +314,7 @@ fn a_throw_in_flight_is_drawn_with_its_shadow_under_xvfb() {
 /// replay bundle is written on quitting and `replay check` reproduces it.
 #[test]
 fn tandem_runs_and_moves_the_couch_under_xvfb() {
-    let Some(xvfb) = xvfb_run() else {
-        eprintln!("SKIPPED: xvfb-run is not installed (apt-get install xvfb; .ci/run does)");
-        return;
-    };
+    let Some(xvfb) = xvfb_or_skip() else { return };
     let dir = std::env::temp_dir().join(format!("undercooked-tandem-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let png = dir.join("tandem.png");
@@ -368,12 +368,7 @@ fn tandem_runs_and_moves_the_couch_under_xvfb() {
 fn the_camera_frames_every_campaign_kitchen_at_every_aspect_under_xvfb() {
     use undercooked::client::capture::framing::FRAMING_SIZES;
     use undercooked::level::{load_campaign, load_recipes_file};
-    let Some(xvfb) = xvfb_run() else {
-        eprintln!(
-            "SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
-        );
-        return;
-    };
+    let Some(xvfb) = xvfb_or_skip() else { return };
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let book = load_recipes_file(&root.join("assets/recipes.ron")).expect("recipe book");
     let campaign = load_campaign(&root.join("levels"), &book).expect("campaign");
@@ -761,8 +756,9 @@ fn temp_dir(tag: &str) -> PathBuf {
 #[test]
 fn rebinding_changes_the_frames_refuses_conflicts_and_saves() {
     use undercooked::client::settings::config::{
-        Bindings, ConfigFile, Control, Rebinding, Slot, capture_rebind, load_bindings,
+        Bindings, ConfigFile, Control, Slot, load_bindings,
     };
+    use undercooked::client::settings::rebind::{Rebinding, capture_rebind};
     let dir = temp_dir("rebind");
     let file = dir.join("config.ron");
     let mut app = App::new();
@@ -1665,12 +1661,7 @@ fn http_json(url: &str, body: Option<&serde_json::Value>) -> (i32, serde_json::V
 /// window's two local players sit in one of those rooms, together.
 #[test]
 fn play_online_lists_servers_and_quick_match_seats_both_local_players_under_xvfb() {
-    let Some(xvfb) = xvfb_run() else {
-        eprintln!(
-            "SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
-        );
-        return;
-    };
+    let Some(xvfb) = xvfb_or_skip() else { return };
     let dir = temp_dir("play-online");
     let directory =
         banner(&["directory", "--bind", "127.0.0.1", "--web-port", "0"], "directory: http://");
@@ -1822,12 +1813,7 @@ fn a_hosted_room_made_public_is_listed_in_the_directory() {
 /// a real frame of it is taken.
 #[test]
 fn the_daily_kitchen_opens_in_the_window_under_xvfb() {
-    let Some(xvfb) = xvfb_run() else {
-        eprintln!(
-            "SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
-        );
-        return;
-    };
+    let Some(xvfb) = xvfb_or_skip() else { return };
     let dir = temp_dir("daily-shot");
     let png = dir.join("daily.png");
     let (w, h) = (640u32, 360u32);

@@ -7,6 +7,7 @@ use super::capture::shot::StartedAt;
 use super::local::LocalHostPlugin;
 use super::local::assist_menu::AssistMenuPlugin;
 use super::local::backdrop::BackdropPlugin;
+use super::local::bundle_playback::{PlaybackBundle, open_bundle};
 use super::local::designer::DesignerOverlayPlugin;
 use super::local::survival_menu::SurvivalMenuPlugin;
 #[cfg(not(target_arch = "wasm32"))]
@@ -65,7 +66,20 @@ impl Plugin for ClientPlugin {
 /// Opens the game window and runs until it closes.
 pub fn run(args: PlayArgs) -> ExitCode {
     let started = bevy::platform::time::Instant::now();
+    // A bundle to watch is read and checked before any window opens: a missing, unreadable or
+    // edited one ends here with its reason (exit 2), as `replay check` would.
+    let playback = match args.bundle.as_deref().map(open_bundle) {
+        None => None,
+        Some(Ok(bundle)) => Some(PlaybackBundle(bundle)),
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut app = App::new();
+    if let Some(p) = playback {
+        app.insert_resource(p);
+    }
     register_content_sources(&mut app, &args.levels, &args.recipes);
     app.add_plugins(window_plugins(&args));
     app.insert_resource(StartedAt(started));

@@ -73,6 +73,14 @@ pub struct PlayArgs {
     /// `--level` must name too), seed, seats and items, its frames on every seat (no devices).
     #[arg(long, requires = "level", conflicts_with_all = ["autoplay", "bots"])]
     pub script: Option<PathBuf>,
+    /// Watch a hosted round's replay bundle (a server's `bundles/*.ron`, a board entry) in the
+    /// window: its own level, seed and seats, every frame as the server admitted it; P pauses,
+    /// - and + change the speed, R starts it over.
+    #[arg(long, conflicts_with_all = ["level", "script", "autoplay", "bots", "mode", "daily", "screen"])]
+    pub bundle: Option<PathBuf>,
+    /// `--bundle`: the speed it starts at (0.25, 0.5, 1, 2, 4 or 8; - and + change it).
+    #[arg(long, requires = "bundle", default_value = "1", value_parser = parse_speed)]
+    pub speed: f32,
     /// Stop the local sim once the room reaches this tick (the window keeps drawing it): with
     /// `--script` and `--screenshot`, a picture of exactly that tick.
     #[arg(long, requires = "script")]
@@ -83,6 +91,10 @@ pub struct PlayArgs {
     /// Assist mode: the round's clock +50 %.
     #[arg(long)]
     pub assist_round: bool,
+    /// Survival (`sim::survival`): the clock starts short, each dish served buys time, a missed
+    /// order takes some; the round lasts until it runs out (Level Select's mode line too).
+    #[arg(long, conflicts_with_all = ["mode", "script"])]
+    pub survival: bool,
     /// The room's seed (orders and the random autoplay derive from it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -134,9 +146,12 @@ impl Default for PlayArgs {
             size: (1280, 720),
             round_seconds: None,
             script: None,
+            bundle: None,
+            speed: 1.0,
             hold_at_tick: None,
             assist_orders: OrderTime::Normal,
             assist_round: false,
+            survival: false,
             seed: 1,
             measure: false,
             perf: false,
@@ -209,6 +224,18 @@ impl PlayArgs {
     /// The round's assists the command line asks for.
     pub fn assist(&self) -> Assist {
         Assist { order_time: self.assist_orders, longer_round: self.assist_round }
+    }
+}
+
+/// The speeds a bundle plays at (`--speed`, and - / + in the window).
+pub const PLAYBACK_SPEEDS: [f32; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
+
+fn parse_speed(s: &str) -> Result<f32, String> {
+    let speed: f32 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if PLAYBACK_SPEEDS.contains(&speed) {
+        Ok(speed)
+    } else {
+        Err(format!("{speed} is not one of the playback speeds {PLAYBACK_SPEEDS:?}"))
     }
 }
 

@@ -158,7 +158,7 @@ fn spawn_local_players(
     fill_lineup(&mut lineup, options.0.players, &pads.iter().collect::<Vec<_>>());
     commands.remove_resource::<RandomPilot>();
     // A scripted round (`--script`) plays the script's frames on every seat: no devices.
-    if options.0.script.is_some() {
+    if options.0.script.is_some() || options.0.bundle.is_some() {
         return;
     }
     match options.0.autoplay {

@@ -9,7 +9,7 @@ use super::kitchen::interp::InterpPlugin;
 use super::perf::PerfPlugin;
 use super::save::SavePlugin;
 use super::settings::access_sync::AccessibilityPlugin;
-use super::settings::config::ConfigPlugin;
+use super::settings::rebind::ConfigPlugin;
 use super::tandem::beats::TandemBeatsPlugin;
 use super::tandem::camera::TandemCameraPlugin;
 use super::tandem::hud::TandemHudPlugin;

@@ -30,6 +30,11 @@ pub enum AppState {
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct Online;
 
+/// No server connection: the window plays locally ([`Online`] absent).
+pub fn local_play(online: Option<Res<Online>>) -> bool {
+    online.is_none()
+}
+
 /// The room of the live kitchen behind the title and menus (`backdrop`): drawn like any room,
 /// but silent, untagged, and never the round the HUD reports.
 #[derive(Component, Clone, Copy, Debug, Default)]

@@ -88,8 +88,8 @@ fn read_dir(dir: &str, kind: FileKind, out: &mut Vec<(FileKind, Vec<u8>)>) {
 }
 
 /// A real bundle: a short round of the first shipped level with random cooks, through the
-/// server's own recorder and `Bundle::to_ron`.
-fn sample_bundle(book_source: &str, book: &RecipeBook) -> Option<Vec<u8>> {
+/// server's own recorder and `Bundle::to_ron` (also the window's `play --bundle` test).
+pub fn sample_bundle(book_source: &str, book: &RecipeBook) -> Option<Vec<u8>> {
     let source = std::fs::read_to_string(Path::new("levels/tutorial.ron")).ok()?;
     let level = Arc::new(parse_level(source.as_bytes(), "tutorial", book).ok()?);
     let seats = SeatSpec::numbered(2);

@@ -179,11 +179,11 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, Strin
     }
 }
 
-/// Re-run a bundle: rebuild the room from its sources, seed and seats, step it the recorded
-/// number of ticks from its admitted frames (`admitted::run_admitted`, as the server queued
-/// them), then compare the hash chain and the result payload. `Err` is an
-/// invalid bundle (exit 2).
-pub fn check_bundle(bundle: &Bundle) -> Result<BundleCheck, String> {
+/// The room the bundle's round started from (every reader of a bundle builds it here:
+/// [`check_bundle`] and the window's `play --bundle`); `Err` names why the bundle is invalid (a version
+/// this build does not read, an edited source, a level that does not compile, a seat count
+/// out of range).
+pub fn bundle_room(bundle: &Bundle) -> Result<Room, String> {
     if !(OLDEST_BUNDLE_VERSION..=BUNDLE_VERSION).contains(&bundle.bundle_version) {
         return Err(format!(
             "BUNDLE_VERSION_UNSUPPORTED: bundle version {}; this build reads versions \
@@ -207,13 +207,20 @@ pub fn check_bundle(bundle: &Bundle) -> Result<BundleCheck, String> {
     if bundle.seats.is_empty() || bundle.seats.len() > MAX_COOKS {
         return Err(format!("{} seats", bundle.seats.len()));
     }
-    let expected: serde_json::Value = serde_json::from_str(&bundle.result)
-        .map_err(|e| format!("the result payload is not JSON: {e}"))?;
     let seats: Vec<SeatSpec> =
         bundle.seats.iter().map(|(s, n)| SeatSpec::new(*s, n.clone())).collect();
-    let mut room =
-        Room::assisted(Arc::new(level), Arc::new(book), bundle.seed, &seats, bundle.assist)
-            .with_survival(bundle.survival);
+    Ok(Room::assisted(Arc::new(level), Arc::new(book), bundle.seed, &seats, bundle.assist)
+        .with_survival(bundle.survival))
+}
+
+/// Re-run a bundle: rebuild the room from its sources, seed and seats, step it the recorded
+/// number of ticks from its admitted frames (`admitted::run_admitted`, as the server queued
+/// them), then compare the hash chain and the result payload. `Err` is an
+/// invalid bundle (exit 2).
+pub fn check_bundle(bundle: &Bundle) -> Result<BundleCheck, String> {
+    let mut room = bundle_room(bundle)?;
+    let expected: serde_json::Value = serde_json::from_str(&bundle.result)
+        .map_err(|e| format!("the result payload is not JSON: {e}"))?;
 
     let mut hashes = vec![(0, room.hash)];
     let mut snapshots = vec![(0, named_fields(&room))];

@@ -1,7 +1,7 @@
 //! Planner bots in versus (docs/BOTS.md, "Versus"): each side plays its own rail and window
-//! only, both sides score, a bigger side out-serves a smaller one, one bot a side on a mirrored
-//! kitchen plays mirror images (a draw), and `bot prove --mode versus` prints wins per side and names a
-//! level without teams.
+//! only, both sides score, a bigger side out-serves a smaller one, one bot a side on a
+//! mirrored kitchen plays mirror images (a draw), and `bot prove --mode versus` prints wins
+//! per side and names a level without teams.
 
 use std::process::Command;
 use std::sync::Arc;

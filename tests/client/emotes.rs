@@ -3,7 +3,7 @@
 //! and the option that hides other players', and, under Xvfb, a headless player's emote drawn
 //! in a real game window on the same room.
 
-use super::{assert_real_frame, input_app, temp_dir, xvfb_run};
+use super::{assert_real_frame, input_app, temp_dir, xvfb_or_skip};
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use leafwing_input_manager::prelude::*;
@@ -131,12 +131,7 @@ fn an_emote_heard_is_a_bubble_a_newer_replaces_it_and_others_can_be_hidden() {
 #[test]
 fn a_headless_players_emote_is_drawn_in_the_window_under_xvfb() {
     use std::io::{BufRead, BufReader, Read};
-    let Some(xvfb) = xvfb_run() else {
-        eprintln!(
-            "SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers; .ci/run does)"
-        );
-        return;
-    };
+    let Some(xvfb) = xvfb_or_skip() else { return };
     let dir = temp_dir("emote-window");
     let data = dir.join("data");
     let server = super::banner(

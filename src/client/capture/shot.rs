@@ -135,6 +135,7 @@ fn request_screenshot(
         auto.ticks >= o.after_ticks
     } else if o.level.is_some()
         || o.daily
+        || o.bundle.is_some()
         || hosted_round
         || (online.is_some() && o.screen.is_none())
     {

@@ -3,10 +3,10 @@
 //! cook replaces it. Other players' are left out when Settings hides them. An emote held back
 //! (too many too fast) is a nudge over the player's own cook.
 
-use super::{cook_floor_point, nudge};
 use crate::client::audio::{Cue, PlayCue};
+use crate::client::hud::nudges::nudge;
 use crate::client::kitchen::KitchenCamera;
-use crate::client::kitchen::interp::DrawnAt;
+use crate::client::kitchen::interp::{DrawnAt, cook_floor_point};
 use crate::client::settings::access::Accessibility;
 use crate::client::state::{AppState, BackdropRoom};
 use crate::client::theme::{EMOTE_BUBBLE, NAME_TAG_DARK, label, seat_color};

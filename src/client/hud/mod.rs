@@ -4,44 +4,31 @@
 //! plugins. Reads views, `RoomTick` messages and the emotes heard only.
 
 pub mod emotes;
+pub mod nudges;
 pub mod pops;
 pub mod rail;
 
 use super::audio::{Cue, PlayCue};
 use super::hud::emotes::EmoteBubblePlugin;
+use super::hud::nudges::{NUDGE_SECS, Nudge, age_nudges, spawn_nudges};
 use super::hud::pops::PopPlugin;
 use super::hud::rail::RailPlugin;
 use super::kitchen::KitchenCamera;
-use super::kitchen::interp::DrawnAt;
+use super::kitchen::interp::{DrawnAt, cook_floor_point};
 use super::local::{LocalGame, RoundPhase};
 use super::state::{AppState, BackdropRoom, Online};
 use super::theme::{
-    GOLD, HINT, INK, LOST, NAME_TAG_DARK, NAME_TAG_EDGE, NUDGE, NUDGE_TEXT, PANEL, ROUND_END_PANEL,
-    STAR_UNLIT, WON, label, seat_color,
+    GOLD, HINT, INK, LOST, NAME_TAG_DARK, NAME_TAG_EDGE, PANEL, ROUND_END_PANEL, STAR_UNLIT, WON,
+    label, seat_color,
 };
-use crate::project::RoomTick;
 use crate::protocol::{CookView, InRoom, RoomClock, RoomView};
 use crate::schedule::FrameSystems;
-use crate::sim::events::SimEvent;
 use crate::sim::units::TICK_HZ;
 use crate::sim::verdict::Verdict;
 use bevy::prelude::*;
 
-/// Seconds a nudge stays up.
-pub const NUDGE_SECS: f32 = 1.6;
-
 /// The font lives in `theme`; `perf`, `online` and the web build still reach it here.
 pub use super::theme::font;
-
-/// A short refusal shown next to a cook ("station busy").
-#[derive(Component, Clone, Debug)]
-pub struct Nudge {
-    pub room: Entity,
-    pub seat: u8,
-    pub text: String,
-    /// Seconds left.
-    pub ttl: f32,
-}
 
 /// A label that follows a cook (by its view entity).
 #[derive(Component, Clone, Copy, Debug)]
@@ -228,62 +215,6 @@ fn tag_text_color(plate: Color) -> Color {
     if luminance > 0.18 { NAME_TAG_DARK } else { Color::WHITE }
 }
 
-/// One nudge per `Denied` fact, next to the refused cook (a newer one replaces an older one).
-pub fn spawn_nudges(
-    mut commands: Commands,
-    mut ticks: MessageReader<RoomTick>,
-    existing: Query<(Entity, &Nudge)>,
-    backdrops: Query<(), With<BackdropRoom>>,
-) {
-    for tick in ticks.read().filter(|t| !backdrops.contains(t.room)) {
-        for event in &tick.events {
-            let SimEvent::Denied { seat, reason, .. } = event else { continue };
-            for (e, n) in &existing {
-                if n.room == tick.room && n.seat == *seat {
-                    commands.entity(e).despawn();
-                }
-            }
-            commands.spawn(nudge(tick.room, *seat, reason.nudge()));
-        }
-    }
-}
-
-/// A nudge's entity: `text` next to `room`'s cook in `seat`, placed by [`follow_cooks`].
-pub fn nudge(room: Entity, seat: u8, text: &str) -> impl Bundle {
-    (
-        Nudge { room, seat, text: text.to_string(), ttl: NUDGE_SECS },
-        label(text.to_string(), 18.0, NUDGE_TEXT),
-        BackgroundColor(NUDGE),
-        Node {
-            position_type: PositionType::Absolute,
-            padding: UiRect::axes(px(6), px(2)),
-            border_radius: BorderRadius::all(px(6)),
-            ..default()
-        },
-        Visibility::Hidden,
-    )
-}
-
-fn age_nudges(
-    time: Res<Time<Real>>,
-    mut commands: Commands,
-    mut nudges: Query<(Entity, &mut Nudge)>,
-) {
-    for (e, mut n) in &mut nudges {
-        n.ttl -= time.delta_secs();
-        if n.ttl <= 0.0 {
-            commands.entity(e).despawn();
-        }
-    }
-}
-
-/// Where a cook is drawn this frame, on the floor: its [`DrawnAt`] (its transform is written
-/// from that point after the HUD runs, so at a low frame rate the transform trailed by a tile
-/// or more), else its transform.
-pub fn cook_floor_point(drawn: Option<&DrawnAt>, tf: &GlobalTransform) -> Vec3 {
-    drawn.map_or_else(|| tf.translation(), |d| Vec3::new(d.0.x, 0.0, d.0.y))
-}
-
 /// Name tags under and nudges over their cooks, projected from the world to the window.
 fn follow_cooks(
     mut commands: Commands,
@@ -335,7 +266,7 @@ fn update_scoreboard(
     if let Ok(mut t) = score.single_mut() {
         let streak =
             if view.streak > 1 { format!("   streak x{}", view.streak) } else { String::new() };
-        t.0 = format!("score {} / {}{streak}", view.score, view.target);
+        t.0 = score_line(view, &streak);
     }
     if let Ok((mut t, mut node)) = badge.single_mut() {
         let (text, display) = if view.assist.is_on() {
@@ -350,6 +281,51 @@ fn update_scoreboard(
             node.display = display;
         }
     }
+}
+
+/// Under the clock: the score against the target, or in a survival round (which has no target:
+/// the clock is the goal) the dishes served that kept it running.
+fn score_line(view: &RoomView, streak: &str) -> String {
+    if view.survival.is_some() {
+        format!("dishes {}   score {}{streak}", view.served, view.score)
+    } else {
+        format!("score {} / {}{streak}", view.score, view.target)
+    }
+}
+
+/// The round end's headline and its colour: a survival round names how long the kitchen lasted
+/// (its clock always runs out, so "Out of time" would say nothing); otherwise won or lost.
+fn round_end_title(view: &RoomView, result: Verdict) -> (String, Color) {
+    match (result, view.survival) {
+        (Verdict::Aborted, _) => ("Round aborted".into(), INK),
+        // Versus: the buzzer's verdict (the two-score HUD is its own piece of work).
+        (Verdict::TeamA, _) => ("Team A wins!".into(), WON),
+        (Verdict::TeamB, _) => ("Team B wins!".into(), WON),
+        (Verdict::Draw, _) => ("A draw".into(), INK),
+        (_, Some(s)) => (format!("Survived {}", clock_span(s.survived)), WON),
+        (Verdict::Won, None) => ("Kitchen cleared!".into(), WON),
+        (Verdict::Lost, None) => ("Out of time".into(), LOST),
+    }
+}
+
+/// The round end's tally line: score against target, or a survival round's dishes.
+fn round_end_tally(view: &RoomView) -> String {
+    match view.survival {
+        Some(_) => format!(
+            "dishes served {}    missed {}    score {}",
+            view.served, view.missed, view.score
+        ),
+        None => format!(
+            "score {} / {}    served {}    missed {}",
+            view.score, view.target, view.served, view.missed
+        ),
+    }
+}
+
+/// m:ss of a span of ticks, rounded down (a survived time: "2:35").
+fn clock_span(ticks: u32) -> String {
+    let secs = ticks / TICK_HZ;
+    format!("{}:{:02}", secs / 60, secs % 60)
 }
 
 /// The clock and score only over a kitchen round (not over an online Tandem round's HUD).
@@ -440,32 +416,20 @@ fn show_round_end(
     let mut cooks: Vec<&CookView> =
         cooks.iter().filter(|(_, r)| r.0 == room).map(|(c, _)| c).collect();
     cooks.sort_by_key(|c| c.seat);
-    let (title, color) = match result {
-        Verdict::Won => ("Kitchen cleared!", WON),
-        Verdict::Lost => ("Out of time", LOST),
-        Verdict::Aborted => ("Round aborted", INK),
-        // Versus: the buzzer's verdict (the two-score HUD is its own piece of work).
-        Verdict::TeamA => ("Team A wins!", WON),
-        Verdict::TeamB => ("Team B wins!", WON),
-        Verdict::Draw => ("A draw", INK),
-    };
+    let (title, color) = round_end_title(view, result);
     commands.entity(panel).with_children(|p| {
         p.spawn(label(view.level_name.clone(), 20.0, INK));
         p.spawn(label(title, 40.0, color));
-        p.spawn(Node { column_gap: px(18), padding: UiRect::all(px(6)), ..default() })
-            .with_children(|row| {
-                for k in 0..3u8 {
-                    spawn_star(row, k);
-                }
-            });
-        p.spawn((label(
-            format!(
-                "score {} / {}    served {}    missed {}",
-                view.score, view.target, view.served, view.missed
-            ),
-            20.0,
-            GOLD,
-        ),));
+        // A survival round earns no stars (its clock always runs out): its time is the result.
+        if view.survival.is_none() {
+            p.spawn(Node { column_gap: px(18), padding: UiRect::all(px(6)), ..default() })
+                .with_children(|row| {
+                    for k in 0..3u8 {
+                        spawn_star(row, k);
+                    }
+                });
+        }
+        p.spawn((label(round_end_tally(view), 20.0, GOLD),));
         if view.assist.is_on() {
             // The save marks these stars assisted too (`save.rs`); say so where they are earned.
             p.spawn(label(format!("Assisted round: {}", view.assist.summary()), 16.0, HINT));
@@ -544,5 +508,54 @@ fn reveal_stars(
             let k = ((reveal.age - at) / 0.25).clamp(0.0, 1.0);
             ui.scale = Vec2::splat(1.0 + 0.6 * (1.0 - k));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::assist::Assist;
+    use crate::sim::survival::SurvivalClock;
+
+    fn view(survival: Option<SurvivalClock>) -> RoomView {
+        RoomView {
+            level_id: "tutorial".into(),
+            level_name: "First Shift".into(),
+            hint: String::new(),
+            time_limit: 3600,
+            score: 140,
+            target: 200,
+            streak: 0,
+            result: Some(Verdict::Lost),
+            stars: 0,
+            orders: Vec::new(),
+            plates_clean: 0,
+            plates_dirty: 0,
+            pots_clean: 0,
+            served: 7,
+            missed: 2,
+            assist: Assist::default(),
+            survival,
+            versus: None,
+        }
+    }
+
+    #[test]
+    fn a_survival_round_shows_dishes_and_time_not_a_target() {
+        let clock = SurvivalClock { added: 0, taken: 0, survived: 3119 };
+        let survival = view(Some(clock));
+        assert_eq!(score_line(&survival, ""), "dishes 7   score 140");
+        assert_eq!(round_end_title(&survival, Verdict::Lost).0, "Survived 2:35");
+        assert_eq!(round_end_tally(&survival), "dishes served 7    missed 2    score 140");
+        let plain = view(None);
+        assert_eq!(score_line(&plain, "   streak x2"), "score 140 / 200   streak x2");
+        assert_eq!(round_end_title(&plain, Verdict::Lost).0, "Out of time");
+        assert_eq!(round_end_title(&plain, Verdict::Won).0, "Kitchen cleared!");
+        // An aborted survival round says so rather than how long it lasted.
+        assert_eq!(round_end_title(&survival, Verdict::Aborted).0, "Round aborted");
+        assert_eq!(round_end_tally(&plain), "score 140 / 200    served 7    missed 2");
+        // A versus round's verdict names the team (or the draw).
+        assert_eq!(round_end_title(&plain, Verdict::TeamB).0, "Team B wins!");
+        assert_eq!(round_end_title(&plain, Verdict::Draw).0, "A draw");
     }
 }

@@ -112,3 +112,10 @@ pub fn blend_cooks(
         };
     }
 }
+
+/// Where a cook is drawn this frame, on the floor: its [`DrawnAt`] (its transform is written
+/// from that point after the HUD runs, so at a low frame rate the transform trailed by a tile
+/// or more), else its transform.
+pub fn cook_floor_point(drawn: Option<&DrawnAt>, tf: &GlobalTransform) -> Vec3 {
+    drawn.map_or_else(|| tf.translation(), |d| Vec3::new(d.0.x, 0.0, d.0.y))
+}

@@ -6,7 +6,7 @@
 
 use crate::bot::planner::BotTeam;
 use crate::client::args::Options;
-use crate::client::local::local_play;
+use crate::client::state::local_play;
 use crate::client::state::{AppState, BackdropRoom};
 use crate::level::{find_level, load_recipes_file};
 use crate::protocol::InRoom;
@@ -64,6 +64,7 @@ fn open_backdrop(world: &mut World) {
     let options = world.resource::<Options>().0.clone();
     if options.level.is_some()
         || options.daily
+        || options.bundle.is_some()
         || world.query::<&BackdropRoom>().iter(world).next().is_some()
     {
         return;

@@ -2,7 +2,7 @@
 //! their cooks at once, kept to the same pace a server keeps (`protocol::emote::EmotePace`).
 //! Nothing reaches the embedded host's room: emotes are never inputs.
 
-use super::local_play;
+use crate::client::state::local_play;
 use crate::net::client::emotes::{EmoteHeard, EmoteHeldBack, EmotePaces, EmoteSource};
 use crate::net::client::outbox::Outbox;
 use crate::protocol::emote::EmoteRefusal;

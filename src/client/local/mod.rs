@@ -6,6 +6,7 @@
 
 pub mod assist_menu;
 pub mod backdrop;
+pub mod bundle_playback;
 pub mod designer;
 pub mod emotes;
 pub mod generated;
@@ -15,9 +16,12 @@ pub mod survival_menu;
 use super::args::{Autoplay, Options};
 use super::input::Lineup;
 use super::local::assist_menu::RoundAssist;
+use super::local::bundle_playback::{
+    BundlePilot, BundlePlaybackPlugin, bundle_round, bundle_unfinished, push_bundle_frames,
+};
 use super::local::scripted::{ScriptPilot, not_held, push_script_frames, scripted_room};
 use super::local::survival_menu::RoundSurvival;
-use super::state::{AppState, Online};
+use super::state::{AppState, local_play};
 use crate::bot::planner::BotTeam;
 use crate::clock::TickClockPlugin;
 use crate::level::watch::LevelLibrary;
@@ -105,18 +109,18 @@ pub fn seat_plan(players: usize, bots: usize, all_bots: bool) -> (usize, Vec<Sea
 #[derive(Resource, Clone, Debug, Default)]
 pub struct HostError(pub Option<String>);
 
-/// No server connection: the window plays locally ([`Online`] absent).
-pub fn local_play(online: Option<Res<Online>>) -> bool {
-    online.is_none()
-}
-
 /// The embedded host of local play: the clock, the sim and the projection, standing down
 /// while the window is online.
 pub struct LocalHostPlugin;
 
 impl Plugin for LocalHostPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins((TickClockPlugin, SimPlugin, emotes::LocalEmotesPlugin));
+        app.add_plugins((
+            TickClockPlugin,
+            SimPlugin,
+            emotes::LocalEmotesPlugin,
+            BundlePlaybackPlugin,
+        ));
         // `project::ProjectionPlugin`'s two lines, with the projection standing down online.
         app.add_message::<RoomTick>();
         app.add_systems(
@@ -125,14 +129,17 @@ impl Plugin for LocalHostPlugin {
         );
         // Connected to a server (the menu's Host or Join), no sim stage runs in this window.
         for stage in SimSystems::ALL {
-            app.configure_sets(FixedUpdate, stage.run_if(local_play).run_if(not_held));
+            app.configure_sets(
+                FixedUpdate,
+                stage.run_if(local_play).run_if(not_held).run_if(bundle_unfinished),
+            );
         }
         app.insert_resource(RoundPhase::Live).init_resource::<HostError>();
         app.add_systems(OnEnter(AppState::Playing), start_local_round.run_if(local_play));
         app.add_systems(OnExit(AppState::Playing), end_local_round);
         app.add_systems(
             FixedUpdate,
-            (push_local_inputs, drive_local_bots, push_script_frames)
+            (push_local_inputs, drive_local_bots, push_script_frames, push_bundle_frames)
                 .chain()
                 .in_set(TickSystems::Host)
                 .run_if(local_play),
@@ -158,6 +165,9 @@ impl Plugin for LocalHostPlugin {
 
 /// Load the selected level and spawn its room.
 fn start_local_round(world: &mut World) {
+    if let Some(made) = bundle_round(world) {
+        return start_bundle_round(world, made);
+    }
     let options = world.resource::<Options>().0.clone();
     let level_id = world
         .get_resource::<SelectedLevel>()
@@ -236,6 +246,23 @@ fn start_local_round(world: &mut World) {
     set_phase(world, phase);
 }
 
+/// `play --bundle`: the recorded round's room, its seats as recorded, no local cooks or bots
+/// (the bundle's frames drive every seat), live at once.
+fn start_bundle_round(world: &mut World, made: Result<(Room, BundlePilot), String>) {
+    let (room, mut pilot) = match made {
+        Ok(x) => x,
+        Err(why) => return refuse_start(world, "bundle", why),
+    };
+    let (level, book) = (room.level.clone(), room.book.clone());
+    let seats = pilot.seats.clone();
+    pilot.room = world.spawn(room).id();
+    world.insert_resource(LocalGame { room: pilot.room, level, book, seats });
+    world.insert_resource(pilot);
+    world.insert_resource(LocalBots::new(Vec::new()));
+    world.resource_mut::<HostError>().0 = None;
+    set_phase(world, RoundPhase::Live);
+}
+
 /// A round that cannot start: the reason on the menu and in the log. A run nobody watches
 /// (`--screenshot`; `--exit-after-ticks` outside designer mode) fails at once with the error
 /// and exit 1 instead of waiting on a menu forever; a designer's window waits for the fix
@@ -286,6 +313,7 @@ fn end_local_round(world: &mut World) {
     despawn_local_room(world);
     world.remove_resource::<LocalBots>();
     world.remove_resource::<ScriptPilot>();
+    world.remove_resource::<BundlePilot>();
     set_phase(world, RoundPhase::Live);
 }
 

@@ -2,6 +2,7 @@
 //! screen before the round, held here until a round starts (`local::start_local_round` reads
 //! it), and how a saved best survival reads on that screen.
 
+use crate::client::args::Options;
 use crate::client::save::SurvivalBest;
 use crate::sim::units::TICK_HZ;
 use bevy::prelude::*;
@@ -31,6 +32,10 @@ pub struct SurvivalMenuPlugin;
 impl Plugin for SurvivalMenuPlugin {
     fn build(&self, app: &mut App) {
         app.add_observer(flip_round_survival);
+        // `play --survival`: the first round (and the Level Select line) starts on survival.
+        if app.world().get_resource::<Options>().is_some_and(|o| o.0.survival) {
+            app.insert_resource(RoundSurvival(true));
+        }
     }
 }
 

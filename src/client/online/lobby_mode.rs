@@ -1,5 +1,5 @@
 //! The room's mode online: the host — the window holding the room's first seat — steps the
-//! next round between the kitchen and Tandem with F8 in the lobby. The choice goes to the
+//! next round through the kitchen, survival and Tandem with F8 in the lobby. The choice goes to the
 //! server as `LobbyCommand::Mode` and comes back on the lobby view, which the panel shows to
 //! everyone (`online::lobby_panel::lobby_lines`); another seat's request is refused there by name.
 

@@ -77,7 +77,7 @@ pub fn lobby_lines(lobby: &LobbyView, seats: &[u8], in_round: &[u8]) -> String {
     if lobby.phase != LobbyPhase::Round && seats.contains(&0) {
         text.push_str(
             "
-You host: F6 order timers, F7 round time (assist mode), F8 cooking / tandem",
+You host: F6 order timers, F7 round time (assist mode), F8 cooking / survival / tandem",
         );
     }
     if lobby.phase != LobbyPhase::Round {

@@ -10,8 +10,9 @@ use crate::client::local::assist_menu::{AssistChoice, AssistOption, RoundAssist,
 use crate::client::local::survival_menu::{RoundSurvival, SurvivalFlip, survival_label};
 use crate::client::screens::join_form::{JoinField, JoinForm};
 use crate::client::settings::access::AccessOption;
-use crate::client::settings::config::{Bindings, Control, Rebinding, Slot};
+use crate::client::settings::config::{Bindings, Control, Slot};
 use crate::client::settings::device::Device;
+use crate::client::settings::rebind::Rebinding;
 use crate::client::state::AppState;
 use crate::client::theme::{BUTTON, BUTTON_LIT, GOLD, PLAIN, label};
 use crate::schedule::FrameSystems;

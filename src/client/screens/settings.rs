@@ -10,9 +10,9 @@ use crate::client::screens::nav::{
 use crate::client::settings::access::{AccessOption, Accessibility};
 use crate::client::settings::access_sync::AccessChoice;
 use crate::client::settings::config::{
-    Bindings, ConfigFile, ConfigWarning, Control, Rebinding, Slot, capture_rebind, store_bindings,
-    warning_line,
+    Bindings, ConfigFile, ConfigWarning, Control, Slot, store_bindings, warning_line,
 };
+use crate::client::settings::rebind::{Rebinding, capture_rebind};
 use crate::client::state::AppState;
 use crate::client::theme::{MENU_GAP, PLAIN, WARNING, paragraph, screen, title};
 use crate::schedule::FrameSystems;

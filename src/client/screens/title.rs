@@ -1,7 +1,8 @@
-//! The title screen over the live kitchen: any key opens the main menu; `--level` and
-//! `--daily` pass it by into the kitchen and `--screen` to one menu screen.
+//! The title screen over the live kitchen: any key opens the main menu; `--level`, `--daily`
+//! and `--bundle` pass it by into the kitchen and `--screen` to one menu screen.
 
 use crate::client::args::{Options, Screen};
+use crate::client::local::bundle_playback::PlaybackBundle;
 use crate::client::local::generated::draw_daily;
 use crate::client::local::{HostError, SelectedLevel};
 use crate::client::screens::nav::{MenuAction, MenuChoice};
@@ -30,9 +31,16 @@ fn skip_to_level(
     mut commands: Commands,
     mut error: ResMut<HostError>,
     mut next: ResMut<NextState<AppState>>,
+    playback: Option<Res<PlaybackBundle>>,
 ) {
     if let Some(level) = &options.0.level {
         commands.insert_resource(SelectedLevel(level.clone()));
+        next.set(AppState::Playing);
+    }
+    // `--bundle` (read and checked before the window opened: `app::run`).
+    if let Some(b) = playback {
+        info!("bundle playback: `{}`, {} ticks", b.0.level_id, b.0.ticks);
+        commands.insert_resource(SelectedLevel(b.0.level_id.clone()));
         next.set(AppState::Playing);
     }
     if options.0.daily {

@@ -2,8 +2,9 @@
 //! [`Palette`], the [`Accessibility`] resource) and stepped and saved from Settings.
 
 use crate::client::settings::access::{AccessOption, Accessibility};
-use crate::client::settings::config::{Bindings, ConfigFile, Rebinding, store_bindings};
+use crate::client::settings::config::{Bindings, ConfigFile, store_bindings};
 use crate::client::settings::palette::Palette;
+use crate::client::settings::rebind::Rebinding;
 use bevy::prelude::*;
 
 /// The Settings screen stepped an option (`up`: Right or confirm).

@@ -6,3 +6,4 @@ pub mod access_sync;
 pub mod config;
 pub mod device;
 pub mod palette;
+pub mod rebind;
