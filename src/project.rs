@@ -74,6 +74,7 @@ pub fn room_view(room: &Room) -> RoomView {
                     value: o.value,
                     deadline: o.deadline,
                     ticks_total: span,
+                    team: o.team,
                 }
             })
             .collect(),
@@ -84,6 +85,7 @@ pub fn room_view(room: &Room) -> RoomView {
         missed: room.counters.missed,
         assist: room.assist,
         survival: room.survival,
+        versus: room.versus,
     }
 }
 

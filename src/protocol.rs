@@ -17,6 +17,7 @@ use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Tile};
 use crate::sim::station::StationState;
 use crate::sim::survival::SurvivalClock;
 use crate::sim::verdict::Verdict;
+use crate::sim::versus::{Team, VersusTally};
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 use emote::{EmoteRefused, EmoteSaid, EmoteShown};
@@ -99,6 +100,8 @@ pub struct OrderView {
     pub deadline: u32,
     /// The span every order is given (for the deadline bar).
     pub ticks_total: u32,
+    /// Versus: the team whose rail it is on (`None` in a co-op round).
+    pub team: Option<Team>,
 }
 
 impl OrderView {
@@ -133,6 +136,9 @@ pub struct RoomView {
     /// Survival's tallies, in a survival round only (`sim::survival`): the HUD's clock and the
     /// save's best survival (`survived` once the clock ran out).
     pub survival: Option<SurvivalClock>,
+    /// Versus's two tallies (score, streak, served, missed per team), on a level with teams
+    /// only (`sim::versus`); `score` and `streak` above stay 0 then.
+    pub versus: Option<VersusTally>,
 }
 
 /// The room's clock: on the room entity, changes every tick (kept tiny for that reason).

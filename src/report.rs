@@ -6,6 +6,8 @@
 use crate::sim::room::Room;
 use crate::sim::round::stars;
 use crate::sim::units::TICK_HZ;
+use crate::sim::verdict::Verdict;
+use crate::sim::versus::Team;
 use serde_json::{Value, json};
 
 /// Ticks as seconds (exact: a tick is 0.05 s).
@@ -19,7 +21,9 @@ pub fn ticks_to_seconds(ticks: u32) -> f64 {
 /// misses spread evenly over the seats (floor): an estimate for display, never a gate. An
 /// assisted round adds `assisted: true` and `assist{order_time, longer_round}`; a survival round
 /// `mode: "survival"` and `survival{dishes_served, ticks_survived, seconds_survived,
-/// seconds_added, seconds_taken}`.
+/// seconds_added, seconds_taken}`; a versus round `mode: "versus"` and `versus{teams[{team,
+/// seats, score, served, missed, longest_streak}], winner}` (`"a"`, `"b"`, `"draw"`, or null
+/// before the buzzer).
 pub fn result_payload(room: &Room) -> Value {
     let seats = room.cooks.len() as u32;
     let missed_each = room.counters.missed.checked_div(seats).unwrap_or(0);
@@ -64,6 +68,36 @@ pub fn result_payload(room: &Room) -> Value {
             "seconds_survived": ticks_to_seconds(survived),
             "seconds_added": ticks_to_seconds(s.added),
             "seconds_taken": ticks_to_seconds(s.taken),
+        });
+    }
+    // A versus round says so, with each team's tallies and seats and the buzzer's winner.
+    if let Some(v) = &room.versus {
+        payload["mode"] = json!("versus");
+        let team = |t: Team| {
+            let tally = v.team(t);
+            let seats: Vec<u8> = room
+                .cooks
+                .iter()
+                .map(|c| c.seat)
+                .filter(|&s| room.team_of_seat(s) == Some(t))
+                .collect();
+            json!({
+                "team": t.as_str(),
+                "seats": seats,
+                "score": tally.score,
+                "served": tally.served,
+                "missed": tally.missed,
+                "longest_streak": tally.longest_streak,
+            })
+        };
+        payload["versus"] = json!({
+            "teams": Team::BOTH.map(team),
+            "winner": match room.result {
+                Some(Verdict::TeamA) => json!("a"),
+                Some(Verdict::TeamB) => json!("b"),
+                Some(Verdict::Draw) => json!("draw"),
+                _ => Value::Null,
+            },
         });
     }
     payload

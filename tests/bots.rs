@@ -23,6 +23,9 @@ use undercooked::sim::room::Room;
 use undercooked::sim::step_room;
 use undercooked::sim::verdict::Verdict;
 
+#[path = "bots/versus.rs"]
+mod versus;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

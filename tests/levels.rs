@@ -27,6 +27,8 @@ mod designer;
 mod generated;
 #[path = "levels/publish.rs"]
 mod publish;
+#[path = "levels/versus.rs"]
+mod versus;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -7,6 +7,9 @@ use undercooked::replay::cli::{ReplayPaths, check, load, record};
 use undercooked::replay::golden::CheckOutcome;
 use undercooked::replay::run_script;
 
+#[path = "replay/versus.rs"]
+mod versus;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -61,6 +64,10 @@ fn the_kernel_and_kitchen_goldens_are_committed() {
         "pinned_pocket",
         "survival_serves",
         "survival_misses",
+        "versus_round",
+        "versus_both_score",
+        "versus_steal",
+        "versus_draw",
     ] {
         assert!(names.iter().any(|n| n == required), "missing script {required}");
         assert!(root().join(format!("goldens/{required}.golden.json")).is_file());

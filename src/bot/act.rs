@@ -285,7 +285,9 @@ impl Exec {
             }
         }
         let others = self.avoided.clone();
-        let route = path_avoiding(&room.level, here, stand, &others).unwrap_or_else(|| vec![stand]);
+        let flip = room.team_of_seat(cook.seat) == Some(crate::sim::versus::Team::B);
+        let route =
+            path_avoiding(&room.level, here, stand, &others, flip).unwrap_or_else(|| vec![stand]);
         // Headway: fewer cells to go, or nearer the next cell's centre.
         let next = route.get(1).copied().unwrap_or(stand);
         let c = V2::centre_of(next);
@@ -387,7 +389,11 @@ pub fn stand_spot(room: &Room, seat: Seat, station: usize) -> Option<(Cell, Dir4
     let dist = distances(&room.level, &[cook.pos.cell()], &|_| false);
     let w = room.level.width as usize;
     let cell = room.stations[station].cell;
-    [Dir4::Up, Dir4::Down, Dir4::Left, Dir4::Right]
+    // Team B of a versus kitchen reads its side as A's mirror image: right before left, so its
+    // equal spots break as A's do (`view::own_x`); in co-op the order is as ever.
+    let mirrored = room.team_of_seat(seat) == Some(crate::sim::versus::Team::B);
+    let (near, far) = if mirrored { (Dir4::Right, Dir4::Left) } else { (Dir4::Left, Dir4::Right) };
+    [Dir4::Up, Dir4::Down, near, far]
         .into_iter()
         .filter_map(|d| {
             let (dx, dy) = d.delta();

@@ -63,11 +63,11 @@ fn serve(v: &View, d: &Dish, item: &Item) -> Option<Act> {
     let room = v.room;
     let parts = plate_parts(item).unwrap_or(&[]);
     let dish = recipe_of(&room.book, parts);
-    let ticket = room.orders.iter().any(|o| Some(o.recipe as usize) == dish);
+    let ticket = v.rail().any(|o| Some(o.recipe as usize) == dish);
     if !ticket {
         return None;
     }
-    let serve = v.nearest(|s| v.kind(s) == StationKind::Serve)?;
+    let serve = v.nearest(|s| v.is_window(s))?;
     press(serve, format!("serve {} at #{serve}", d.tag))
 }
 

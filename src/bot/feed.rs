@@ -95,6 +95,7 @@ fn wants(v: &View, claims: &ClaimTable, mates: &[(Seat, Job)]) -> Vec<Want> {
             held: k.held.and_then(|id| room.item(id)),
             dist: v.dist,
             throws: v.throws,
+            team: v.team,
         };
         let (_, unstarted) = needs_of(&mv, claims, job);
         for part in unstarted {

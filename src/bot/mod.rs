@@ -23,5 +23,6 @@ pub mod remote;
 pub mod shape;
 mod throwing;
 pub mod tuning;
+pub mod versus;
 mod view;
 pub mod why;

@@ -20,6 +20,19 @@ pub fn walkable(level: &Level, cell: Cell) -> bool {
 /// `None` when `to` cannot be reached. Neighbours are tried in a fixed order (right, down,
 /// left, up), so the path is the same on every machine.
 pub fn path(level: &Level, from: Cell, to: Cell) -> Option<Vec<Cell>> {
+    path_sided(level, from, to, false)
+}
+
+/// The four neighbour steps in the order a path tries them: right, down, left, up — or, for a
+/// bot reading its kitchen from the right wall (`flip`: team B of a versus kitchen, the mirror
+/// image of team A's side), left, down, right, up, so mirrored sides walk mirrored paths.
+fn steps(flip: bool) -> [Cell; 4] {
+    let s = if flip { -1 } else { 1 };
+    [(s, 0), (0, 1), (-s, 0), (0, -1)]
+}
+
+/// [`path`], its neighbour order read from the right when `flip` (see [`steps`]).
+pub fn path_sided(level: &Level, from: Cell, to: Cell, flip: bool) -> Option<Vec<Cell>> {
     if !walkable(level, to) {
         return None;
     }
@@ -44,7 +57,7 @@ pub fn path(level: &Level, from: Cell, to: Cell) -> Option<Vec<Cell>> {
             out.reverse();
             return Some(out);
         }
-        for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
+        for (dx, dy) in steps(flip) {
             let n = (c.0 + dx, c.1 + dy);
             if inside(n) && !seen[idx(n)] && walkable(level, n) {
                 seen[idx(n)] = true;
@@ -138,9 +151,15 @@ pub fn distances(level: &Level, sources: &[Cell], blocked: &dyn Fn(Cell) -> bool
 
 /// The shortest path from `from` to `to` that avoids the `avoid` cells (other cooks), or the
 /// plain shortest path when avoiding them leaves no way through.
-pub fn path_avoiding(level: &Level, from: Cell, to: Cell, avoid: &[Cell]) -> Option<Vec<Cell>> {
+pub fn path_avoiding(
+    level: &Level,
+    from: Cell,
+    to: Cell,
+    avoid: &[Cell],
+    flip: bool,
+) -> Option<Vec<Cell>> {
     if avoid.is_empty() {
-        return path(level, from, to);
+        return path_sided(level, from, to, flip);
     }
     let w = level.width.max(1) as usize;
     let idx = |c: Cell| c.1 as usize * w + c.0 as usize;
@@ -153,13 +172,13 @@ pub fn path_avoiding(level: &Level, from: Cell, to: Cell, avoid: &[Cell]) -> Opt
     let blocked = |c: Cell| c != from && c != to && avoid.contains(&c);
     let dist = distances(level, &[to], &blocked);
     if dist[idx(from)] == FAR {
-        return path(level, from, to);
+        return path_sided(level, from, to, flip);
     }
     let mut out = vec![from];
     let mut at = from;
     while at != to {
         let d = dist[idx(at)];
-        let next = [(1, 0), (0, 1), (-1, 0), (0, -1)]
+        let next = steps(flip)
             .into_iter()
             .map(|(dx, dy)| (at.0 + dx, at.1 + dy))
             .find(|&m| inside(m) && dist[idx(m)] != FAR && dist[idx(m)] + 1 == d)?;

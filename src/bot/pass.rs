@@ -9,7 +9,7 @@ use super::act::{Act, Mode};
 use super::claims::{Claim, ClaimTable};
 use super::nav::{FAR, distances, walkable};
 use super::throwing::{THROW_MARGIN, in_flight, range_cells, throw_or_press, throwable};
-use super::view::View;
+use super::view::{View, own_dirs, own_x};
 use crate::sim::flights::flight_step;
 use crate::sim::ids::Seat;
 use crate::sim::item::{Item, ItemKind};
@@ -149,7 +149,13 @@ pub(super) fn pass(v: &View, claims: &mut ClaimTable, food: Part, s: usize) -> O
         return None;
     }
     let room = v.room;
-    let mate = room.cooks.iter().map(|c| c.seat).find(|&m| m != v.seat && idle(room, claims, m))?;
+    // A teammate: in versus only a cook of our own team (its idleness is our claims' say).
+    let team = room.team_of_seat(v.seat);
+    let mate = room
+        .cooks
+        .iter()
+        .map(|c| c.seat)
+        .find(|&m| m != v.seat && room.team_of_seat(m) == team && idle(room, claims, m))?;
     let mate_cell = room.cooks[room.cook_index(mate)?].pos.cell();
     let w = room.level.width as usize;
     let mine = distances(&room.level, &[v.cell], &|_| false);
@@ -158,12 +164,14 @@ pub(super) fn pass(v: &View, claims: &mut ClaimTable, food: Part, s: usize) -> O
     let range = range_cells();
     let mut best: Option<(u32, Cell, Cell, Dir4)> = None;
     for y in 0..room.level.height {
-        for x in 0..room.level.width {
+        // Columns from the bot's own wall, so mirrored sides break ties alike (`own_x`).
+        for col in 0..room.level.width {
+            let x = own_x(room, v.seat, col);
             let from = (x, y);
             if !walkable(&room.level, from) || at(&mine, from) == FAR {
                 continue;
             }
-            for dir in [Dir4::Up, Dir4::Down, Dir4::Left, Dir4::Right] {
+            for dir in own_dirs(room, v.seat) {
                 let (dx, dy) = dir.delta();
                 for k in 2..=range {
                     let to = (x + k * dx, y + k * dy);

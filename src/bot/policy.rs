@@ -13,7 +13,8 @@ use super::reach::{awaited_stoves, is_feeder, makeable};
 use super::throwing::in_flight;
 use super::tuning::BotTuning;
 use super::view::{
-    View, act, is_heat, plate_parts, press, process_kind, remove_one, trash_held, wash, wash_plates,
+    View, act, is_heat, own_x, plate_parts, press, process_kind, remove_one, trash_held, wash,
+    wash_plates,
 };
 use crate::sim::dishes::is_submultiset;
 use crate::sim::ids::Seat;
@@ -41,6 +42,7 @@ pub(super) fn plan(
         held: cook.held.and_then(|id| room.item(id)),
         dist,
         throws: tuning.throws,
+        team: room.team_of_seat(seat),
     };
     drop_stale(&v, claims);
     // A catch a teammate asked of us comes before taking a ticket (we were idle when asked);
@@ -87,7 +89,7 @@ pub(super) fn give_way(room: &Room, seat: Seat, dist: &Distances) -> Option<Act>
         .iter()
         .copied()
         .filter(|&c| c != here && !near_other(c) && at(c) != FAR)
-        .min_by_key(|&c| (at(c), c.1, c.0))?;
+        .min_by_key(|&c| (at(c), c.1, own_x(room, seat, c.0)))?;
     act(0, Mode::GoTo(cell), format!("give way: step to {cell:?}"))
 }
 
@@ -116,7 +118,7 @@ fn step_aside(v: &View) -> Option<Act> {
         .iter()
         .copied()
         .filter(|&c| !taken(c) && dist[c.1 as usize * w + c.0 as usize] != FAR)
-        .min_by_key(|&c| (dist[c.1 as usize * w + c.0 as usize], c.1, c.0))?;
+        .min_by_key(|&c| (dist[c.1 as usize * w + c.0 as usize], c.1, own_x(room, v.seat, c.0)))?;
     act(0, Mode::GoTo(cell), format!("step aside to {cell:?}"))
 }
 
@@ -141,7 +143,7 @@ fn helper_rest(v: &View) -> Option<Option<Act>> {
                 .count();
             open >= 3 && (c == v.cell || (!taken(c) && dist[at(c)] != FAR))
         })
-        .min_by_key(|&c| (quiet(c), dist[at(c)], c.1, c.0))?;
+        .min_by_key(|&c| (quiet(c), dist[at(c)], c.1, own_x(room, v.seat, c.0)))?;
     Some(Some(Act {
         station: 0,
         mode: Mode::GoTo(cell),
@@ -169,13 +171,11 @@ fn sync_job(bot: &mut Bot, v: &View, claims: &mut ClaimTable) {
     }
     if let Some(job) = &mut bot.job
         && let Some(id) = job.order
-        && !v.room.orders.iter().any(|o| o.id == id)
+        && !v.rail().any(|o| o.id == id)
     {
         claims.release(Claim::Order(id), seat);
         job.order = v
-            .room
-            .orders
-            .iter()
+            .rail()
             .find(|o| o.recipe as usize == job.recipe && claims.open_to(Claim::Order(o.id), seat))
             .map(|o| o.id);
         if let Some(id) = job.order {
@@ -228,9 +228,8 @@ fn choose_order(v: &View, claims: &mut ClaimTable) -> Option<Job> {
     if in_hand.is_none() && is_helper(room, v.seat) {
         return None;
     }
-    let open: Vec<_> = room
-        .orders
-        .iter()
+    let open: Vec<_> = v
+        .rail()
         .filter(|o| claims.open_to(Claim::Order(o.id), v.seat))
         .filter(|o| {
             let parts = &room.book.recipes[o.recipe as usize].parts;

@@ -39,9 +39,11 @@ pub struct ProveArgs {
     /// Seeds 1..=N (default: 5 a kitchen level, 20 for Tandem).
     #[arg(long)]
     pub seeds: Option<u64>,
-    /// Which game: `tandem` has a porter pair carry the couch on each seed (docs/TANDEM.md).
+    /// Which game: `tandem` has a porter pair carry the couch on each seed (docs/TANDEM.md);
+    /// `versus` plays versus kitchens (default: levels_versus/) with the bots split between
+    /// the teams by their spawns, and reports wins per side and draws (docs/BOTS.md).
     #[arg(long, value_enum, default_value_t)]
-    pub mode: crate::tandem::cli::Mode,
+    pub mode: ProveMode,
     /// Tandem only: the turn length the porters play, 1 (live, the default) or 48 (the
     /// seed's decision turns: orders install every 2 s).
     #[arg(long, default_value_t = 1)]
@@ -63,6 +65,21 @@ pub struct ProveArgs {
     #[arg(long)]
     pub no_throws: bool,
 }
+
+/// Which game `bot prove` plays.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProveMode {
+    /// The co-op kitchen (the default): can a team win each level?
+    #[default]
+    Kitchen,
+    /// Tandem: two cooks carrying one couch (docs/TANDEM.md).
+    Tandem,
+    /// Versus: bots on both teams of a versus kitchen; wins per side over the seeds.
+    Versus,
+}
+
+/// Where `--mode versus` looks for its kitchens when none is named.
+pub const VERSUS_LEVELS_DIR: &str = "levels_versus";
 
 /// How one round went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,7 +178,7 @@ pub fn recipe_book() -> Result<RecipeBook, String> {
 /// reader such as `| head` that has gone: named, not a panic).
 pub fn run(command: BotCommand) -> u8 {
     let BotCommand::Prove(args) = command;
-    if args.mode == crate::tandem::cli::Mode::Tandem {
+    if args.mode == ProveMode::Tandem {
         let Some(turn) = crate::tandem::room::TurnTicks::of_ticks(args.turn) else {
             eprintln!("error: --turn {} (a Tandem turn is 1 or 48 ticks)", args.turn);
             return 2;
@@ -176,7 +193,11 @@ pub fn run(command: BotCommand) -> u8 {
         }
     };
     let levels: Result<Vec<Level>, String> = if args.levels.is_empty() {
-        load_campaign(&args.levels_dir, &book).map_err(|e| e.to_string())
+        if args.mode == ProveMode::Versus {
+            versus_levels(&book)
+        } else {
+            load_campaign(&args.levels_dir, &book).map_err(|e| e.to_string())
+        }
     } else {
         args.levels
             .iter()
@@ -190,13 +211,30 @@ pub fn run(command: BotCommand) -> u8 {
             return 2;
         }
     };
-    match prove_levels(&args, levels, book) {
+    let proved = if args.mode == ProveMode::Versus {
+        let tuning = BotTuning { throws: !args.no_throws, dash: !args.no_dash };
+        super::versus::prove_versus(levels, book, args.seeds.unwrap_or(10), args.bots, tuning)
+    } else {
+        prove_levels(&args, levels, book)
+    };
+    match proved {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
             2
         }
     }
+}
+
+/// Every versus kitchen in [`VERSUS_LEVELS_DIR`], in file-name order.
+fn versus_levels(book: &RecipeBook) -> Result<Vec<Level>, String> {
+    let dir = std::path::Path::new(VERSUS_LEVELS_DIR);
+    let files =
+        crate::level::files::level_files(dir).map_err(|e| format!("{VERSUS_LEVELS_DIR}: {e}"))?;
+    files
+        .iter()
+        .map(|f| crate::level::load_level_file(f, book).map_err(|e| e.to_string()))
+        .collect()
 }
 
 /// Plays and prints every level's seeds; `Ok(1)` when a level is won on none.

@@ -190,6 +190,15 @@ pub fn publish(args: &PublishArgs) -> Result<Vec<String>, PublishError> {
     let label = args.file.display().to_string();
     let bytes = read(&args.file)?;
     let level = parse_level(&bytes, &label, &book).map_err(PublishError::Invalid)?;
+    // A versus round has no target and no win (the buzzer names a team): the co-op proof and
+    // target rule below say nothing about it, so it is refused by name, not "not won".
+    if level.teams.is_some() {
+        return Err(PublishError::Refused(format!(
+            "PUBLISH_REFUSED: {label}: `{}` is a versus kitchen (it has teams): the co-op proof \
+             and target do not apply; check it with `bot prove --mode versus`",
+            level.id
+        )));
+    }
     let index_path = match &args.index {
         Some(p) => p.clone(),
         None => args.file.parent().unwrap_or(Path::new(".")).join(INDEX_FILE),

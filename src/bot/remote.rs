@@ -223,6 +223,7 @@ pub fn snapshot(
     room.counters.missed = rv.missed;
     room.score = rv.score;
     room.streak = rv.streak;
+    room.versus = rv.versus;
     room.result = rv.result;
     room.orders = rv
         .orders
@@ -231,7 +232,13 @@ pub fn snapshot(
             let recipe = book
                 .index_of(&o.recipe)
                 .ok_or_else(|| RemoteBotError::UnknownRecipe(o.recipe.clone()))?;
-            Ok(Order { id: o.id, recipe: recipe as u16, value: o.value, deadline: o.deadline })
+            Ok(Order {
+                id: o.id,
+                recipe: recipe as u16,
+                value: o.value,
+                deadline: o.deadline,
+                team: o.team,
+            })
         })
         .collect::<Result<_, RemoteBotError>>()?;
     room.next_order_id = room.orders.last().map_or(1, |o| o.id + 1);

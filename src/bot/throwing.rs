@@ -5,7 +5,7 @@
 
 use super::act::{Act, Mode};
 use super::nav::{FAR, distances, walkable};
-use super::view::View;
+use super::view::{View, own_dirs, own_x};
 use crate::sim::flight::Flight;
 use crate::sim::flights::{FlightEnd, predict};
 use crate::sim::ids::Seat;
@@ -45,7 +45,7 @@ pub(super) fn lands_on(room: &Room, seat: Seat, food: Part, pos: V2, dir: Dir4, 
 pub(super) fn spots(room: &Room, seat: Seat, food: Part, s: usize) -> Vec<(Cell, Dir4)> {
     let cell = room.stations[s].cell;
     let mut out = Vec::new();
-    for dir in [Dir4::Up, Dir4::Down, Dir4::Left, Dir4::Right] {
+    for dir in own_dirs(room, seat) {
         let (dx, dy) = dir.delta();
         for k in 1..=range_cells() {
             let spot = (cell.0 - k * dx, cell.1 - k * dy);
@@ -73,7 +73,10 @@ fn nearest_spot(
         .into_iter()
         .map(|(c, d)| (dist[c.1 as usize * w + c.0 as usize], c, d))
         .filter(|(n, _, _)| *n != FAR)
-        .min_by_key(|&(n, c, d)| (n, c.1, c.0, d.code()))
+        .min_by_key(|&(n, c, d)| {
+            let turn = own_dirs(room, seat).iter().position(|&o| o == d);
+            (n, c.1, own_x(room, seat, c.0), turn)
+        })
 }
 
 /// Deliver the held `food` to fixture `s`: a throw when the team throws and it is the faster

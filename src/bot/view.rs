@@ -7,11 +7,13 @@ use super::claims::{Claim, ClaimTable};
 use super::nav::{Distances, FAR};
 use crate::sim::ids::Seat;
 use crate::sim::item::{Item, ItemKind};
-use crate::sim::kinds::{Form, Ingredient, StationKind, Vessel};
+use crate::sim::kinds::{Dir4, Form, Ingredient, StationKind, Vessel};
+use crate::sim::order::Order;
 use crate::sim::recipe_book::Part;
 use crate::sim::room::Room;
 use crate::sim::station::StationState;
 use crate::sim::stations::transition;
+use crate::sim::versus::Team;
 
 /// Everything the planner reads about one bot's situation this tick.
 pub(super) struct View<'a> {
@@ -22,6 +24,9 @@ pub(super) struct View<'a> {
     pub(super) dist: &'a Distances,
     /// The team throws (`BotTuning::throws`): deliveries may fly (`bot::throwing`).
     pub(super) throws: bool,
+    /// Versus: the bot's team, whose rail it takes tickets from and whose windows it serves
+    /// at (`None` in a co-op kitchen: the one rail, every window).
+    pub(super) team: Option<Team>,
 }
 
 impl<'a> View<'a> {
@@ -29,11 +34,24 @@ impl<'a> View<'a> {
         self.dist.to(station, self.cell)
     }
 
-    /// The nearest station satisfying `keep`, ties to the lower index.
+    /// The nearest station satisfying `keep`, ties to the lower index as read from the bot's
+    /// own side (`own_x`): row-major, so in co-op exactly the index order.
     pub(super) fn nearest(&self, keep: impl Fn(usize) -> bool) -> Option<usize> {
-        (0..self.room.stations.len())
-            .filter(|&s| keep(s) && self.cost(s) != FAR)
-            .min_by_key(|&s| (self.cost(s), s))
+        (0..self.room.stations.len()).filter(|&s| keep(s) && self.cost(s) != FAR).min_by_key(|&s| {
+            let (x, y) = self.room.stations[s].cell;
+            (self.cost(s), y, own_x(self.room, self.seat, x))
+        })
+    }
+
+    /// The tickets this bot plays: its team's rail in versus, the one rail in co-op.
+    pub(super) fn rail(&self) -> impl Iterator<Item = &'a Order> + '_ {
+        self.room.orders.iter().filter(move |o| o.team == self.team)
+    }
+
+    /// Is station `s` a serving window this bot's dishes score at (its team's, in versus)?
+    pub(super) fn is_window(&self, s: usize) -> bool {
+        self.kind(s) == StationKind::Serve
+            && self.room.level.teams.as_ref().is_none_or(|t| t.team_of_window(s) == self.team)
     }
 
     pub(super) fn kind(&self, s: usize) -> StationKind {
@@ -138,4 +156,21 @@ pub(super) fn trash_held(v: &View, what: &str) -> Option<Act> {
 pub(super) fn sorted(mut v: Vec<Part>) -> Vec<Part> {
     v.sort();
     v
+}
+
+/// Column `x` as seat `seat` reads it: from the right wall for team B of a versus kitchen (the
+/// mirror image of team A's side), else as it is. Tie-breaks keyed on it treat the two sides of
+/// a mirrored kitchen alike; in co-op they are unchanged.
+pub(super) fn own_x(room: &Room, seat: Seat, x: i32) -> i32 {
+    if room.team_of_seat(seat) == Some(Team::B) { room.level.width - 1 - x } else { x }
+}
+
+/// The four facings in the order seat `seat` tries them: up, down, then the side nearer its own
+/// wall first (left for team A and co-op, right for team B of a versus kitchen).
+pub(super) fn own_dirs(room: &Room, seat: Seat) -> [Dir4; 4] {
+    if room.team_of_seat(seat) == Some(Team::B) {
+        [Dir4::Up, Dir4::Down, Dir4::Right, Dir4::Left]
+    } else {
+        [Dir4::Up, Dir4::Down, Dir4::Left, Dir4::Right]
+    }
 }

@@ -218,7 +218,7 @@ pub fn cue_for(event: &SimEvent) -> Option<Cue> {
         SimEvent::OrderMissed { .. } => Cue::Miss,
         SimEvent::Denied { reason, .. } if refused_serve(*reason) => Cue::Refused,
         SimEvent::Denied { .. } => Cue::Denied,
-        SimEvent::RoundEnd { .. } => Cue::RoundEnd,
+        SimEvent::RoundEnd { .. } | SimEvent::VersusEnd { .. } => Cue::RoundEnd,
         SimEvent::Ignited { .. } | SimEvent::Spread { .. } => Cue::Ignite,
         SimEvent::Extinguished { .. } => Cue::Extinguish,
         SimEvent::Knocked { .. } => Cue::Knock,

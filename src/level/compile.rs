@@ -20,6 +20,7 @@ use crate::sim::kinds::{Form, Ingredient, StationKind, Tile, Vessel};
 use crate::sim::kitchen::{Level, LevelFixed, OrdersSpec, PropLimits, StationDef};
 use crate::sim::recipe_book::RecipeBook;
 use crate::sim::units::MAX_COOKS;
+use crate::sim::versus::TeamsSpec;
 
 /// The highest spawn digit: one spawn a seat.
 const MAX_SPAWNS: u32 = MAX_COOKS as u32;
@@ -410,7 +411,7 @@ fn to_u32(n: i64) -> u32 {
     u32::try_from(n.max(0)).unwrap_or(u32::MAX)
 }
 
-fn build(raw: &LevelFile, grid: Grid, hazards: HazardSpec) -> Level {
+fn build(raw: &LevelFile, grid: Grid, hazards: HazardSpec, teams: Option<TeamsSpec>) -> Level {
     let mut spawns = grid.spawns.clone();
     spawns.sort_by_key(|s| s.0);
     let (lo, hi) = raw.orders.interval;
@@ -432,6 +433,7 @@ fn build(raw: &LevelFile, grid: Grid, hazards: HazardSpec) -> Level {
         time_limit: ticks(raw.time_limit),
         target_score: to_i32(raw.target_score),
         hazards,
+        teams,
     };
     Level::new(grid.width, grid.height, grid.tiles, fixed)
 }
@@ -455,7 +457,8 @@ pub fn compile_level(
     check_props(raw, &grid, &mut rep);
     check_durations(raw, &mut rep);
     check_numbers(raw, &mut rep);
-    if rep.errors.is_empty() { Ok(build(raw, grid, hazards)) } else { Err(rep.errors) }
+    let teams = super::teams::check_teams(raw, &grid, &mut rep);
+    if rep.errors.is_empty() { Ok(build(raw, grid, hazards, teams)) } else { Err(rep.errors) }
 }
 
 #[cfg(test)]

@@ -76,10 +76,16 @@ pub enum ErrorCode {
     IndexOldFormat,
     /// A level file whose bytes do not hash to its index entry, or that no entry lists.
     LevelNotPublished,
+    /// A versus `teams` block whose spawns are wrong: a digit not on the grid, a spawn on
+    /// both teams (or twice on one) or on neither, a team with no spawn or more than two.
+    TeamSpawns,
+    /// A versus `teams` block whose windows are wrong: a cell that is no serving window, a
+    /// window on both teams or on neither, a team with no window or none its cooks can reach.
+    TeamWindows,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 31] = [
+    pub const ALL: [ErrorCode; 33] = [
         ErrorCode::NotALevel,
         ErrorCode::RonSyntax,
         ErrorCode::GridRagged,
@@ -111,6 +117,8 @@ impl ErrorCode {
         ErrorCode::UnknownLevel,
         ErrorCode::IndexOldFormat,
         ErrorCode::LevelNotPublished,
+        ErrorCode::TeamSpawns,
+        ErrorCode::TeamWindows,
     ];
 
     /// The stable SCREAMING_SNAKE spelling printed by the CLI and documented in docs/LEVELS.md.
@@ -147,6 +155,8 @@ impl ErrorCode {
             ErrorCode::UnknownLevel => "UNKNOWN_LEVEL",
             ErrorCode::IndexOldFormat => "INDEX_OLD_FORMAT",
             ErrorCode::LevelNotPublished => "LEVEL_NOT_PUBLISHED",
+            ErrorCode::TeamSpawns => "TEAM_SPAWNS",
+            ErrorCode::TeamWindows => "TEAM_WINDOWS",
         }
     }
 

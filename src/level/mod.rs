@@ -19,6 +19,7 @@ pub mod recipes;
 pub mod schema;
 pub mod sketch;
 pub mod source_map;
+mod teams;
 mod text;
 pub mod watch;
 

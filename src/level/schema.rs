@@ -33,6 +33,32 @@ pub struct LevelFile {
     /// Stage 6's hazards (docs/LEVELS.md, "Hazards"); numbers are loose for the validator.
     #[serde(default)]
     pub hazards: Vec<HazardFile>,
+    /// Versus (docs/LEVELS.md, "Versus kitchens"): the two teams' spawns and windows, written
+    /// bare (`teams: (a: (..), b: (..))`); absent for a co-op kitchen.
+    #[serde(default, deserialize_with = "some_teams")]
+    pub teams: Option<TeamsFile>,
+}
+
+/// An optional teams block written bare, not as `Some(..)`.
+fn some_teams<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<TeamsFile>, D::Error> {
+    TeamsFile::deserialize(d).map(Some)
+}
+
+/// A versus kitchen's two teams: `(a: (spawns: [1], windows: [(11, 2)]), b: (..))`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TeamsFile {
+    pub a: TeamFile,
+    pub b: TeamFile,
+}
+
+/// One team: its spawn digits as written on the grid (1–2 of them) and the cells of the
+/// serving windows that score for it. Numbers are signed so a bad one reaches the validator.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TeamFile {
+    pub spawns: Vec<i64>,
+    pub windows: Vec<CellFile>,
 }
 
 /// A cell as written, `(x, y)`: signed so a negative one is HAZARD_CELL_OUTSIDE, not a

@@ -49,6 +49,7 @@ pub fn sketch_level(id: &str, rows: &[&str]) -> Level {
         time_limit: 20 * 180,
         target_score: 1,
         hazards: Default::default(),
+        teams: None,
     };
     Level::new(width, height, tiles, fixed)
 }

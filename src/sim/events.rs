@@ -6,6 +6,7 @@
 use super::ids::{ItemId, Seat};
 
 use super::verdict::Verdict;
+use super::versus::Team;
 use serde::{Deserialize, Serialize};
 
 /// Why a press did nothing. Every refusal names itself; the client shows it as a nudge.
@@ -323,6 +324,19 @@ pub enum SimEvent {
         score: i32,
         target: i32,
         stars: u8,
+    },
+    /// Versus only, in place of `Score`: a team's score moved (a serve at its window, a miss
+    /// on its rail, a trash by one of its cooks).
+    TeamScore {
+        team: Team,
+        delta: i32,
+        score: i32,
+    },
+    /// Versus only, in place of `RoundEnd` (exactly once per round; never for an abort): the
+    /// buzzer's verdict (`TeamA`, `TeamB` or `Draw`) and both scores, A then B.
+    VersusEnd {
+        result: Verdict,
+        scores: [i32; 2],
     },
     /// Survival only: the round clock moved by `delta` ticks (a serve added, a miss took) and
     /// now holds `time_left` (the stage-7 tick it spends is not counted here).

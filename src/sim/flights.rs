@@ -308,7 +308,7 @@ fn take_on(room: &mut Room, id: ItemId, s: usize, take: Take, thrower: Seat) {
                 item: id,
                 score_delta: TRASH_SCORE_DELTA,
             });
-            scoring::add_score(room, TRASH_SCORE_DELTA);
+            scoring::add_seat_score(room, thrower, TRASH_SCORE_DELTA);
         }
     }
 }

@@ -16,6 +16,7 @@ use super::item::{ItemKind, Place};
 use super::kinds::{Dir4, Form};
 use super::room::Room;
 use super::station::{Station, StationState};
+use super::versus::Team;
 
 /// Receives the canonical field walk. `name` is only called by sinks that keep names.
 pub trait FieldSink {
@@ -178,6 +179,18 @@ pub fn walk<S: FieldSink + ?Sized>(room: &Room, sink: &mut S) {
         sink.field(&|| "survival.taken".into(), s.taken as i64);
         sink.field(&|| "survival.survived".into(), s.survived as i64);
     }
+    // Likewise versus: only a level with teams has the two teams' tallies.
+    if let Some(v) = &room.versus {
+        for team in Team::BOTH {
+            let t = v.team(team);
+            let n = team.as_str();
+            sink.field(&|| format!("versus.{n}.score"), t.score as i64);
+            sink.field(&|| format!("versus.{n}.streak"), t.streak as i64);
+            sink.field(&|| format!("versus.{n}.longest_streak"), t.longest_streak as i64);
+            sink.field(&|| format!("versus.{n}.served"), t.served as i64);
+            sink.field(&|| format!("versus.{n}.missed"), t.missed as i64);
+        }
+    }
     sink.field(&|| "tick".into(), room.tick as i64);
     sink.field(&|| "rng".into(), room.rng.state as i64);
     sink.field(&|| "next_item".into(), room.next_item as i64);
@@ -205,6 +218,10 @@ pub fn walk<S: FieldSink + ?Sized>(room: &Room, sink: &mut S) {
         sink.field(&|| format!("orders[#{id}].recipe"), o.recipe as i64);
         sink.field(&|| format!("orders[#{id}].value"), o.value as i64);
         sink.field(&|| format!("orders[#{id}].deadline"), o.deadline as i64);
+        // Only a versus rail's orders have a team, so a co-op rail walks as before.
+        if let Some(team) = o.team {
+            sink.field(&|| format!("orders[#{id}].team"), team.index() as i64);
+        }
     }
     sink.field(&|| "cooks.len".into(), room.cooks.len() as i64);
     for c in &room.cooks {

@@ -81,6 +81,11 @@ pub enum Violation {
     /// The rail is not in id order, or holds an id not yet issued.
     #[error("order {id} on the rail out of order (next id {next_id})")]
     OrderRail { id: u32, next_id: u32 },
+    /// Versus (`versus.rs`) broken: an order on no team's rail (or a co-op order with a team),
+    /// a team's tallies off the round's (serves, misses, a negative score, a streak over its
+    /// record), the co-op score moving, or a co-op verdict.
+    #[error("versus: {what}")]
+    Versus { what: &'static str },
 }
 
 /// How many items station `kind` can hold at once, where the rules bound it (SIMULATION.md
@@ -229,6 +234,9 @@ fn check_tallies(room: &Room) -> Option<Violation> {
             });
         }
     }
+    if let Some(what) = versus_broken(room) {
+        return Some(Violation::Versus { what });
+    }
     if room.score < 0 {
         return Some(Violation::NegativeScore { score: room.score });
     }
@@ -241,6 +249,33 @@ fn check_tallies(room: &Room) -> Option<Violation> {
             return Some(Violation::OrderRail { id: order.id, next_id: room.next_order_id });
         }
         last = order.id;
+    }
+    None
+}
+
+/// The first broken versus law of `room`, if any (a co-op room only needs its orders teamless).
+fn versus_broken(room: &Room) -> Option<&'static str> {
+    let Some(v) = &room.versus else {
+        return room.orders.iter().any(|o| o.team.is_some()).then_some("a co-op order with a team");
+    };
+    if room.orders.iter().any(|o| o.team.is_none()) {
+        return Some("an order on no team's rail");
+    }
+    let served: u32 = v.teams.iter().map(|t| t.served).sum();
+    let missed: u32 = v.teams.iter().map(|t| t.missed).sum();
+    if served != room.counters.served || missed != room.counters.missed {
+        return Some("the teams' serves or misses are not the round's");
+    }
+    if v.teams.iter().any(|t| t.score < 0 || t.longest_streak < t.streak) {
+        return Some("a team's score below zero or its streak over its record");
+    }
+    if room.score != 0 || room.streak != 0 {
+        return Some("the co-op score moved in a versus round");
+    }
+    let versus_verdict =
+        matches!(room.result, Some(Verdict::TeamA | Verdict::TeamB | Verdict::Draw));
+    if room.result.is_some() && room.result != Some(Verdict::Aborted) && !versus_verdict {
+        return Some("a co-op verdict in a versus round");
     }
     None
 }

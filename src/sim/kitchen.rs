@@ -8,6 +8,7 @@
 use super::hazard_spec::HazardSpec;
 use super::kinds::{StationKind, Tile};
 use super::units::Cell;
+use super::versus::TeamsSpec;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
@@ -77,6 +78,8 @@ pub struct LevelFixed {
     pub target_score: i32,
     /// Stage 6's hazards, in ticks and µtiles (empty for a calm kitchen).
     pub hazards: HazardSpec,
+    /// Versus (`versus.rs`): the two teams' spawns and windows; `None` for a co-op kitchen.
+    pub teams: Option<TeamsSpec>,
 }
 
 impl Deref for Level {

@@ -40,6 +40,7 @@ pub mod survival;
 pub mod units;
 pub mod v2;
 pub mod verdict;
+pub mod versus;
 
 use bevy::ecs::batching::BatchingStrategy;
 use bevy::prelude::*;

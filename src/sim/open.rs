@@ -22,6 +22,7 @@ use super::station::{Station, StationState};
 use super::survival::{SURVIVAL_START_TICKS, SurvivalClock};
 use super::units::TILE;
 use super::v2::V2;
+use super::versus::VersusTally;
 use bevy::prelude::*;
 use std::sync::Arc;
 
@@ -134,6 +135,8 @@ impl Room {
         let mut room = Room {
             assist,
             survival: None,
+            // A level with teams is a versus round from the start (and hashed as one).
+            versus: level.teams.as_ref().map(|_| VersusTally::default()),
             seed,
             tick: 0,
             hash: 0,
@@ -177,9 +180,11 @@ impl Room {
 
     /// This room as a survival round when `on` (`survival.rs`): the clock starts at
     /// [`SURVIVAL_START_TICKS`] instead of the level's limit, and the tick-0 head is rehashed
-    /// with survival's fields. Off: the room unchanged.
+    /// with survival's fields. Off, or on a level with teams: the room unchanged.
     pub fn with_survival(mut self, on: bool) -> Room {
-        if on {
+        // A versus round keeps its own rules (no target, the buzzer names a team): survival
+        // is not a versus option, and whoever opens rooms refuses the pair by name.
+        if on && self.versus.is_none() {
             self.survival = Some(SurvivalClock::default());
             self.time_left = SURVIVAL_START_TICKS;
             self.hash = hash::chain(0, &self);

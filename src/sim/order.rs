@@ -1,5 +1,7 @@
 //! One ticket on the rail (stage 5 spawns and expires them).
 
+use super::versus::Team;
+
 /// One ticket on the rail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Order {
@@ -11,4 +13,6 @@ pub struct Order {
     pub value: i32,
     /// The absolute tick on which the order expires.
     pub deadline: u32,
+    /// Versus: the team whose rail holds it (`None` in a co-op round; hashed only in versus).
+    pub team: Option<Team>,
 }

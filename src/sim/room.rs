@@ -22,6 +22,7 @@ use super::station::{Station, StationState};
 use super::survival::SurvivalClock;
 use super::units::{Cell, QUALITY_FULL};
 use super::verdict::Verdict;
+use super::versus::{Team, VersusTally};
 use bevy::prelude::*;
 use std::sync::Arc;
 
@@ -34,6 +35,9 @@ pub struct Room {
     pub assist: Assist,
     /// Survival's clock tallies (`survival.rs`): `Some` only in a survival round; hashed then.
     pub survival: Option<SurvivalClock>,
+    /// Versus's two tallies (`versus.rs`): `Some` only on a level with teams; hashed then.
+    /// Its rounds leave `score`, `streak` and `longest_streak` at 0: each team keeps its own.
+    pub versus: Option<VersusTally>,
     pub seed: u64,
     /// Ticks simulated so far (the next tick to simulate).
     pub tick: u32,
@@ -147,6 +151,11 @@ impl Room {
             self.pots_dirty -= 1;
             self.pots_clean += 1;
         }
+    }
+
+    /// Versus: the team seat `seat` plays for; `None` in a co-op round.
+    pub fn team_of_seat(&self, seat: Seat) -> Option<Team> {
+        self.level.teams.as_ref().map(|t| t.team_of_seat(seat))
     }
 
     /// Does the level have a sink (where served plates come back dirty)?

@@ -1,5 +1,5 @@
-//! Stage 7, the round: the clock, the early win, the buzzer, exactly one ROUND_END, the settle
-//! freeze, the stars and the abort seam.
+//! Stage 7, the round: the clock, the early win, the buzzer, exactly one ROUND_END (versus:
+//! one VERSUS_END, at the buzzer only), the settle freeze, the stars and the abort seam.
 
 use super::events::SimEvent;
 use super::room::Room;
@@ -20,6 +20,16 @@ pub fn step_room_round(room: &mut Room) {
         if room.time_left == 0 || room.hazards.burnt_down {
             clock.survived = room.tick + 1;
             decide(room, Verdict::Lost);
+        }
+        return;
+    }
+    // Versus has no target and no early win: the buzzer (or a burnt-down kitchen) names the
+    // team with the higher score, or a draw.
+    if let Some(versus) = room.versus {
+        if room.time_left == 0 || room.hazards.burnt_down {
+            let result = versus.verdict();
+            room.result = Some(result);
+            room.events.push(SimEvent::VersusEnd { result, scores: versus.scores() });
         }
         return;
     }

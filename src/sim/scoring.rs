@@ -1,5 +1,6 @@
 //! Serve scoring: the named serve refusals in the rulebook's order, FIFO matching, the integer
-//! points formula, the streak and its cap, the miss penalty and the score floor.
+//! points formula, the streak and its cap, the miss penalty and the score floor. In versus a
+//! window serves its own team's rail and scores, streaks and penalties are the team's.
 
 use super::dishes::{is_submultiset, recipe_of};
 use super::events::{DeniedReason, SimEvent};
@@ -8,6 +9,7 @@ use super::kinds::Form;
 use super::room::Room;
 use super::survival::dish_ticks;
 use super::units::QUALITY_FULL;
+use super::versus::Team;
 
 /// The streak multiplier stops growing at 5 consecutive serves (×1.5).
 pub const STREAK_CAP: u32 = 5;
@@ -48,15 +50,49 @@ pub fn add_score(room: &mut Room, delta: i32) {
     }
 }
 
-/// The scoring half of an expired order: the penalty (floored) and the streak reset.
-pub fn apply_miss(room: &mut Room) {
-    room.streak = 0;
-    add_score(room, -room.level.orders.miss_penalty);
+/// Add `delta` to a versus team's score, floored at zero; one TEAM_SCORE event when it moved.
+/// A room without teams (or no team) takes it on the co-op score.
+pub fn add_team_score(room: &mut Room, team: Option<Team>, delta: i32) {
+    let (Some(team), Some(versus)) = (team, room.versus.as_mut()) else {
+        add_score(room, delta);
+        return;
+    };
+    let tally = versus.team_mut(team);
+    let before = tally.score;
+    tally.score = (before + delta).max(MIN_SCORE_FLOOR);
+    let (moved, score) = (tally.score - before, tally.score);
+    if moved != 0 {
+        room.events.push(SimEvent::TeamScore { team, delta: moved, score });
+    }
+}
+
+/// A score change caused by a cook (the trash's −2): its team's in versus, else the kitchen's.
+pub fn add_seat_score(room: &mut Room, seat: super::ids::Seat, delta: i32) {
+    let team = room.team_of_seat(seat);
+    add_team_score(room, team, delta);
+}
+
+/// The scoring half of an expired order: the penalty (floored) and the streak reset, on the
+/// order's team in versus.
+pub fn apply_miss(room: &mut Room, team: Option<Team>) {
+    if let (Some(team), Some(versus)) = (team, room.versus.as_mut()) {
+        let tally = versus.team_mut(team);
+        tally.streak = 0;
+        tally.missed += 1;
+    } else {
+        room.streak = 0;
+    }
+    add_team_score(room, team, -room.level.orders.miss_penalty);
 }
 
 /// Check a carried dish against the rail, in order: burnt → not a dish → no orders → wrong
-/// recipe → incomplete. On a match, the oldest matching order (smallest id) is filled.
-pub fn check_serve(room: &Room, cook_index: usize) -> Result<usize, DeniedReason> {
+/// recipe → incomplete. On a match, the oldest matching order (smallest id) is filled. The
+/// rail is `team`'s (a versus window's team), or the one co-op rail for `None`.
+pub fn check_serve(
+    room: &Room,
+    cook_index: usize,
+    team: Option<Team>,
+) -> Result<usize, DeniedReason> {
     let Some(item) = room.cooks[cook_index].held.and_then(|id| room.item(id)) else {
         return Err(DeniedReason::HandsEmpty);
     };
@@ -69,24 +105,27 @@ pub fn check_serve(room: &Room, cook_index: usize) -> Result<usize, DeniedReason
     if parts.is_empty() {
         return Err(DeniedReason::NoTarget);
     }
-    if room.orders.is_empty() {
+    let mut rail = room.orders.iter().enumerate().filter(|(_, o)| o.team == team);
+    if rail.clone().next().is_none() {
         return Err(DeniedReason::NoOrders);
     }
     let dish = recipe_of(&room.book, parts);
-    if let Some(i) = room.orders.iter().position(|o| Some(o.recipe as usize) == dish) {
+    if let Some((i, _)) = rail.clone().find(|(_, o)| Some(o.recipe as usize) == dish) {
         return Ok(i);
     }
-    let part_of_order = room.orders.iter().any(|o| {
+    let part_of_order = rail.any(|(_, o)| {
         room.book.recipes.get(o.recipe as usize).is_some_and(|r| is_submultiset(parts, &r.parts))
     });
     Err(if part_of_order { DeniedReason::Incomplete } else { DeniedReason::WrongRecipe })
 }
 
-/// Spend a SERVE press: a matched dish leaves the kitchen and scores; a refused one stays in
-/// the hand with one named DENIED.
-pub fn serve(room: &mut Room, cook_index: usize) {
+/// Spend a SERVE press at window `station`: a matched dish leaves the kitchen and scores; a
+/// refused one stays in the hand with one named DENIED. In versus the window's team's rail is
+/// matched and its team scores, whoever carried the plate.
+pub fn serve(room: &mut Room, cook_index: usize, station: usize) {
     let seat = room.cooks[cook_index].seat;
-    let order_index = match check_serve(room, cook_index) {
+    let team = room.level.teams.as_ref().and_then(|t| t.team_of_window(station));
+    let order_index = match check_serve(room, cook_index, team) {
         Ok(i) => i,
         Err(reason) => {
             room.events.push(SimEvent::Denied { seat, reason, why: None });
@@ -104,23 +143,29 @@ pub fn serve(room: &mut Room, cook_index: usize) {
     } else {
         room.plates_clean += 1;
     }
-    room.streak += 1;
-    room.longest_streak = room.longest_streak.max(room.streak);
+    let streak = match (team, room.versus.as_mut()) {
+        (Some(team), Some(versus)) => {
+            let tally = versus.team_mut(team);
+            tally.streak += 1;
+            tally.longest_streak = tally.longest_streak.max(tally.streak);
+            tally.served += 1;
+            tally.streak
+        }
+        _ => {
+            room.streak += 1;
+            room.longest_streak = room.longest_streak.max(room.streak);
+            room.streak
+        }
+    };
     let span = room.level.orders.deadline;
     let left = order.deadline.saturating_sub(room.tick);
-    let pts = points(order.value, quality, room.streak, left, span);
+    let pts = points(order.value, quality, streak, left, span);
     room.counters.served += 1;
     let cook = &mut room.cooks[cook_index];
     cook.score += pts;
     cook.dishes_served += 1;
-    room.events.push(SimEvent::Served {
-        seat,
-        order_id: order.id,
-        points: pts,
-        quality,
-        streak: room.streak,
-    });
-    add_score(room, pts);
+    room.events.push(SimEvent::Served { seat, order_id: order.id, points: pts, quality, streak });
+    add_team_score(room, team, pts);
     // Survival: the dish buys its recipe's seconds.
     if let Some(mut clock) = room.survival {
         let base = room.book.recipes.get(order.recipe as usize).map_or(0, |r| r.base_score);

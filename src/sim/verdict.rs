@@ -7,6 +7,12 @@ pub enum Verdict {
     Lost,
     /// Ended by the host (a fault, everyone left); never emits ROUND_END.
     Aborted,
+    /// Versus (`versus.rs`): team A had the higher score at the buzzer.
+    TeamA,
+    /// Versus: team B had the higher score at the buzzer.
+    TeamB,
+    /// Versus: both teams had the same score at the buzzer.
+    Draw,
 }
 
 impl Verdict {
@@ -15,6 +21,9 @@ impl Verdict {
             Verdict::Won => "won",
             Verdict::Lost => "lost",
             Verdict::Aborted => "aborted",
+            Verdict::TeamA => "team_a",
+            Verdict::TeamB => "team_b",
+            Verdict::Draw => "draw",
         }
     }
 }

@@ -5,6 +5,7 @@
 //! history, which is how a score that moved without a serve, a miss or a trash would show, or
 //! a plate that vanished other than into a fire or a falling floor (the exact plate law).
 
+use super::team_ledger::{TeamDrift, TeamLedger};
 use crate::sim::events::SimEvent;
 use crate::sim::ids::ItemId;
 use crate::sim::item::ItemKind;
@@ -31,6 +32,8 @@ pub enum Drift {
     /// Survival: the clock (or one of its tallies, `what`) against the one rebuilt from the
     /// start, the `Clock` events and one tick spent per undecided tick.
     Clock { what: &'static str, expected: u32, actual: u32 },
+    /// Versus: a team's score, serves or misses against its events (`team_ledger`).
+    Team(TeamDrift),
 }
 
 impl fmt::Display for Drift {
@@ -58,6 +61,7 @@ impl fmt::Display for Drift {
             Drift::Clock { what, expected, actual } => {
                 write!(f, "survival {what} {actual}, but the events and ticks make {expected}")
             }
+            Drift::Team(d) => write!(f, "versus: {d}"),
         }
     }
 }
@@ -80,12 +84,16 @@ pub struct Ledger {
     clock: Option<(u32, u32, u32)>,
     /// Had the round a verdict before this tick (its clock frozen)?
     decided: bool,
+    /// Versus: the teams' own totals (the co-op `score` stays 0 there).
+    teams: TeamLedger,
 }
 
 impl Ledger {
     /// Fold in the events of the tick just stepped, then compare with the room.
     pub fn after_tick(&mut self, room: &Room) -> Result<(), Drift> {
-        let floor = |s: i32| s.max(crate::sim::scoring::MIN_SCORE_FLOOR);
+        // In versus the points are the teams' (`team_ledger`); the co-op score never moves.
+        let coop = room.versus.is_none();
+        let floor = |s: i32| if coop { s.max(crate::sim::scoring::MIN_SCORE_FLOOR) } else { 0 };
         for event in &room.events {
             match event {
                 SimEvent::Served { seat, points, .. } => {
@@ -110,6 +118,7 @@ impl Ledger {
         if room.survival.is_some() {
             self.check_clock(room)?;
         }
+        self.teams.after_tick(room).map_err(Drift::Team)?;
         self.decided = room.result.is_some();
         self.plates = room
             .items

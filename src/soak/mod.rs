@@ -8,6 +8,7 @@
 //! restarted with the next seed. Wall-clock time is read only to report ticks/s.
 
 pub mod ledger;
+pub mod team_ledger;
 
 use crate::bot::planner::BotTeam;
 use crate::bot::random::RandomCooks;

@@ -62,3 +62,21 @@ fn every_campaign_level_keeps_its_invariants_in_survival_rounds() {
     assert!(served > 0, "no dish was served in any survival round");
     assert!(rounds > 15, "no survival round ended ({rounds} rounds on 15 levels)");
 }
+
+/// Versus kitchens (`levels_versus/`): the invariants and the ledger, whose versus part
+/// (`soak::team_ledger`) rebuilds each team's score, serves and misses from the events; a
+/// round is 3 600 ticks, so 8 000 ticks end two of them on each kitchen.
+#[test]
+fn every_versus_kitchen_keeps_its_invariants_and_its_team_ledger() {
+    let book = Arc::new(load_recipes_file(Path::new("assets/recipes.ron")).expect("recipes"));
+    let files = undercooked::level::files::level_files(Path::new("levels_versus")).expect("dir");
+    assert!(files.len() >= 3);
+    for file in files {
+        let level = Arc::new(undercooked::level::load_level_file(&file, &book).expect("level"));
+        assert!(level.teams.is_some(), "{} is a versus kitchen", level.id);
+        match soak_level(&level, &book, SEED, 8_000, false) {
+            Ok(s) => assert!(s.served > 0 && s.rounds >= 3, "{}: {s:?}", level.id),
+            Err(failure) => panic!("versus soak failed: {failure}"),
+        }
+    }
+}

@@ -100,6 +100,18 @@ fn a_kitchen_no_team_can_win_is_refused_naming_the_team_sizes_and_seeds() {
 }
 
 #[test]
+fn a_versus_kitchen_is_refused_by_name_not_proved_as_co_op() {
+    let dir = scratch_dir("publish-versus");
+    let file = dir.join("split_salad.ron");
+    std::fs::copy(root().join("levels_versus/split_salad.ron"), &file).unwrap();
+    let (code, out) = publish(&file, "1");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("PUBLISH_REFUSED") && out.contains("is a versus kitchen"), "{out}");
+    assert!(!dir.join("index.ron").exists(), "nothing is published");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn publishing_into_an_old_index_is_refused_by_name() {
     let dir = scratch_dir("publish-old-index");
     let file = dir.join("tutorial.ron");

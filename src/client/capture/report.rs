@@ -75,6 +75,7 @@ fn report_on_exit(
         Some((Verdict::Won, stars)) => format!("won {stars} stars"),
         Some((Verdict::Lost, _)) => "lost".to_string(),
         Some((Verdict::Aborted, _)) => "aborted".to_string(),
+        Some((versus, _)) => versus.as_str().to_string(),
     };
     println!(
         "designer report: level `{}`, {}, round {verdict}",

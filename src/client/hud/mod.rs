@@ -298,6 +298,10 @@ fn score_line(view: &RoomView, streak: &str) -> String {
 fn round_end_title(view: &RoomView, result: Verdict) -> (String, Color) {
     match (result, view.survival) {
         (Verdict::Aborted, _) => ("Round aborted".into(), INK),
+        // Versus: the buzzer's verdict (the two-score HUD is its own piece of work).
+        (Verdict::TeamA, _) => ("Team A wins!".into(), WON),
+        (Verdict::TeamB, _) => ("Team B wins!".into(), WON),
+        (Verdict::Draw, _) => ("A draw".into(), INK),
         (_, Some(s)) => (format!("Survived {}", clock_span(s.survived)), WON),
         (Verdict::Won, None) => ("Kitchen cleared!".into(), WON),
         (Verdict::Lost, None) => ("Out of time".into(), LOST),
@@ -532,6 +536,7 @@ mod tests {
             missed: 2,
             assist: Assist::default(),
             survival,
+            versus: None,
         }
     }
 
@@ -549,5 +554,8 @@ mod tests {
         // An aborted survival round says so rather than how long it lasted.
         assert_eq!(round_end_title(&survival, Verdict::Aborted).0, "Round aborted");
         assert_eq!(round_end_tally(&plain), "score 140 / 200    served 7    missed 2");
+        // A versus round's verdict names the team (or the draw).
+        assert_eq!(round_end_title(&plain, Verdict::TeamB).0, "Team B wins!");
+        assert_eq!(round_end_title(&plain, Verdict::Draw).0, "A draw");
     }
 }

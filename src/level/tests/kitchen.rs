@@ -114,7 +114,7 @@ fn add_order(r: &mut Room, recipe: &str, deadline: u32) -> u32 {
     let id = r.next_order_id;
     r.next_order_id += 1;
     let value = r.book.recipes[idx as usize].base_score;
-    r.orders.push(Order { id, recipe: idx, value, deadline });
+    r.orders.push(Order { id, recipe: idx, value, deadline, team: None });
     id
 }
 
@@ -804,7 +804,10 @@ fn the_first_order_arrives_on_tick_30_and_not_before() {
     }
     step_room(&mut r);
     let salad = recipe_index(&r, "salad");
-    assert_eq!(r.orders, vec![Order { id: 1, recipe: salad, value: 20, deadline: 1030 }]);
+    assert_eq!(
+        r.orders,
+        vec![Order { id: 1, recipe: salad, value: 20, deadline: 1030, team: None }]
+    );
     assert_eq!(r.next_order_at, 40);
     assert!(r.events.is_empty(), "a spawn emits no event");
 }

@@ -52,6 +52,7 @@ fn five_hundred_random_serves() {
                 recipe: recipe as u16,
                 value: r.book.recipes[recipe].base_score,
                 deadline: r.tick + left,
+                team: None,
             });
         }
         // A random dish: an ordered recipe, any recipe, part of one, random parts, or empty.

@@ -13,6 +13,7 @@ mod moves;
 mod survival;
 mod targeting;
 mod verbs;
+mod versus;
 
 use crate::level::recipes::builtin_recipes;
 use crate::level::sketch::sketch_level;

@@ -20,7 +20,7 @@ pub fn apply_verb(room: &mut Room, cook_index: usize, station: usize, verb: Verb
         Verb::Release | Verb::PlaceOnStation => set_down(room, cook_index, station),
         Verb::PlateDish => plate_dish(room, cook_index, station),
         Verb::StartWork | Verb::HoldWork | Verb::Wash => take_work(room, cook_index, station),
-        Verb::Serve => scoring::serve(room, cook_index),
+        Verb::Serve => scoring::serve(room, cook_index, station),
         // The press starts the hold; the gate spends it on the threshold tick. A spray's hold is
         // counted by stage 6 while the button stays down.
         Verb::Trash | Verb::Spray => {}
@@ -240,7 +240,7 @@ pub fn trash_held(room: &mut Room, cook_index: usize) {
             room.counters.trashed += 1;
             room.counters.destroyed += 1;
             room.events.push(SimEvent::Trashed { seat, item, score_delta: TRASH_SCORE_DELTA });
-            scoring::add_score(room, TRASH_SCORE_DELTA);
+            scoring::add_seat_score(room, seat, TRASH_SCORE_DELTA);
         }
         None => room.events.push(SimEvent::TrashedAlreadyEmpty { seat }),
     }
