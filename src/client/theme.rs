@@ -241,6 +241,10 @@ pub const POP_PLATE: Color = Color::srgba(0.08, 0.09, 0.14, 0.85);
 pub const REFUSED: Color = Color::srgb(0.9, 0.12, 0.1);
 /// The round's verdict.
 pub const WON: Color = Color::srgb(0.4, 0.95, 0.45);
+/// Versus's two sides, A then B (`sim::versus::Team::index`): a warm and a cool colour that
+/// stay apart for every common colour-vision deficiency (orange against blue), used for each
+/// team's score, rail tag and round-end line.
+pub const TEAM_COLORS: [Color; 2] = [Color::srgb(1.0, 0.62, 0.2), Color::srgb(0.35, 0.7, 1.0)];
 pub const LOST: Color = Color::srgb(0.95, 0.4, 0.3);
 /// A star not earned.
 pub const STAR_UNLIT: Color = Color::srgb(0.25, 0.25, 0.3);

@@ -18,13 +18,14 @@ use super::kitchen::interp::{DrawnAt, cook_floor_point};
 use super::local::{LocalGame, RoundPhase};
 use super::state::{AppState, BackdropRoom, Online};
 use super::theme::{
-    GOLD, HINT, INK, LOST, NAME_TAG_DARK, NAME_TAG_EDGE, PANEL, ROUND_END_PANEL, STAR_UNLIT, WON,
-    label, seat_color,
+    GOLD, HINT, INK, LOST, NAME_TAG_DARK, NAME_TAG_EDGE, PANEL, ROUND_END_PANEL, STAR_UNLIT,
+    TEAM_COLORS, WON, label, seat_color,
 };
 use crate::protocol::{CookView, InRoom, RoomClock, RoomView};
 use crate::schedule::FrameSystems;
 use crate::sim::units::TICK_HZ;
 use crate::sim::verdict::Verdict;
+use crate::sim::versus::Team;
 use bevy::prelude::*;
 
 /// The font lives in `theme`; `perf`, `online` and the web build still reach it here.
@@ -286,7 +287,15 @@ fn update_scoreboard(
 /// Under the clock: the score against the target, or in a survival round (which has no target:
 /// the clock is the goal) the dishes served that kept it running.
 fn score_line(view: &RoomView, streak: &str) -> String {
-    if view.survival.is_some() {
+    if let Some(v) = view.versus {
+        // Both teams, A then B, each with its own streak (the co-op score stays 0 in versus).
+        let side = |t: Team| {
+            let s = v.team(t);
+            let streak = if s.streak > 1 { format!(" x{}", s.streak) } else { String::new() };
+            format!("{} {}{streak}", t.as_str().to_uppercase(), s.score)
+        };
+        format!("{}   vs   {}", side(Team::A), side(Team::B))
+    } else if view.survival.is_some() {
         format!("dishes {}   score {}{streak}", view.served, view.score)
     } else {
         format!("score {} / {}{streak}", view.score, view.target)
@@ -298,9 +307,9 @@ fn score_line(view: &RoomView, streak: &str) -> String {
 fn round_end_title(view: &RoomView, result: Verdict) -> (String, Color) {
     match (result, view.survival) {
         (Verdict::Aborted, _) => ("Round aborted".into(), INK),
-        // Versus: the buzzer's verdict (the two-score HUD is its own piece of work).
-        (Verdict::TeamA, _) => ("Team A wins!".into(), WON),
-        (Verdict::TeamB, _) => ("Team B wins!".into(), WON),
+        // Versus: the buzzer's verdict, in the winner's colour.
+        (Verdict::TeamA, _) => ("Team A wins!".into(), TEAM_COLORS[0]),
+        (Verdict::TeamB, _) => ("Team B wins!".into(), TEAM_COLORS[1]),
         (Verdict::Draw, _) => ("A draw".into(), INK),
         (_, Some(s)) => (format!("Survived {}", clock_span(s.survived)), WON),
         (Verdict::Won, None) => ("Kitchen cleared!".into(), WON),
@@ -308,8 +317,22 @@ fn round_end_title(view: &RoomView, result: Verdict) -> (String, Color) {
     }
 }
 
-/// The round end's tally line: score against target, or a survival round's dishes.
+/// The round end's tally line: score against target, a survival round's dishes, or versus's
+/// two teams side by side.
 fn round_end_tally(view: &RoomView) -> String {
+    if let Some(v) = view.versus {
+        let side = |t: Team| {
+            let s = v.team(t);
+            format!(
+                "Team {} {} ({} served, {} missed)",
+                t.as_str().to_uppercase(),
+                s.score,
+                s.served,
+                s.missed
+            )
+        };
+        return format!("{}    {}", side(Team::A), side(Team::B));
+    }
     match view.survival {
         Some(_) => format!(
             "dishes served {}    missed {}    score {}",
@@ -420,8 +443,9 @@ fn show_round_end(
     commands.entity(panel).with_children(|p| {
         p.spawn(label(view.level_name.clone(), 20.0, INK));
         p.spawn(label(title, 40.0, color));
-        // A survival round earns no stars (its clock always runs out): its time is the result.
-        if view.survival.is_none() {
+        // A survival round earns no stars (its clock always runs out): its time is the result;
+        // nor does a versus round: the other team is the measure.
+        if view.survival.is_none() && view.versus.is_none() {
             p.spawn(Node { column_gap: px(18), padding: UiRect::all(px(6)), ..default() })
                 .with_children(|row| {
                     for k in 0..3u8 {
@@ -557,5 +581,22 @@ mod tests {
         // A versus round's verdict names the team (or the draw).
         assert_eq!(round_end_title(&plain, Verdict::TeamB).0, "Team B wins!");
         assert_eq!(round_end_title(&plain, Verdict::Draw).0, "A draw");
+    }
+
+    #[test]
+    fn a_versus_round_shows_both_teams_scores_and_no_target() {
+        use crate::sim::versus::{TeamTally, VersusTally};
+        let a = TeamTally { score: 120, streak: 3, longest_streak: 3, served: 5, missed: 1 };
+        let b = TeamTally { score: 95, streak: 0, longest_streak: 2, served: 4, missed: 2 };
+        let versus = RoomView { versus: Some(VersusTally { teams: [a, b] }), ..view(None) };
+        assert_eq!(score_line(&versus, ""), "A 120 x3   vs   B 95");
+        assert_eq!(
+            round_end_tally(&versus),
+            "Team A 120 (5 served, 1 missed)    Team B 95 (4 served, 2 missed)"
+        );
+        assert_eq!(
+            round_end_title(&versus, Verdict::TeamA),
+            ("Team A wins!".into(), TEAM_COLORS[0])
+        );
     }
 }

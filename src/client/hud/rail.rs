@@ -2,21 +2,23 @@
 //! order, with its dish and ingredient icons and a timer bar that shifts from green through
 //! amber to red as it runs out. A new ticket slides in from the right; a served one slides up
 //! and away; a missed one flashes red before it drops. Read from `RoomView`, `RoomClock` and
-//! the `RoomTick` facts (which order was served, which missed).
+//! the `RoomTick` facts (which order was served, which missed). A versus round has two rails,
+//! one lane each, tagged with its team's letter and colour (A above B).
 
 use crate::client::settings::access::Accessibility;
 use crate::client::settings::palette::{Palette, PaletteKind};
 use crate::client::state::{AppState, BackdropRoom};
 use crate::client::theme::{
     CARD_TEXT, DEADLINE_LATE, DEADLINE_OK, DEADLINE_SOON, DEADLINE_TRACK, GOLD, ICON_PAN_RIM,
-    ICON_TEXT, INK, PANEL, PLATE_ICON, TICKET_MISSED, TICKET_SERVED, ingredient_color, label,
-    part_color,
+    ICON_TEXT, INK, PANEL, PLATE_ICON, TEAM_COLORS, TICKET_MISSED, TICKET_SERVED, ingredient_color,
+    label, part_color,
 };
 use crate::project::RoomTick;
 use crate::protocol::{OrderView, RoomClock, RoomView};
 use crate::schedule::FrameSystems;
 use crate::sim::events::SimEvent;
 use crate::sim::kinds::{Form, Ingredient};
+use crate::sim::versus::Team;
 use bevy::color::Mix;
 use bevy::prelude::*;
 
@@ -31,6 +33,15 @@ const OUTCOMES_KEPT: usize = 64;
 /// The ticket rail's root node (top left).
 #[derive(Component)]
 pub struct RailRoot;
+
+/// One lane of the rail: a co-op round's only one is A's (its orders have no team); a versus
+/// round fills both.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+struct RailLane(Team);
+
+/// A lane's team tag ("A" / "B"), shown in a versus round only.
+#[derive(Component, Clone, Copy, Debug)]
+struct LaneTag;
 
 /// How a ticket left the rail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +82,7 @@ impl Plugin for RailPlugin {
         app.add_systems(OnEnter(AppState::Playing), spawn_rail);
         app.add_systems(
             Update,
-            (note_outcomes, sync_tickets, run_timers, animate_tickets)
+            (note_outcomes, sync_tickets, show_lane_tags, run_timers, animate_tickets)
                 .chain()
                 .in_set(FrameSystems::Draw),
         );
@@ -80,19 +91,61 @@ impl Plugin for RailPlugin {
 
 fn spawn_rail(mut commands: Commands, mut outcomes: ResMut<Outcomes>) {
     *outcomes = Outcomes::default();
-    commands.spawn((
-        RailRoot,
-        DespawnOnExit(AppState::Playing),
-        Node {
-            position_type: PositionType::Absolute,
-            top: px(8),
-            left: px(8),
-            column_gap: px(8),
-            flex_direction: FlexDirection::Row,
-            align_items: AlignItems::Start,
-            ..default()
-        },
-    ));
+    commands
+        .spawn((
+            RailRoot,
+            DespawnOnExit(AppState::Playing),
+            Node {
+                position_type: PositionType::Absolute,
+                top: px(8),
+                left: px(8),
+                row_gap: px(6),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Start,
+                ..default()
+            },
+        ))
+        .with_children(|rail| {
+            for team in Team::BOTH {
+                rail.spawn((
+                    RailLane(team),
+                    Node {
+                        column_gap: px(8),
+                        flex_direction: FlexDirection::Row,
+                        align_items: AlignItems::Start,
+                        ..default()
+                    },
+                ))
+                .with_children(|lane| {
+                    lane.spawn((
+                        LaneTag,
+                        label(team.as_str().to_uppercase(), 28.0, CARD_TEXT),
+                        BackgroundColor(TEAM_COLORS[team.index()]),
+                        Node {
+                            display: Display::None,
+                            padding: UiRect::axes(px(10), px(4)),
+                            border_radius: BorderRadius::all(px(8)),
+                            align_self: AlignSelf::Center,
+                            ..default()
+                        },
+                    ));
+                });
+            }
+        });
+}
+
+/// The lanes' team tags show while the round is a versus round.
+fn show_lane_tags(
+    rooms: Query<&RoomView, Without<BackdropRoom>>,
+    mut tags: Query<&mut Node, With<LaneTag>>,
+) {
+    let versus = rooms.iter().next().is_some_and(|v| v.versus.is_some());
+    let want = if versus { Display::Flex } else { Display::None };
+    for mut node in &mut tags {
+        if node.display != want {
+            node.display = want;
+        }
+    }
 }
 
 fn remember(list: &mut Vec<(Entity, u32)>, id: (Entity, u32)) {
@@ -128,11 +181,11 @@ fn note_outcomes(
 fn sync_tickets(
     mut commands: Commands,
     rooms: Query<(Entity, &RoomView, Option<&RoomClock>), Without<BackdropRoom>>,
-    rail: Query<Entity, With<RailRoot>>,
+    lanes: Query<(Entity, &RailLane)>,
     mut tickets: Query<&mut Ticket>,
     outcomes: Res<Outcomes>,
 ) {
-    let Ok(rail) = rail.single() else { return };
+    let lane_of = |team: Team| lanes.iter().find(|(_, l)| l.0 == team).map(|(e, _)| e);
     let Some((room, view, clock)) = rooms.iter().next() else { return };
     let tick = clock.map_or(0, |c| c.tick);
     let mut shown = Vec::new();
@@ -154,8 +207,10 @@ fn sync_tickets(
         }
     }
     for order in view.orders.iter().filter(|o| !shown.contains(&o.id)) {
+        // A co-op order (no team) goes on the first lane.
+        let Some(lane) = lane_of(order.team.unwrap_or(Team::A)) else { return };
         let ticket = spawn_ticket(&mut commands, room, order, tick);
-        commands.entity(rail).add_child(ticket);
+        commands.entity(lane).add_child(ticket);
     }
 }
 
