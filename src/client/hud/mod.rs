@@ -331,7 +331,8 @@ fn round_end_tally(view: &RoomView) -> String {
                 s.missed
             )
         };
-        return format!("{}    {}", side(Team::A), side(Team::B));
+        // A line a team: side by side they wrap in the panel's width.
+        return format!("{}\n{}", side(Team::A), side(Team::B));
     }
     match view.survival {
         Some(_) => format!(
@@ -592,7 +593,7 @@ mod tests {
         assert_eq!(score_line(&versus, ""), "A 120 x3   vs   B 95");
         assert_eq!(
             round_end_tally(&versus),
-            "Team A 120 (5 served, 1 missed)    Team B 95 (4 served, 2 missed)"
+            "Team A 120 (5 served, 1 missed)\nTeam B 95 (4 served, 2 missed)"
         );
         assert_eq!(
             round_end_title(&versus, Verdict::TeamA),
