@@ -88,7 +88,7 @@ fn changes(lines: &[String]) -> Vec<(String, usize, String)> {
     lines
         .iter()
         .filter_map(|l| {
-            let rest = l.strip_prefix("editor: ")?;
+            let rest = l.strip_prefix("editor: ").filter(|r| !r.starts_with("back from"))?;
             let (what, rest) = rest.split_once(": ")?;
             let (n, codes) = rest.split_once(" problem(s)")?;
             Some((what.to_string(), n.parse().ok()?, codes.trim().to_string()))
@@ -116,21 +116,51 @@ fn a_salad_kitchen_is_built_through_the_window_and_its_marks_go_away() {
     s.tool(CHOP_BOARD).step("ClickCell(3, 0)");
     s.tool(PREP).step("Tap(ArrowRight)").step("Tap(ArrowRight)").step("Tap(Space)");
     s.chord("KeyS");
-    let (ok, lines, all) = run_editor(&xvfb, &dir, &file, &s, &["--new", "9x7"]);
+    // Playtest with one bot (`--bots 1`), back with Escape, then undo the last edit.
+    s.step("Tap(KeyP)");
+    s.steps.push("(wait: 60, then: Tap(Escape))".into());
+    s.steps.push("(wait: 10, then: Press(ControlLeft))".into());
+    s.step("Tap(KeyZ)").step("Release(ControlLeft)");
+    let args = ["--new", "9x7", "--bots", "1"];
+    let (ok, lines, all) = run_editor(&xvfb, &dir, &file, &s, &args);
     assert!(ok, "the editor failed:\n{all}");
     let seen = changes(&lines);
     let counts: Vec<usize> = seen.iter().map(|c| c.1).collect();
-    assert_eq!(seen.len(), 8, "one line a change: {lines:#?}");
+    assert_eq!(seen.len(), 9, "one line a change: {lines:#?}");
     assert!(!seen[0].2.contains("NO_SPAWN"), "the spawn cleared NO_SPAWN: {seen:?}");
     assert!(seen[1].2.contains("UNREACHABLE_STATION@0,0"), "the corner is marked: {seen:?}");
     assert_eq!(seen[2].0, "undo");
     assert!(!seen[2].2.contains("UNREACHABLE_STATION"), "undo took the mark away: {seen:?}");
     assert_eq!(seen[2].1, seen[0].1, "undo restored the kitchen before the counter: {seen:?}");
-    assert!(counts[2..].windows(2).all(|w| w[1] <= w[0]), "problems only go away: {counts:?}");
-    assert_eq!(counts.last(), Some(&0), "the kitchen is valid: {lines:#?}");
+    assert!(counts[2..8].windows(2).all(|w| w[1] <= w[0]), "problems only go away: {counts:?}");
+    assert_eq!(counts[7], 0, "the kitchen is valid: {lines:#?}");
     assert!(lines.iter().any(|l| l.starts_with("editor: saved")), "{lines:#?}");
-    let report = lines.iter().find(|l| l.starts_with("editor report:")).expect("a report");
-    assert!(report.contains("grid #ltK#P###/#.......#/#.......#/#...1...W/"), "{report}");
+    let built = "grid #ltK#P###/#.......#/#.......#/#...1...W/#.......#/#.......#/#########";
+    let said =
+        |start: &str| lines.iter().find(|l| l.starts_with(start)).cloned().unwrap_or_default();
+    assert_eq!(
+        said("editor: playtest garden"),
+        "editor: playtest garden with 1 bot(s)",
+        "{lines:#?}"
+    );
+    assert_eq!(
+        said("editor: playtest live"),
+        "editor: playtest live: 2 cook(s), bots at seats [1]"
+    );
+    let back = said("editor: back from playtest");
+    let tick: u32 = back
+        .strip_prefix("editor: back from playtest at tick ")
+        .and_then(|r| r.split(':').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no way back: {lines:#?}"));
+    assert!(tick > 0, "the kitchen was played: {back}");
+    assert!(back.ends_with(&format!("0 problem(s), {built}")), "unchanged by the Playtest: {back}");
+    assert_eq!(seen[8].0, "undo", "{seen:?}");
+    let report = said("editor report:");
+    assert!(
+        report.contains("grid #ltK#####/#.......#/"),
+        "undo took the prep counter back: {report}"
+    );
     let book = load_recipes_file(&root().join("assets/recipes.ron")).expect("book");
     let level = load_level_file(&file, &book).expect("the saved kitchen is a valid level");
     assert_eq!((level.width, level.height, level.id.as_str()), (9, 7, "garden"));

@@ -17,14 +17,24 @@ pub struct EditorDoc {
     pub status: String,
     /// Bumped by every change of the kitchen (not of the cursor or tool): the scene redraws.
     pub revision: u64,
+    /// Bots beside the designer in a Playtest (0–3).
+    pub bots: u8,
 }
 
 impl EditorDoc {
-    pub fn new(doc: KitchenDoc, path: PathBuf) -> Self {
+    pub fn new(doc: KitchenDoc, path: PathBuf, bots: u8) -> Self {
         let (w, h) = doc.size();
         let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         let status = format!("editing {name} ({w}x{h}); Ctrl+S saves it");
-        EditorDoc { doc, path, cursor: (w / 2, h / 2), brush: 0, status, revision: 0 }
+        EditorDoc {
+            doc,
+            path,
+            cursor: (w / 2, h / 2),
+            brush: 0,
+            status,
+            revision: 0,
+            bots: bots.min(3),
+        }
     }
 
     pub fn tool(&self) -> Brush {

@@ -10,9 +10,11 @@ pub mod doc;
 pub mod layout;
 pub mod open;
 pub mod panel;
+pub mod playtest;
 pub mod scene;
 pub mod script;
 
+use crate::client::local::PlaytestLevel;
 use crate::client::state::AppState;
 use crate::schedule::FrameSystems;
 use bevy::prelude::*;
@@ -23,12 +25,25 @@ pub struct EditorPlugin;
 impl Plugin for EditorPlugin {
     fn build(&self, app: &mut App) {
         let editing = in_state(AppState::Editor);
-        app.add_systems(OnEnter(AppState::Editor), (panel::spawn_panel, scene::mark_redraw));
+        app.add_systems(
+            OnEnter(AppState::Editor),
+            (panel::spawn_panel, scene::mark_redraw, playtest::end_playtest),
+        );
+        app.add_systems(
+            Update,
+            playtest::follow_playtest
+                .run_if(in_state(AppState::Playing).and_then(resource_exists::<PlaytestLevel>)),
+        );
         app.add_systems(OnExit(AppState::Editor), scene::restore_camera);
         app.add_systems(OnEnter(AppState::Title), open::skip_title);
         app.add_systems(
             Update,
-            (controls::steer_with_keys, controls::steer_with_pointer, controls::steer_with_pad)
+            (
+                controls::steer_with_keys,
+                controls::steer_with_pointer,
+                controls::steer_with_pad,
+                playtest::start_playtest,
+            )
                 .chain()
                 .in_set(FrameSystems::Steer)
                 .run_if(editing.clone()),

@@ -97,7 +97,7 @@ pub fn open_doc(args: &EditArgs) -> Result<(EditorDoc, PlayArgs), OpenError> {
         recipes: args.recipes.clone(),
         ..PlayArgs::default()
     };
-    Ok((EditorDoc::new(doc, args.file.clone()), play))
+    Ok((EditorDoc::new(doc, args.file.clone(), args.bots), play))
 }
 
 fn parse_window(s: &str) -> Option<(u32, u32)> {

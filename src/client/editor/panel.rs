@@ -28,7 +28,8 @@ const BACK: Color = Color::srgba(0.06, 0.07, 0.1, 0.92);
 const LISTED: usize = 12;
 const KEYS: &str = "Arrows/WASD or mouse: cursor   Space/click: paint   Del/right-click: floor\n\
 Q/E: tool   Ctrl+Z undo   Ctrl+Y redo   Ctrl+S save\n\
-Pad: d-pad, A paint, B floor, LB/RB tool, X undo, Y redo, Select save";
+P: Playtest (Esc back)   B: bots beside you\n\
+Pad: d-pad, A paint, B floor, LB/RB tool, X undo, Y redo, Select save, Start Playtest";
 
 pub(super) fn spawn_panel(mut commands: Commands) {
     let scope = DespawnOnExit(AppState::Editor);
@@ -136,7 +137,12 @@ fn header(ed: &EditorDoc) -> String {
 fn tools(ed: &EditorDoc) -> String {
     let palette = Brush::palette();
     let current = ed.brush % palette.len();
-    let mut s = format!("Tool: {}   (cursor {:?})\n", palette[current].label(), ed.cursor);
+    let mut s = format!(
+        "Tool: {}   (cursor {:?})   Playtest bots: {}\n",
+        palette[current].label(),
+        ed.cursor,
+        ed.bots
+    );
     let names: Vec<String> = palette
         .iter()
         .enumerate()
