@@ -147,6 +147,10 @@ enum Command {
     /// Open the game window: the title screen, or `--level` straight into a kitchen.
     #[cfg(feature = "client")]
     Play(undercooked::client::args::PlayArgs),
+    /// The kitchen workshop: edit a level file in the window (`--new WxH` for a new kitchen);
+    /// the validator on every change, undo and redo, save, Playtest (docs/LEVELS.md, "The editor").
+    #[cfg(all(feature = "client", not(target_arch = "wasm32")))]
+    Edit(undercooked::client::editor::open::EditArgs),
     /// Validate level files (files or folders; default `levels/`). Exit 0 valid, 1 invalid, 2 unreadable.
     Validate {
         /// Level files or folders of levels.
@@ -290,6 +294,8 @@ fn main() -> ExitCode {
     match command {
         #[cfg(feature = "client")]
         Command::Play(args) => undercooked::client::app::run(args),
+        #[cfg(all(feature = "client", not(target_arch = "wasm32")))]
+        Command::Edit(args) => undercooked::client::app::run_editor(args),
         Command::Validate { paths } => {
             ExitCode::from(undercooked::level::cli::run_validate(&paths))
         }

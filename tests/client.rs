@@ -21,6 +21,8 @@ use undercooked::sim::events::{DeniedReason, SimEvent};
 
 #[path = "client/designer.rs"]
 mod designer;
+#[path = "client/editor.rs"]
+mod editor;
 #[path = "client/emotes.rs"]
 mod emotes;
 #[path = "client/playback.rs"]

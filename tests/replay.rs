@@ -542,12 +542,21 @@ mod authoring {
     }
 }
 
-/// A tree `bench compare` can run a build in: copies of the levels, the recipe book and the
-/// goldens' scripts, with `edit` applied to the recipe book.
+/// A tree `bench compare` can run a build in: copies of the levels (co-op and versus), the
+/// recipe book and the goldens' scripts, with `edit` applied to the recipe book.
 fn compare_tree(name: &str, edit: impl Fn(String) -> String) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("uc-compare-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    for sub in ["levels", "goldens/scripts", "goldens/levels", "goldens/tandem/scripts", "assets"] {
+    // The versus goldens play the kitchens in `levels_versus/` by path.
+    let subs = [
+        "levels",
+        "levels_versus",
+        "goldens/scripts",
+        "goldens/levels",
+        "goldens/tandem/scripts",
+        "assets",
+    ];
+    for sub in subs {
         std::fs::create_dir_all(dir.join(sub)).expect("tree folder");
         for entry in std::fs::read_dir(root().join(sub)).expect("source folder") {
             let path = entry.expect("entry").path();

@@ -79,6 +79,18 @@ shots=(
 )
 
 want=("$@")
+# The kitchen workshop: `undercooked edit` on a new 9x7 kitchen, built through the window's
+# input by tests/fixtures/editor/marked.ron, one problem marked on its cell.
+if ! ((${#want[@]})) || [[ " ${want[*]} " == *" editor "* ]]; then
+  echo "take.sh: editor" >&2
+  UNDERCOOKED_SAVE="$save/save.json" xvfb-run -a -s "-screen 0 1920x1080x24" \
+    "$bin" edit "$save/salad_bar.ron" --new 9x7 --size 1280x720 \
+    --script tests/fixtures/editor/marked.ron --screenshot "$out/editor.png" >"$save/editor.log" 2>&1 || {
+    echo "take.sh: editor failed; its log:" >&2
+    tail -20 "$save/editor.log" >&2
+    exit 1
+  }
+fi
 for entry in "${shots[@]}"; do
   name=${entry%%|*}
   args=${entry#*|}

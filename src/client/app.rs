@@ -60,6 +60,41 @@ impl Plugin for ClientPlugin {
         #[cfg(not(target_arch = "wasm32"))]
         app.add_plugins(super::tandem::record::TandemRecordPlugin);
         app.add_plugins((LobbyModePlugin, TandemOnlinePlugin));
+        // The kitchen workshop (a desktop tool: it reads and writes level files).
+        #[cfg(not(target_arch = "wasm32"))]
+        app.add_plugins(super::editor::EditorPlugin);
+    }
+}
+
+/// `undercooked edit`: the kitchen is read before the window opens (an unreadable file or a
+/// bad size ends here, exit 2), then the game's window opens on the editor.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run_editor(args: super::editor::open::EditArgs) -> ExitCode {
+    use super::editor::open::{OpenEditorAtStart, open_doc};
+    use super::editor::script::{ScriptRun, read_script};
+    let started = bevy::platform::time::Instant::now();
+    let opened = open_doc(&args).map_err(|e| e.to_string());
+    let script = args.script.as_deref().map(read_script).transpose();
+    let ((doc, play), script) = match (opened, script) {
+        (Ok(opened), Ok(script)) => (opened, script),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut app = App::new();
+    register_content_sources(&mut app, &play.levels, &play.recipes);
+    app.add_plugins(window_plugins(&play));
+    app.insert_resource(StartedAt(started));
+    app.insert_resource(doc).insert_resource(OpenEditorAtStart);
+    if let Some(script) = script {
+        app.insert_resource(ScriptRun::new(script, args.screenshot.clone()));
+    }
+    app.insert_resource(Options(play));
+    app.add_plugins(ClientPlugin);
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(code) => ExitCode::from(code.get()),
     }
 }
 

@@ -11,6 +11,8 @@ pub mod app;
 pub mod args;
 pub mod audio;
 pub mod capture;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod editor;
 pub mod hud;
 pub mod input;
 pub mod kitchen;

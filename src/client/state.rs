@@ -23,6 +23,8 @@ pub enum AppState {
     TandemSetup,
     /// A Tandem run (`client::tandem`).
     Tandem,
+    /// The kitchen workshop (`client::editor`): a level file edited on a top-down grid.
+    Editor,
 }
 
 /// The window is connected to a server (the menu's Host or Join): the local host stands down —

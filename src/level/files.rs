@@ -66,14 +66,15 @@ pub fn load_level_file(path: &Path, book: &RecipeBook) -> Result<Level, LoadErro
     parse_level(&read(path)?, &label(path), book).map_err(LoadError::Invalid)
 }
 
-/// The level files of a folder (`*.ron` except the index), sorted by name.
+/// The level files of a folder (`*.ron` except the index and the editor's drafts,
+/// `*.draft.ron`), sorted by name.
 pub fn level_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         let is_ron = path.extension().is_some_and(|e| e == "ron");
         let is_index = path.file_name().is_some_and(|n| n == INDEX_FILE);
-        if is_ron && !is_index && path.is_file() {
+        if is_ron && !is_index && !super::edit::save::is_draft(&path) && path.is_file() {
             files.push(path);
         }
     }

@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod compile;
+pub mod edit;
 pub mod error;
 pub mod files;
 pub mod generate;

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use crate::sim::kinds::{Form, Vessel};
 
 /// A level file: `Level(id: .., name: .., grid: [..], ..)`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename = "Level", deny_unknown_fields)]
 pub struct LevelFile {
     pub id: String,
@@ -78,7 +78,7 @@ pub enum ShiftTo {
 }
 
 /// One hazard entry. Struct variants, so RON reads `Spill(cells: [(3, 2)], from: 10.0)`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum HazardFile {
     /// Oil on the floor: slower, less grip. Appears at `from` (0), lies `lasts` seconds
@@ -134,7 +134,7 @@ impl HazardFile {
 }
 
 /// How many plates and pots the kitchen owns.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PropsFile {
     pub plates: i64,
@@ -143,7 +143,7 @@ pub struct PropsFile {
 }
 
 /// The ticket rail, in seconds.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OrdersFile {
     /// Recipe ids; an id listed twice is drawn twice as often.

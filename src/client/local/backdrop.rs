@@ -51,6 +51,7 @@ impl Plugin for BackdropPlugin {
             AppState::Join,
             AppState::PlayOnline,
             AppState::Tandem,
+            AppState::Editor,
         ] {
             app.add_systems(OnEnter(state), close_backdrop);
         }

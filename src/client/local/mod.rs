@@ -67,6 +67,17 @@ pub struct LocalGame {
     pub seats: Vec<SeatSpec>,
 }
 
+/// The kitchen workshop's Playtest (`client::editor`): the edited kitchen, played at once with
+/// this many bots beside the designer; Escape goes back to the editor, not the menu. Its
+/// `last_tick` is the room's tick as last seen, for the editor's line on the way back.
+#[derive(Resource, Clone, Debug)]
+pub struct PlaytestLevel {
+    pub level: Level,
+    pub book: Arc<RecipeBook>,
+    pub bots: u8,
+    pub last_tick: u32,
+}
+
 /// Bots the menu asked for ("Solo with a bot partner"); absent: `--bots` decides.
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct MenuBots(pub u8);
@@ -184,7 +195,10 @@ fn start_local_round(world: &mut World) {
         let book = load_recipes_file(&options.recipes).ok()?;
         (g.level.id == level_id).then(|| (g.level.clone(), book))
     });
-    let loaded = match from_library.or(generated) {
+    // The kitchen workshop's Playtest: the edited kitchen, not a file's.
+    let playtest =
+        world.get_resource::<PlaytestLevel>().map(|p| (p.level.clone(), (*p.book).clone()));
+    let loaded = match playtest.or(from_library).or(generated) {
         Some(x) => Ok(x),
         None => load_recipes_file(&options.recipes)
             .and_then(|book| find_level(&options.levels, &level_id, &book).map(|l| (l, book))),
@@ -197,7 +211,10 @@ fn start_local_round(world: &mut World) {
         level.time_limit = s * TICK_HZ;
     }
     let players = world.resource::<Lineup>().0.len().max(options.players as usize);
-    let bots = world.get_resource::<MenuBots>().map_or(options.bots, |b| b.0);
+    let bots = match world.get_resource::<PlaytestLevel>() {
+        Some(p) => p.bots,
+        None => world.get_resource::<MenuBots>().map_or(options.bots, |b| b.0),
+    };
     let all_bots = options.autoplay == Some(Autoplay::Bot);
     let (cooks, bot_seats) = seat_plan(players, bots as usize, all_bots);
     let seats: Vec<SeatSpec> = (0..cooks as u8)
@@ -241,7 +258,11 @@ fn start_local_round(world: &mut World) {
     world.insert_resource(LocalGame { room, level, book, seats });
     world.insert_resource(LocalBots::new(bot_seats));
     world.resource_mut::<HostError>().0 = None;
-    let automated = options.autoplay.is_some() || options.screenshot.is_some() || options.designer;
+    // A Playtest drops the designer into the kitchen at once, like an automated run.
+    let automated = options.autoplay.is_some()
+        || options.screenshot.is_some()
+        || options.designer
+        || world.contains_resource::<PlaytestLevel>();
     let phase = if automated { RoundPhase::Live } else { RoundPhase::Countdown(COUNTDOWN_SECS) };
     set_phase(world, phase);
 }
@@ -383,6 +404,11 @@ fn toggle_pause(world: &mut World) {
     if !pressed {
         return;
     }
+    // In a Playtest, Escape is the way back to the editor (`leave_playtest`), not a pause.
+    let escape = world.resource::<ButtonInput<KeyCode>>().just_pressed(KeyCode::Escape);
+    if escape && world.contains_resource::<PlaytestLevel>() {
+        return;
+    }
     match *world.resource::<RoundPhase>() {
         RoundPhase::Live => set_phase(world, RoundPhase::Paused),
         RoundPhase::Paused => set_phase(world, RoundPhase::Live),
@@ -403,7 +429,13 @@ fn restart_or_leave(world: &mut World) {
     if restart {
         restart_local_round(world);
     } else if leave {
-        world.resource_mut::<NextState<AppState>>().set(AppState::Menu);
+        // A Playtest's round ends back in the editor.
+        let to = if world.contains_resource::<PlaytestLevel>() {
+            AppState::Editor
+        } else {
+            AppState::Menu
+        };
+        world.resource_mut::<NextState<AppState>>().set(to);
     }
 }
 

@@ -1,0 +1,90 @@
+//! The kitchen on the editor's bench: the document, its file, the cursor and the tool, and
+//! every change said on stdout (the tests read it) and in the panel.
+
+use crate::level::edit::{Brush, Edit, KitchenDoc, SaveError, Saved, save_doc};
+use bevy::prelude::*;
+use std::path::PathBuf;
+
+/// The kitchen on the editor's bench: the document, its file, the cursor and the tool.
+#[derive(Resource, Debug)]
+pub struct EditorDoc {
+    pub doc: KitchenDoc,
+    pub path: PathBuf,
+    pub cursor: (usize, usize),
+    /// The tool: an index into [`Brush::palette`].
+    pub brush: usize,
+    /// The last save's or refusal's words for the panel.
+    pub status: String,
+    /// Bumped by every change of the kitchen (not of the cursor or tool): the scene redraws.
+    pub revision: u64,
+    /// Bots beside the designer in a Playtest (0–3).
+    pub bots: u8,
+}
+
+impl EditorDoc {
+    pub fn new(doc: KitchenDoc, path: PathBuf, bots: u8) -> Self {
+        let (w, h) = doc.size();
+        let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let status = format!("editing {name} ({w}x{h}); Ctrl+S saves it");
+        EditorDoc {
+            doc,
+            path,
+            cursor: (w / 2, h / 2),
+            brush: 0,
+            status,
+            revision: 0,
+            bots: bots.min(3),
+        }
+    }
+
+    pub fn tool(&self) -> Brush {
+        let palette = Brush::palette();
+        palette[self.brush % palette.len()]
+    }
+
+    /// One edit, its outcome said on stdout (the tests read it) and in the panel.
+    pub fn apply(&mut self, edit: &Edit) {
+        match self.doc.apply(edit) {
+            Ok(true) => self.changed("edit"),
+            Ok(false) => {}
+            Err(e) => {
+                self.status = e.to_string();
+                println!("editor: refused: {e}");
+            }
+        }
+    }
+
+    pub fn undo(&mut self) {
+        if self.doc.undo() {
+            self.changed("undo");
+        }
+    }
+
+    pub fn redo(&mut self) {
+        if self.doc.redo() {
+            self.changed("redo");
+        }
+    }
+
+    pub fn save(&mut self) {
+        self.status = match save_doc(&self.doc, &self.path) {
+            Ok(Saved::File(path)) => format!("saved {}", path.display()),
+            Err(e @ SaveError::WouldBreakValidFile { .. }) => e.to_string(),
+            Err(e) => format!("not saved: {e}"),
+        };
+        println!("editor: {}", self.status);
+    }
+
+    fn changed(&mut self, what: &str) {
+        self.revision += 1;
+        let problems = self.doc.problems();
+        let listed: Vec<String> = problems
+            .iter()
+            .map(|p| match p.cell {
+                Some((x, y)) => format!("{}@{x},{y}", p.code),
+                None => p.code.to_string(),
+            })
+            .collect();
+        println!("editor: {what}: {} problem(s) {}", problems.len(), listed.join(" "));
+    }
+}

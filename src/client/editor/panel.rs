@@ -1,0 +1,169 @@
+//! The editor's words: the file's line above the grid, and beside it the tools (the current
+//! one marked), the validator's problems numbered with code, cell and message, the last save's
+//! outcome and the keys; each problem's number also sits on its cell.
+
+use super::doc::EditorDoc;
+use super::layout::{GridLayout, PANEL_PX};
+use crate::client::state::AppState;
+use crate::client::theme::{DIM, GOLD, INK, PLAIN, font};
+use crate::level::edit::Brush;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+
+/// The panel's texts, each rewritten when what it shows changes.
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PanelText {
+    Header,
+    Tools,
+    Problems,
+    Status,
+}
+
+/// A problem's number on its cell.
+#[derive(Component)]
+pub(super) struct CellTag;
+
+const BACK: Color = Color::srgba(0.06, 0.07, 0.1, 0.92);
+/// Problems listed in the panel; the rest are counted.
+const LISTED: usize = 12;
+const KEYS: &str = "Arrows/WASD or mouse: cursor   Space/click: paint   Del/right-click: floor\n\
+Q/E: tool   Ctrl+Z undo   Ctrl+Y redo   Ctrl+S save\n\
+P: Playtest (Esc back)   B: bots beside you\n\
+Pad: d-pad, A paint, B floor, LB/RB tool, X undo, Y redo, Select save, Start Playtest";
+
+pub(super) fn spawn_panel(mut commands: Commands) {
+    let scope = DespawnOnExit(AppState::Editor);
+    commands.spawn((
+        Node { position_type: PositionType::Absolute, left: px(16.0), top: px(12.0), ..default() },
+        Text::new(""),
+        font(18.0),
+        TextColor(GOLD),
+        PanelText::Header,
+        scope.clone(),
+    ));
+    let column = Node {
+        position_type: PositionType::Absolute,
+        right: px(0.0),
+        top: px(0.0),
+        bottom: px(0.0),
+        width: px(PANEL_PX),
+        flex_direction: FlexDirection::Column,
+        padding: UiRect::all(px(12.0)),
+        row_gap: px(10.0),
+        ..default()
+    };
+    commands.spawn((column, BackgroundColor(BACK), scope)).with_children(|p| {
+        for (which, size, color) in [
+            (PanelText::Tools, 13.0, PLAIN),
+            (PanelText::Problems, 13.0, INK),
+            (PanelText::Status, 13.0, GOLD),
+        ] {
+            p.spawn((Text::new(""), font(size), TextColor(color), which));
+        }
+        p.spawn((Text::new(KEYS), font(11.0), TextColor(DIM)));
+    });
+}
+
+/// What the panel last showed: the kitchen's revision, the tool, the cursor, the status, the
+/// window.
+#[derive(Default, PartialEq)]
+pub(super) struct Shown(Option<(u64, usize, (usize, usize), String, u32, u32)>);
+
+pub(super) fn paint_panel(
+    ed: Res<EditorDoc>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut texts: Query<(&PanelText, &mut Text)>,
+    tags: Query<Entity, With<CellTag>>,
+    mut shown: Local<Shown>,
+    mut commands: Commands,
+) {
+    let Ok(window) = windows.single() else { return };
+    let now = Shown(Some((
+        ed.revision,
+        ed.brush,
+        ed.cursor,
+        ed.status.clone(),
+        window.width().to_bits(),
+        window.height().to_bits(),
+    )));
+    if *shown == now {
+        return;
+    }
+    *shown = now;
+    for (which, mut text) in &mut texts {
+        text.0 = match which {
+            PanelText::Header => header(&ed),
+            PanelText::Tools => tools(&ed),
+            PanelText::Problems => problems(&ed),
+            PanelText::Status => ed.status.clone(),
+        };
+    }
+    for e in &tags {
+        commands.entity(e).despawn();
+    }
+    let layout = GridLayout::fit(ed.doc.size(), Vec2::new(window.width(), window.height()));
+    for (i, p) in ed.doc.problems().iter().enumerate() {
+        let Some(cell) = p.cell else { continue };
+        let at = layout.corner_of(cell);
+        commands.spawn((
+            Node {
+                position_type: PositionType::Absolute,
+                left: px(at.x + 2.0),
+                top: px(at.y + 2.0),
+                padding: UiRect::horizontal(px(3.0)),
+                ..default()
+            },
+            BackgroundColor(Color::srgb(0.6, 0.0, 0.0)),
+            Text::new(format!("{}", i + 1)),
+            font(12.0),
+            TextColor(Color::WHITE),
+            CellTag,
+            DespawnOnExit(AppState::Editor),
+        ));
+    }
+}
+
+fn header(ed: &EditorDoc) -> String {
+    let (w, h) = ed.doc.size();
+    let file = ed.doc.file();
+    let verdict = if ed.doc.problems().is_empty() { "valid" } else { "not valid yet" };
+    let name = ed
+        .path
+        .file_name()
+        .map_or_else(|| ed.path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    format!("Kitchen workshop - {name} - \"{}\" ({w}x{h}) - {verdict}", file.name)
+}
+
+fn tools(ed: &EditorDoc) -> String {
+    let palette = Brush::palette();
+    let current = ed.brush % palette.len();
+    let mut s = format!(
+        "Tool: {}   (cursor {:?})   Playtest bots: {}\n",
+        palette[current].label(),
+        ed.cursor,
+        ed.bots
+    );
+    let names: Vec<String> = palette
+        .iter()
+        .enumerate()
+        .map(|(i, b)| if i == current { format!("[{}]", b.label()) } else { b.label() })
+        .collect();
+    s.push_str(&names.join(" | "));
+    s
+}
+
+fn problems(ed: &EditorDoc) -> String {
+    let all = ed.doc.problems();
+    if all.is_empty() {
+        return "No problems: the kitchen is valid.".into();
+    }
+    let mut s = format!("{} problem(s):", all.len());
+    for (i, p) in all.iter().take(LISTED).enumerate() {
+        let at = p.cell.map(|(x, y)| format!(" ({x}, {y})")).unwrap_or_default();
+        s.push_str(&format!("\n{}. {}{at}: {}", i + 1, p.code, p.message));
+    }
+    if all.len() > LISTED {
+        s.push_str(&format!("\n... and {} more", all.len() - LISTED));
+    }
+    s
+}
