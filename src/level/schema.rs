@@ -45,7 +45,7 @@ fn some_teams<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<TeamsFile
 }
 
 /// A versus kitchen's two teams: `(a: (spawns: [1], windows: [(11, 2)]), b: (..))`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TeamsFile {
     pub a: TeamFile,
@@ -54,7 +54,7 @@ pub struct TeamsFile {
 
 /// One team: its spawn digits as written on the grid (1–2 of them) and the cells of the
 /// serving windows that score for it. Numbers are signed so a bad one reaches the validator.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TeamFile {
     pub spawns: Vec<i64>,

@@ -96,6 +96,7 @@ impl KitchenDoc {
             time_limit: 180.0,
             target_score: 100,
             hazards: Vec::new(),
+            teams: None,
         };
         Self::from_file(file, Vec::new(), book, label)
     }

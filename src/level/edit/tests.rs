@@ -14,9 +14,14 @@ fn book() -> Arc<crate::sim::recipe_book::RecipeBook> {
     Arc::new(builtin_recipes().expect("the built-in recipe book is valid"))
 }
 
+/// The campaign's kitchens and the versus ones (their `teams` block must survive a save too).
 fn shipped() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
-    crate::level::files::level_files(&dir).expect("levels/ is readable")
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["levels", "levels_versus"] {
+        files.extend(crate::level::files::level_files(&root.join(dir)).expect("readable"));
+    }
+    files
 }
 
 fn codes(doc: &KitchenDoc) -> Vec<ErrorCode> {
@@ -40,7 +45,7 @@ fn scratch(name: &str) -> PathBuf {
 fn every_shipped_level_saves_to_the_same_level_and_a_second_save_to_the_same_text() {
     let book = book();
     let files = shipped();
-    assert!(files.len() >= 15, "{files:?}");
+    assert!(files.len() >= 18, "{files:?}");
     for path in files {
         let bytes = std::fs::read(&path).expect("read");
         let label = path.display().to_string();

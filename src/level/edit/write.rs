@@ -93,6 +93,20 @@ pub fn level_body(file: &LevelFile) -> String {
         }
         s.push_str("    ],\n");
     }
+    // A versus kitchen's teams last, as docs/LEVELS.md writes them (a co-op file has none).
+    if let Some(t) = &file.teams {
+        s.push_str("    teams: (\n");
+        for (name, team) in [("a", &t.a), ("b", &t.b)] {
+            let spawns: Vec<String> = team.spawns.iter().map(|n| n.to_string()).collect();
+            let _ = writeln!(
+                s,
+                "        {name}: (spawns: [{}], windows: {}),",
+                spawns.join(", "),
+                cells(&team.windows)
+            );
+        }
+        s.push_str("    ),\n");
+    }
     s.push_str(")\n");
     s
 }
