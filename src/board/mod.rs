@@ -20,6 +20,7 @@ pub mod error;
 pub mod published;
 pub mod queue;
 pub mod redis_board;
+pub mod redis_link;
 pub mod running;
 pub mod sqlite;
 pub mod store;

@@ -9,12 +9,12 @@
 //!   most `KEEP_PER_BOARD` + 1 while an insert ranks; ordered here, not by Redis)
 //! - `undercooked:board:level:ID` → the newest hash entered under a level id
 //!
-//! One connection behind a lock, opened again after any error (as the directory's own store).
+//! One connection behind a lock, opened again after any error (`redis_link`, as the directory).
 
 use super::entry::{Entered, Entry, KEEP_PER_BOARD, Verified, rank_among};
+use super::redis_link::RedisLink;
 use super::store::{BoardStore, StoreError, Stored};
-use redis::{Client, Connection, cmd};
-use std::sync::{Mutex, MutexGuard};
+use redis::{Connection, cmd};
 use std::time::Duration;
 
 const PREFIX: &str = "undercooked:board:";
@@ -31,34 +31,20 @@ fn fail(e: impl std::fmt::Display) -> StoreError {
 
 /// [`BoardStore`] on a Redis server.
 pub struct RedisBoard {
-    client: Client,
-    conn: Mutex<Option<Connection>>,
+    link: RedisLink,
 }
 
 impl RedisBoard {
     /// A board on `url` (`redis://HOST:PORT/DB`); the server is first reached by the first call.
     pub fn open(url: &str) -> Result<Self, StoreError> {
-        Ok(RedisBoard { client: Client::open(url).map_err(fail)?, conn: Mutex::new(None) })
+        Ok(RedisBoard { link: RedisLink::open(url, REDIS_WAIT).map_err(fail)? })
     }
 
     fn with<T>(
         &self,
         f: impl FnOnce(&mut Connection) -> redis::RedisResult<T>,
     ) -> Result<T, StoreError> {
-        let mut slot: MutexGuard<'_, Option<Connection>> =
-            self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        if slot.is_none() {
-            let c = self.client.get_connection_with_timeout(REDIS_WAIT).map_err(fail)?;
-            c.set_read_timeout(Some(REDIS_WAIT)).map_err(fail)?;
-            c.set_write_timeout(Some(REDIS_WAIT)).map_err(fail)?;
-            *slot = Some(c);
-        }
-        let Some(conn) = slot.as_mut() else { return Err(fail("no connection")) };
-        let out = f(conn);
-        if out.is_err() {
-            *slot = None;
-        }
-        out.map_err(fail)
+        self.link.with(f).map_err(fail)
     }
 }
 

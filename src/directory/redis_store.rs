@@ -12,8 +12,8 @@
 //! [`StoreError`]s (the service's named 503s) until it is back, with no restart of ours.
 
 use super::store::{ServerRecord, Store, StoreError};
-use redis::{Client, Cmd, Connection, FromRedisValue, cmd};
-use std::sync::{Mutex, MutexGuard};
+use crate::board::redis_link::RedisLink;
+use redis::{Cmd, Connection, FromRedisValue, cmd};
 use std::time::Duration;
 
 const PREFIX: &str = "undercooked:dir:";
@@ -30,15 +30,14 @@ fn fail(e: impl std::fmt::Display) -> StoreError {
 
 /// [`Store`] on a Redis server.
 pub struct RedisStore {
-    client: Client,
-    conn: Mutex<Option<Connection>>,
+    link: RedisLink,
 }
 
 impl RedisStore {
     /// A store on `url` (`redis://HOST:PORT/DB`); the URL is checked here, the server is first
     /// reached by the first call.
     pub fn open(url: &str) -> Result<Self, StoreError> {
-        Ok(RedisStore { client: Client::open(url).map_err(fail)?, conn: Mutex::new(None) })
+        Ok(RedisStore { link: RedisLink::open(url, REDIS_WAIT).map_err(fail)? })
     }
 
     /// Runs `f` on the connection (opening it first if needed); an error drops the connection
@@ -47,20 +46,7 @@ impl RedisStore {
         &self,
         f: impl FnOnce(&mut Connection) -> redis::RedisResult<T>,
     ) -> Result<T, StoreError> {
-        let mut slot: MutexGuard<'_, Option<Connection>> =
-            self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        if slot.is_none() {
-            let c = self.client.get_connection_with_timeout(REDIS_WAIT).map_err(fail)?;
-            c.set_read_timeout(Some(REDIS_WAIT)).map_err(fail)?;
-            c.set_write_timeout(Some(REDIS_WAIT)).map_err(fail)?;
-            *slot = Some(c);
-        }
-        let Some(conn) = slot.as_mut() else { return Err(fail("no connection")) };
-        let out = f(conn);
-        if out.is_err() {
-            *slot = None;
-        }
-        out.map_err(fail)
+        self.link.with(f).map_err(fail)
     }
 }
 
