@@ -27,6 +27,8 @@ mod editor;
 mod emotes;
 #[path = "client/playback.rs"]
 mod playback;
+#[path = "client/versus.rs"]
+mod versus;
 
 /// An app with input devices and the cook action map, no window.
 fn input_app(device: Device) -> (App, Entity) {

@@ -2,6 +2,7 @@
 
 use super::args::{Options, PlayArgs};
 use super::capture::framing::FramingCheckPlugin;
+use super::capture::readout::HudReadoutPlugin;
 use super::capture::report::DesignerReportPlugin;
 use super::capture::shot::StartedAt;
 use super::local::LocalHostPlugin;
@@ -47,6 +48,7 @@ impl Plugin for ClientPlugin {
             AssistMenuPlugin,
             SurvivalMenuPlugin,
             DesignerReportPlugin,
+            HudReadoutPlugin,
         ));
         // The live kitchen behind the title and menus, run by the same embedded host.
         app.add_plugins(BackdropPlugin);

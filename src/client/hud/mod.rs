@@ -35,8 +35,9 @@ pub use super::theme::font;
 #[derive(Component, Clone, Copy, Debug)]
 struct NameTag(Entity);
 
+/// The score line under the clock (`capture::readout` prints it for tests).
 #[derive(Component)]
-struct ScoreText;
+pub struct ScoreText;
 #[derive(Component)]
 struct ClockText;
 #[derive(Component)]
@@ -55,8 +56,9 @@ struct AssistBadge;
 /// The level's name and one-line hint, shown under the countdown before the round.
 #[derive(Component)]
 struct HintText;
+/// The round end's panel: title, tally and each cook's part (`capture::readout` prints it).
 #[derive(Component)]
-struct RoundEndPanel;
+pub struct RoundEndPanel;
 
 /// The round end's star reveal: seconds since the verdict, stars earned, stars lit so far.
 #[derive(Component, Clone, Copy, Debug)]
