@@ -223,7 +223,9 @@ pub fn publish(args: &PublishArgs) -> Result<Vec<String>, PublishError> {
     let (mut index, header) = read_index(&index_path, versus)?;
     // One index, one kind: a campaign index lists co-op kitchens, a versus folder's versus
     // kitchens (a host offers each folder to its own mode).
-    if let Some(other) = index.levels.iter().find(|e| e.versus.is_some() != versus && e.id != level.id) {
+    if let Some(other) =
+        index.levels.iter().find(|e| e.versus.is_some() != versus && e.id != level.id)
+    {
         let (this, that) = if versus { ("versus", "co-op") } else { ("co-op", "versus") };
         return Err(PublishError::Refused(format!(
             "PUBLISH_REFUSED: {label}: `{}` is a {this} kitchen and {} lists {that} kitchens \
@@ -236,9 +238,8 @@ pub fn publish(args: &PublishArgs) -> Result<Vec<String>, PublishError> {
     // A versus round has no target and no win (the buzzer names a team): it gets the versus
     // proof (`publish_versus`), and its file is left as it is (no target to set).
     if versus {
-        let p = prove_versus_for_publish(&level, &book, args.seeds).map_err(|e| {
-            PublishError::Refused(format!("PUBLISH_REFUSED: {label}: {e}"))
-        })?;
+        let p = prove_versus_for_publish(&level, &book, args.seeds)
+            .map_err(|e| PublishError::Refused(format!("PUBLISH_REFUSED: {label}: {e}")))?;
         let mut lines = p.lines(&level.id);
         if let Some(why) = p.refusal(&label, &level.id) {
             lines.push(why);

@@ -40,9 +40,8 @@ pub fn prove_versus_for_publish(
     let level = Arc::new(level.clone());
     let mut rounds = Vec::with_capacity(VERSUS_SIZES.len());
     for bots in VERSUS_SIZES {
-        let one = |seed| {
-            play_versus_round(level.clone(), book.clone(), seed, bots, BotTuning::default())
-        };
+        let one =
+            |seed| play_versus_round(level.clone(), book.clone(), seed, bots, BotTuning::default());
         rounds.push((bots, (1..=seeds).map(one).collect::<Result<Vec<_>, _>>()?));
     }
     Ok(VersusPublication { rounds, seeds })

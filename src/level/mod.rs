@@ -34,7 +34,8 @@ pub use files::{
     load_level_file, load_published, load_recipes_file,
 };
 pub use index::{
-    IndexEntry, Proof, PublishedIndex, TeamProof, VersusProof, VersusSideProof, file_hash, parse_index,
+    IndexEntry, Proof, PublishedIndex, TeamProof, VersusProof, VersusSideProof, file_hash,
+    parse_index,
 };
 pub use loader::{LastGoodLevels, LevelAsset, LevelPlugin, RecipeBookAsset};
 pub use recipes::{builtin_recipes, parse_recipes};

@@ -102,7 +102,10 @@ fn play_a_versus_round(h: &ServerHandle, web: &str, transport: &Transport, dir: 
             None => panic!("no results line for {}", a.code),
         }
     };
-    assert_eq!((line["mode"].as_str(), line["reason"].as_str()), (Some("versus"), Some("finished")));
+    assert_eq!(
+        (line["mode"].as_str(), line["reason"].as_str()),
+        (Some("versus"), Some("finished"))
+    );
     assert_eq!(line["winner"], winner, "{line}");
     assert_eq!(line["payload"]["versus"]["winner"], winner, "{line}");
     let seats = &line["payload"]["versus"]["teams"][1]["seats"];

@@ -69,7 +69,9 @@ pub fn lobby_lines(lobby: &LobbyView, seats: &[u8], in_round: &[u8]) -> String {
         GameMode::Cooking => format!("level {}", lobby.level_id),
         GameMode::Survival => format!("level {}, mode survival", lobby.level_id),
         GameMode::Tandem => format!("mode {} (seats P1 fore, P2 aft)", lobby.mode.label()),
-        GameMode::Versus => format!("level {}, mode versus (each seat on its spawn's team)", lobby.level_id),
+        GameMode::Versus => {
+            format!("level {}, mode versus (each seat on its spawn's team)", lobby.level_id)
+        }
     };
     let mut text = format!("Room {} | {} | {level}", lobby.code, phase);
     if lobby.assist.is_on() {

@@ -89,9 +89,7 @@ pub fn bot_teams(room: &Room, bots: &[Seat]) -> Vec<BotTeam> {
     }
     Team::BOTH
         .iter()
-        .map(|&team| {
-            bots.iter().copied().filter(|&s| room.team_of_seat(s) == Some(team)).collect()
-        })
+        .map(|&team| bots.iter().copied().filter(|&s| room.team_of_seat(s) == Some(team)).collect())
         .filter(|side: &Vec<Seat>| !side.is_empty())
         .map(|side| BotTeam::new(room, &side))
         .collect()

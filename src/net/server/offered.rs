@@ -47,12 +47,8 @@ fn follow_index_edits(
     let Some(newest) = changed.read().last() else { return };
     let Some(mut levels) = levels else { return };
     // A kitchen with teams is versus's (`--versus-levels`), never a co-op room's.
-    let mut offered: Vec<_> = newest
-        .ids
-        .iter()
-        .filter_map(|id| lib.level(id))
-        .filter(|l| l.teams.is_none())
-        .collect();
+    let mut offered: Vec<_> =
+        newest.ids.iter().filter_map(|id| lib.level(id)).filter(|l| l.teams.is_none()).collect();
     if offered.is_empty() {
         warn!(
             "campaign index reloaded, but none of its levels is published here: kept the old list"

@@ -68,6 +68,10 @@ pub fn load_versus(dir: &Path, book: &RecipeBook, trust: Trust, co_op: &[String]
         }
         out.levels.push(level);
     }
-    out.said.push(format!("versus: offering {} kitchen(s) from {}", out.levels.len(), dir.display()));
+    out.said.push(format!(
+        "versus: offering {} kitchen(s) from {}",
+        out.levels.len(),
+        dir.display()
+    ));
     out
 }

@@ -128,9 +128,11 @@ pub fn build_server_with(
     // A co-op room plays co-op kitchens: one with teams belongs in the versus folder.
     let (levels, misplaced): (Vec<_>, Vec<_>) =
         offered.levels.into_iter().partition(|l| l.teams.is_none());
-    notes.refused.extend(misplaced.iter().map(|l| {
-        format!("level refused: `{}` has teams: serve it with --versus-levels", l.id)
-    }));
+    notes.refused.extend(
+        misplaced
+            .iter()
+            .map(|l| format!("level refused: `{}` has teams: serve it with --versus-levels", l.id)),
+    );
     if levels.is_empty() {
         return Err(NetError::Levels(format!("no playable levels in {}", cfg.levels.display())));
     }
