@@ -34,6 +34,10 @@ struct HostArgs {
     /// every valid level, unpublished: docs/LEVELS.md, "What runs").
     #[arg(long, default_value = "levels")]
     levels: PathBuf,
+    /// Folder of versus kitchens a versus room offers: the ones its index.ron publishes (written
+    /// by `level publish`), by the same rule as --levels; a missing folder offers none.
+    #[arg(long, default_value = "levels_versus")]
+    versus_levels: PathBuf,
     /// Run unpublished level files and edits too (a designer's own host), not only what the
     /// index trusts by hash.
     #[arg(long)]
@@ -469,6 +473,7 @@ fn run_host(h: HostArgs) -> u8 {
             port: h.port,
             web_port: h.web_port,
             levels: h.levels,
+            versus_levels: h.versus_levels,
             data_dir: h.data_dir,
             max_rooms: h.max_rooms,
             public: h.public,

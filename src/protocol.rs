@@ -268,6 +268,9 @@ pub struct SeatView {
     pub ready: bool,
     /// False while the player is away (the seat is kept for the reconnect window).
     pub connected: bool,
+    /// A versus room's seat: the team it plays for in the chosen kitchen (its spawn's team,
+    /// `TeamsSpec::team_of_seat`); `None` in every other mode.
+    pub team: Option<Team>,
 }
 
 /// A hosted room's lobby: on its own entity, which lives as long as the room.
@@ -277,7 +280,8 @@ pub struct LobbyView {
     pub phase: LobbyPhase,
     /// The level the next round plays.
     pub level_id: String,
-    /// The level ids a player may choose.
+    /// The level ids a player may choose: the kitchens of the room's mode (a versus room's
+    /// are the host's versus kitchens, every other mode's the co-op ones).
     pub levels: Vec<String>,
     pub seats: Vec<SeatView>,
     /// Ticks left in the countdown or the results screen (0 otherwise).
@@ -286,15 +290,19 @@ pub struct LobbyView {
     pub last_result: String,
     /// The next round's assists (chosen by the host: the player in the room's first seat).
     pub assist: Assist,
-    /// What the next round plays (chosen by the host): the kitchen or Tandem.
+    /// What the next round plays (chosen by the host): the kitchen, survival, Tandem or versus.
     pub mode: GameMode,
+    /// Does the host offer versus kitchens (`--versus-levels`)? The host's key skips versus
+    /// when it does not.
+    pub versus_offered: bool,
 }
 
 /// Client → server: lobby actions of the sender's seat.
 #[derive(Message, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LobbyCommand {
     Ready(bool),
-    /// Choose the next round's level by id (ignored unless the room offers it).
+    /// Choose the next round's level by id (ignored unless the room offers it; a kitchen of the
+    /// other kind — co-op in a versus room, versus in any other — is refused by name).
     Level(String),
     /// Choose the next round's assists (only the host's: the connection holding seat 0).
     Assist(Assist),

@@ -35,6 +35,8 @@ use undercooked::tandem::room::{TandemRoom, TurnTicks};
 
 #[path = "net/board.rs"]
 mod board;
+#[path = "net/versus.rs"]
+mod versus;
 
 /// Bounded wait for anything here: generous, since four engineers share two cores.
 const PATIENCE: Duration = Duration::from_secs(40);
@@ -1028,6 +1030,7 @@ fn bot_args(web: &str, clients: usize) -> JoinArgs {
         clients,
         rooms: 1,
         level: Some("tutorial".into()),
+        mode: None,
         frame_ms: 5,
         ws: false,
         reconnect: None,

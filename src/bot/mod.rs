@@ -17,6 +17,7 @@ pub mod planner;
 mod policy;
 pub mod prove;
 pub mod publish;
+pub mod publish_versus;
 pub mod random;
 pub mod reach;
 pub mod remote;

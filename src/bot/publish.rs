@@ -2,13 +2,15 @@
 //! seeds (the rounds of `bot prove`, [`play_round`]), set its target by the rule of
 //! docs/LEVELS.md ("Publishing"), and write its entry — content hash, target, proof, build —
 //! into the folder's `index.ron`. A kitchen two bots do not win on every seed is refused, by
-//! team size and seed.
+//! team size and seed. A versus kitchen (one with `teams`) gets the versus proof instead
+//! (`publish_versus.rs`): its entry has no target, and its file is not rewritten.
 
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::prove::{RoundOutcome, play_round, recipe_book};
+use super::publish_versus::prove_versus_for_publish;
 use crate::level::files::INDEX_FILE;
 use crate::level::index::index_header;
 use crate::level::{IndexEntry, Proof, PublishedIndex, TeamProof, file_hash, parse_index};
@@ -184,38 +186,76 @@ fn write(path: &Path, text: &str) -> Result<(), PublishError> {
     std::fs::write(path, text).map_err(|e| PublishError::Io(format!("{}: {e}", path.display())))
 }
 
+/// The folder's index and its comment header; a new one (no file yet) is empty, with a header
+/// that says what the folder is (the campaign, or versus kitchens).
+fn read_index(index_path: &Path, versus: bool) -> Result<(PublishedIndex, String), PublishError> {
+    match std::fs::read(index_path) {
+        Ok(b) => {
+            let file = index_path.display().to_string();
+            let index = parse_index(&b, &file).map_err(PublishError::Invalid)?;
+            Ok((index, index_header(&String::from_utf8_lossy(&b))))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let head = if versus {
+                "// The versus kitchens a host offers, each as `undercooked level publish` \
+                 proved it (docs/LEVELS.md).\n"
+            } else {
+                "// The campaign in play order, each level as `undercooked level publish` \
+                 proved it (docs/LEVELS.md).\n"
+            };
+            Ok((PublishedIndex::default(), head.to_string()))
+        }
+        Err(e) => Err(PublishError::Io(format!("{}: {e}", index_path.display()))),
+    }
+}
+
 /// Validates, proves and writes; the lines to print on success.
 pub fn publish(args: &PublishArgs) -> Result<Vec<String>, PublishError> {
     let book = Arc::new(recipe_book().map_err(PublishError::Io)?);
     let label = args.file.display().to_string();
     let bytes = read(&args.file)?;
     let level = parse_level(&bytes, &label, &book).map_err(PublishError::Invalid)?;
-    // A versus round has no target and no win (the buzzer names a team): the co-op proof and
-    // target rule below say nothing about it, so it is refused by name, not "not won".
-    if level.teams.is_some() {
-        return Err(PublishError::Refused(format!(
-            "PUBLISH_REFUSED: {label}: `{}` is a versus kitchen (it has teams): the co-op proof \
-             and target do not apply; check it with `bot prove --mode versus`",
-            level.id
-        )));
-    }
     let index_path = match &args.index {
         Some(p) => p.clone(),
         None => args.file.parent().unwrap_or(Path::new(".")).join(INDEX_FILE),
     };
-    let (mut index, header) = match std::fs::read(&index_path) {
-        Ok(b) => {
-            let file = index_path.display().to_string();
-            let index = parse_index(&b, &file).map_err(PublishError::Invalid)?;
-            (index, index_header(&String::from_utf8_lossy(&b)))
+    let versus = level.teams.is_some();
+    let (mut index, header) = read_index(&index_path, versus)?;
+    // One index, one kind: a campaign index lists co-op kitchens, a versus folder's versus
+    // kitchens (a host offers each folder to its own mode).
+    if let Some(other) =
+        index.levels.iter().find(|e| e.versus.is_some() != versus && e.id != level.id)
+    {
+        let (this, that) = if versus { ("versus", "co-op") } else { ("co-op", "versus") };
+        return Err(PublishError::Refused(format!(
+            "PUBLISH_REFUSED: {label}: `{}` is a {this} kitchen and {} lists {that} kitchens \
+             (`{}`); publish it into its own folder's index (versus: levels_versus/)",
+            level.id,
+            index_path.display(),
+            other.id
+        )));
+    }
+    // A versus round has no target and no win (the buzzer names a team): it gets the versus
+    // proof (`publish_versus`), and its file is left as it is (no target to set).
+    if versus {
+        let p = prove_versus_for_publish(&level, &book, args.seeds)
+            .map_err(|e| PublishError::Refused(format!("PUBLISH_REFUSED: {label}: {e}")))?;
+        let mut lines = p.lines(&level.id);
+        if let Some(why) = p.refusal(&label, &level.id) {
+            lines.push(why);
+            return Err(PublishError::Refused(lines.join("\n")));
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let head = "// The campaign in play order, each level as `undercooked level publish` \
-                        proved it (docs/LEVELS.md).\n";
-            (PublishedIndex::default(), head.to_string())
-        }
-        Err(e) => return Err(PublishError::Io(format!("{}: {e}", index_path.display()))),
-    };
+        let entry = p.entry(&level.id, &bytes);
+        lines.push(format!(
+            "published versus `{}`: hash {} -> {}",
+            entry.id,
+            entry.hash,
+            index_path.display()
+        ));
+        index.upsert(entry);
+        write(&index_path, &index.to_text(&header))?;
+        return Ok(lines);
+    }
     let p = prove_for_publish(&level, &book, args.seeds);
     let mut lines = vec![format!(
         "{}: two bots over the whole {} s clock scored {:?} (seeds 1..={}); target {} -> {}",
@@ -270,6 +310,7 @@ pub fn publish(args: &PublishArgs) -> Result<Vec<String>, PublishError> {
         hash: file_hash(text.as_bytes()),
         target: p.target,
         proof: p.proof(),
+        versus: None,
         build: format!("undercooked {}", env!("CARGO_PKG_VERSION")),
     };
     lines.push(format!(

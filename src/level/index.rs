@@ -26,23 +26,53 @@ pub struct TeamProof {
 }
 
 /// What the bots showed: seeds 1..=`seeds` for every team size in `teams`.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Proof {
     pub seeds: u32,
     pub teams: Vec<TeamProof>,
 }
 
-/// One published level.
+/// One versus team size's proof (bots split between the teams by their spawns): wins per
+/// side and draws over the seeds, and the median ticks to the buzzer's verdict.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VersusSideProof {
+    /// Bots in the round, both teams together (2: one a side, 4: two a side).
+    pub bots: u8,
+    pub a_wins: u32,
+    pub b_wins: u32,
+    pub draws: u32,
+    pub median_ticks: u32,
+}
+
+/// What the bots showed on a versus kitchen: seeds 1..=`seeds` for every size in `sizes`, on
+/// each of which both teams scored.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VersusProof {
+    pub seeds: u32,
+    pub sizes: Vec<VersusSideProof>,
+}
+
+/// One published level. A co-op kitchen's entry has a target and a co-op [`Proof`]; a versus
+/// kitchen's (`levels_versus/index.ron`) has no target (the buzzer names a team) and a
+/// [`VersusProof`] instead, so its `target` is 0 and its `proof` empty.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IndexEntry {
     pub id: String,
     /// [`file_hash`] of the level file's bytes when it was published.
     pub hash: String,
-    /// The target score the publishing rule set (also the file's `target_score`).
+    /// The target score the publishing rule set (also the file's `target_score`); 0 for a
+    /// versus kitchen.
+    #[serde(default)]
     pub target: i32,
+    #[serde(default)]
     pub proof: Proof,
+    /// A versus kitchen's proof (`None` for a co-op kitchen).
+    #[serde(default)]
+    pub versus: Option<VersusProof>,
     /// The binary that proved it (`undercooked VERSION`).
     pub build: String,
 }
@@ -108,6 +138,12 @@ impl PublishedIndex {
             let _ = writeln!(s, "        (");
             let _ = writeln!(s, "            id: {:?},", e.id);
             let _ = writeln!(s, "            hash: {:?},", e.hash);
+            if let Some(v) = &e.versus {
+                write_versus(&mut s, v);
+                let _ = writeln!(s, "            build: {:?},", e.build);
+                let _ = writeln!(s, "        ),");
+                continue;
+            }
             let _ = writeln!(s, "            target: {},", e.target);
             let _ = writeln!(s, "            proof: (");
             let _ = writeln!(s, "                seeds: {},", e.proof.seeds);
@@ -127,6 +163,22 @@ impl PublishedIndex {
         s.push_str("    ],\n)\n");
         s
     }
+}
+
+/// A versus entry's proof, one team size a line (the co-op `target` and `proof` are left out).
+fn write_versus(s: &mut String, v: &VersusProof) {
+    let _ = writeln!(s, "            versus: Some((");
+    let _ = writeln!(s, "                seeds: {},", v.seeds);
+    let _ = writeln!(s, "                sizes: [");
+    for t in &v.sizes {
+        let _ = writeln!(
+            s,
+            "                    (bots: {}, a_wins: {}, b_wins: {}, draws: {}, median_ticks: {}),",
+            t.bots, t.a_wins, t.b_wins, t.draws, t.median_ticks
+        );
+    }
+    let _ = writeln!(s, "                ],");
+    let _ = writeln!(s, "            )),");
 }
 
 /// The comment lines an index file starts with (kept by a re-publish).
@@ -173,9 +225,27 @@ mod tests {
                 seeds: 3,
                 teams: vec![TeamProof { bots: 2, wins: 3, median_ticks: 900 }],
             },
+            versus: None,
             build: "undercooked 0.1.0".into(),
         };
-        let index = PublishedIndex { levels: vec![entry] };
+        let versus = IndexEntry {
+            id: "v".into(),
+            hash: "8899aabbccddeeff".into(),
+            target: 0,
+            proof: Proof::default(),
+            versus: Some(VersusProof {
+                seeds: 2,
+                sizes: vec![VersusSideProof {
+                    bots: 2,
+                    a_wins: 1,
+                    b_wins: 0,
+                    draws: 1,
+                    median_ticks: 3620,
+                }],
+            }),
+            build: "undercooked 0.1.0".into(),
+        };
+        let index = PublishedIndex { levels: vec![entry, versus] };
         let text = index.to_text("// head\n");
         assert!(text.starts_with("// head\nCampaign("));
         assert_eq!(parse_index(text.as_bytes(), "i.ron"), Ok(index));
@@ -197,6 +267,7 @@ mod tests {
                 hash: file_hash(b"old"),
                 target: 1,
                 proof: Proof { seeds: 1, teams: Vec::new() },
+                versus: None,
                 build: String::new(),
             }],
         };

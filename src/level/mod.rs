@@ -33,7 +33,10 @@ pub use files::{
     KnownLevel, Offered, Trust, check_campaign, check_level_set, find_level, load_campaign,
     load_level_file, load_published, load_recipes_file,
 };
-pub use index::{IndexEntry, Proof, PublishedIndex, TeamProof, file_hash, parse_index};
+pub use index::{
+    IndexEntry, Proof, PublishedIndex, TeamProof, VersusProof, VersusSideProof, file_hash,
+    parse_index,
+};
 pub use loader::{LastGoodLevels, LevelAsset, LevelPlugin, RecipeBookAsset};
 pub use recipes::{builtin_recipes, parse_recipes};
 pub use watch::{

@@ -22,6 +22,9 @@ pub enum GameMode {
     Survival,
     /// Two seats carry one couch (seats 0 fore and 1 aft; seats 2–3 watch): docs/TANDEM.md.
     Tandem,
+    /// Two teams in a versus kitchen (the host's `--versus-levels`), each seat on its spawn's
+    /// team; the buzzer names the winner or a draw (docs/SIMULATION.md §2.4c).
+    Versus,
 }
 
 impl GameMode {
@@ -31,6 +34,33 @@ impl GameMode {
             GameMode::Cooking => "cooking",
             GameMode::Survival => "survival",
             GameMode::Tandem => "tandem (moving day)",
+            GameMode::Versus => "versus",
+        }
+    }
+
+    /// Does this mode play a versus kitchen (a level with teams)? The others that play a
+    /// kitchen play a co-op one.
+    pub fn plays_versus(self) -> bool {
+        self == GameMode::Versus
+    }
+
+    /// The next mode a host without versus kitchens may choose (versus skipped unless
+    /// `versus` says the host offers some): what the host's key steps to.
+    pub fn next_offered(self, versus: bool) -> GameMode {
+        match self.next() {
+            GameMode::Versus if !versus => GameMode::Versus.next(),
+            next => next,
+        }
+    }
+
+    /// `--mode`'s words (`cooking`, `survival`, `tandem`, `versus`), refused by name otherwise.
+    pub fn parse(s: &str) -> Result<GameMode, String> {
+        match s {
+            "cooking" => Ok(GameMode::Cooking),
+            "survival" => Ok(GameMode::Survival),
+            "tandem" => Ok(GameMode::Tandem),
+            "versus" => Ok(GameMode::Versus),
+            _ => Err(format!("unknown mode `{s}`: cooking, survival, tandem or versus")),
         }
     }
 
@@ -39,7 +69,8 @@ impl GameMode {
         match self {
             GameMode::Cooking => GameMode::Survival,
             GameMode::Survival => GameMode::Tandem,
-            GameMode::Tandem => GameMode::Cooking,
+            GameMode::Tandem => GameMode::Versus,
+            GameMode::Versus => GameMode::Cooking,
         }
     }
 }
@@ -144,6 +175,13 @@ pub enum LobbyRefusal {
     /// Choices and ready flags are taken in the lobby and its countdown only.
     #[error("not now: the room is not in its lobby")]
     WrongPhase,
+    /// A kitchen of the other kind: a versus room plays only versus kitchens (levels with
+    /// teams), a co-op room only co-op kitchens.
+    #[error("LEVEL_WRONG_MODE: that kitchen is not one this room's mode plays")]
+    LevelWrongMode,
+    /// Versus asked of a host that offers no versus kitchen.
+    #[error("NO_VERSUS_KITCHENS: this host offers no published versus kitchen")]
+    NoVersusKitchens,
 }
 
 #[cfg(test)]
@@ -189,10 +227,15 @@ mod tests {
     fn the_mode_steps_and_crosses_the_wire() {
         assert_eq!(GameMode::default().next(), GameMode::Survival);
         assert_eq!(GameMode::Survival.next(), GameMode::Tandem);
-        assert_eq!(GameMode::Tandem.next(), GameMode::Cooking);
+        assert_eq!(GameMode::Tandem.next(), GameMode::Versus);
+        assert_eq!(GameMode::Versus.next(), GameMode::Cooking);
         let mut buf = [0u8; 4];
         let bytes = postcard::to_slice(&GameMode::Tandem, &mut buf).unwrap();
         assert_eq!(postcard::from_bytes::<GameMode>(bytes).unwrap(), GameMode::Tandem);
         assert!(postcard::from_bytes::<GameMode>(&[7]).is_err(), "an unknown mode is refused");
+        assert_eq!(GameMode::parse("versus"), Ok(GameMode::Versus));
+        assert_eq!(GameMode::Tandem.next_offered(false), GameMode::Cooking);
+        assert_eq!(GameMode::Tandem.next_offered(true), GameMode::Versus);
+        assert!(GameMode::parse("duel").is_err());
     }
 }

@@ -7,9 +7,35 @@ use super::{MOVE_A, MOVE_B, Seen, book, collect, read, root, scratch_dir, temp_l
 use std::path::Path;
 use std::process::Command;
 use undercooked::bot::publish::{TEAMS, prove_for_publish, target_rule};
+use undercooked::bot::publish_versus::VERSUS_SIZES;
 use undercooked::level::compile::parse_level;
 use undercooked::level::files::level_files;
 use undercooked::level::{ErrorCode, Trust, file_hash, load_published, parse_index};
+
+/// CI's check for the versus kitchens, as for the campaign: every file in `levels_versus/`
+/// hashes to its entry in `levels_versus/index.ron`, whose proof has both teams scoring (the
+/// publish refuses otherwise). After an edit: `undercooked level publish levels_versus/FILE`.
+#[test]
+fn every_shipped_versus_kitchen_hashes_to_its_index_entry() {
+    let path = root().join("levels_versus/index.ron");
+    let index = parse_index(&read(&path), "levels_versus/index.ron")
+        .unwrap_or_else(|e| panic!("levels_versus/index.ron: {e:?}"));
+    let files = level_files(&root().join("levels_versus")).expect("levels_versus/");
+    assert_eq!(files.len(), index.levels.len(), "every shipped versus kitchen is published");
+    for path in files {
+        let bytes = read(&path);
+        let file = path.display().to_string();
+        let level = parse_level(&bytes, &file, &book()).expect("a shipped kitchen is valid");
+        assert!(level.teams.is_some(), "{file}: a versus kitchen has teams");
+        if let Err(e) = index.verify(&level.id, &file, &bytes) {
+            panic!("{e}");
+        }
+        let versus = index.get(&level.id).and_then(|e| e.versus.as_ref());
+        let versus = versus.unwrap_or_else(|| panic!("{file}: its entry has a versus proof"));
+        let sizes: Vec<u8> = versus.sizes.iter().map(|s| s.bots).collect();
+        assert_eq!(sizes, VERSUS_SIZES, "{file}: 1v1 and 2v2 proved");
+    }
+}
 
 /// CI's check (`.ci/run`'s test step runs this binary): a shipped level file edited without
 /// re-publishing fails here, naming both hashes.
@@ -99,14 +125,50 @@ fn a_kitchen_no_team_can_win_is_refused_naming_the_team_sizes_and_seeds() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A versus kitchen gets the versus proof: both teams score on every seed, one a side and two
+/// a side; its entry has wins per side, draws, no target, and its file is left as it was.
 #[test]
-fn a_versus_kitchen_is_refused_by_name_not_proved_as_co_op() {
+fn a_versus_kitchen_is_published_with_the_versus_proof_and_no_target() {
     let dir = scratch_dir("publish-versus");
     let file = dir.join("split_salad.ron");
     std::fs::copy(root().join("levels_versus/split_salad.ron"), &file).unwrap();
+    let before = read(&file);
     let (code, out) = publish(&file, "1");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("2 bots (1 a side)") && out.contains("4 bots (2 a side)"), "{out}");
+    assert_eq!(read(&file), before, "a versus kitchen's file is not rewritten");
+    let index = parse_index(&read(&dir.join("index.ron")), "index.ron").expect("written");
+    let entry = index.get("split_salad").expect("the entry");
+    assert_eq!((entry.hash.as_str(), entry.target), (file_hash(&before).as_str(), 0));
+    let versus = entry.versus.as_ref().expect("a versus proof");
+    let sizes: Vec<u8> = versus.sizes.iter().map(|s| s.bots).collect();
+    assert_eq!(sizes, VERSUS_SIZES);
+    for s in &versus.sizes {
+        assert_eq!(s.a_wins + s.b_wins + s.draws, versus.seeds, "{s:?}");
+    }
+    // A co-op kitchen is refused from a versus index (one index, one kind).
+    let coop = dir.join("tutorial.ron");
+    std::fs::copy(root().join("levels/tutorial.ron"), &coop).unwrap();
+    let (code, out) = publish(&coop, "1");
     assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("PUBLISH_REFUSED") && out.contains("is a versus kitchen"), "{out}");
+    assert!(out.contains("PUBLISH_REFUSED") && out.contains("lists versus kitchens"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_versus_kitchen_where_a_team_cannot_score_is_refused_naming_the_seeds() {
+    let dir = scratch_dir("publish-versus-dry");
+    let file = dir.join("split_salad.ron");
+    let text = std::fs::read_to_string(root().join("levels_versus/split_salad.ron")).unwrap();
+    // Four seconds: no team serves a salad before the buzzer.
+    let short = text.replace("time_limit: 180.0", "time_limit: 4.0");
+    assert_ne!(short, text);
+    std::fs::write(&file, &short).unwrap();
+    let (code, out) = publish(&file, "2");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("PUBLISH_REFUSED"), "{out}");
+    assert!(out.contains("2 bots: team a seeds [1, 2]"), "{out}");
+    assert!(out.contains("4 bots: team b seeds [1, 2]"), "{out}");
     assert!(!dir.join("index.ron").exists(), "nothing is published");
     let _ = std::fs::remove_dir_all(&dir);
 }

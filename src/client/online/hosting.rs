@@ -97,6 +97,8 @@ pub fn host_lan(
         port: udp,
         web_port,
         levels: levels.to_path_buf(),
+        // The shipped versus kitchens: the LAN host offers versus as a dedicated one does.
+        versus_levels: std::path::PathBuf::from(crate::bot::prove::VERSUS_LEVELS_DIR),
         data_dir,
         max_rooms,
         public,

@@ -10,6 +10,7 @@ use crate::client::state::AppState;
 use crate::client::tandem::online::TandemOnlinePlugin;
 use crate::client::window::window_plugins;
 use crate::net::client::api::{create_room, request_seat};
+use crate::protocol::tandem::GameMode;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use std::process::ExitCode;
@@ -28,7 +29,7 @@ pub fn run(
     let started = Instant::now();
     let players = args.players.max(1);
     let asked = match room {
-        None if public => create_room(web, name, level, players, true),
+        None if public => create_room(web, name, level, players, true, GameMode::Cooking),
         _ => request_seat(web, room, name, level, players),
     };
     let reply = match asked {

@@ -35,6 +35,6 @@ fn step_mode(
     let host = session.seats().contains(&0);
     let open = matches!(lobby.phase, LobbyPhase::Lobby | LobbyPhase::Countdown);
     if host && open && keys.just_pressed(MODE_KEY) {
-        out.write(LobbyCommand::Mode(lobby.mode.next()));
+        out.write(LobbyCommand::Mode(lobby.mode.next_offered(lobby.versus_offered)));
     }
 }

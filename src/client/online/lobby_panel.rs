@@ -69,6 +69,9 @@ pub fn lobby_lines(lobby: &LobbyView, seats: &[u8], in_round: &[u8]) -> String {
         GameMode::Cooking => format!("level {}", lobby.level_id),
         GameMode::Survival => format!("level {}, mode survival", lobby.level_id),
         GameMode::Tandem => format!("mode {} (seats P1 fore, P2 aft)", lobby.mode.label()),
+        GameMode::Versus => {
+            format!("level {}, mode versus (each seat on its spawn's team)", lobby.level_id)
+        }
     };
     let mut text = format!("Room {} | {} | {level}", lobby.code, phase);
     if lobby.assist.is_on() {
@@ -77,7 +80,7 @@ pub fn lobby_lines(lobby: &LobbyView, seats: &[u8], in_round: &[u8]) -> String {
     if lobby.phase != LobbyPhase::Round && seats.contains(&0) {
         text.push_str(
             "
-You host: F6 order timers, F7 round time (assist mode), F8 cooking / survival / tandem",
+You host: F6 order timers, F7 round time (assist mode), F8 cooking / survival / tandem / versus",
         );
     }
     if lobby.phase != LobbyPhase::Round {
@@ -88,7 +91,9 @@ You host: F6 order timers, F7 round time (assist mode), F8 cooking / survival / 
                 (true, true) => "ready",
                 (true, false) => "not ready",
             };
-            text.push_str(&format!("\nP{} {}{you}: {state}", s.seat + 1, s.name));
+            let team = s.team.map(|t| format!(" [team {}]", t.as_str().to_uppercase()));
+            let team = team.unwrap_or_default();
+            text.push_str(&format!("\nP{} {}{you}{team}: {state}", s.seat + 1, s.name));
         }
     }
     text

@@ -34,18 +34,21 @@ pub fn request_seat(
     parse_reply(status, v)
 }
 
-/// `POST /api/rooms` for `players` seats in a new room that the server's directory lists for
-/// everyone when `public` (quick match's new room, `join --create --public`, the Host screen's
-/// Public choice); a private room is reached by its code alone, as [`request_seat`] makes.
+/// `POST /api/rooms` for `players` seats in a new room playing `mode` that the server's
+/// directory lists for everyone when `public` (quick match's new room, `join --create
+/// --public`, the Host screen's Public choice); a private room is reached by its code alone,
+/// as [`request_seat`] makes.
 pub fn create_room(
     web: &str,
     name: &str,
     level: Option<&str>,
     players: u8,
     public: bool,
+    mode: crate::protocol::tandem::GameMode,
 ) -> Result<JoinReply, NetError> {
     let (path, mut body) = seat_request(None, name, level, players);
     body["public"] = public.into();
+    body["mode"] = json!(mode);
     let (status, v) = post(&format!("http://{web}{path}"), &body)?;
     parse_reply(status, v)
 }

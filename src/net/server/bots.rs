@@ -1,6 +1,6 @@
 //! `--bots-fill`: planner bots take the empty seats of a hosted round and cook beside the players.
 //!
-//! A bot is just another input source. When a round starts, [`fill_seats`] picks the empty seat
+//! A bot is just another input source; in a versus round each side's bots are their own team. When a round starts, [`fill_seats`] picks the empty seat
 //! indices to give to bots; the round entity then carries a [`RoundBots`] team, and
 //! [`drive_round_bots`] runs every tick *before* the sim resolves inputs, pushing each bot's
 //! frame into `room.inputs` — never touching sim state. Bot frames go through the same
@@ -12,6 +12,7 @@ use crate::net::server::seats::MAX_SEATS;
 use crate::schedule::TickSystems;
 use crate::sim::ids::Seat;
 use crate::sim::room::Room;
+use crate::sim::versus::Team;
 use bevy::prelude::*;
 use std::str::FromStr;
 
@@ -74,9 +75,25 @@ pub fn fill_seats(occupied: &[bool; MAX_SEATS], team: usize) -> Vec<Seat> {
         .collect()
 }
 
-/// The bot team of one live round (on its round entity, so it ends with the round).
+/// The bot teams of one live round (on its round entity, so it ends with the round): one for a
+/// co-op round, one a side for a versus round ([`bot_teams`]).
 #[derive(Component, Debug)]
-pub struct RoundBots(pub BotTeam);
+pub struct RoundBots(pub Vec<BotTeam>);
+
+/// The planner teams for a round's bot seats: all of them one team in a co-op round; in a
+/// versus round one team a side (each plans on its own team's rail and windows, with its own
+/// claims, as `bot prove --mode versus` plays), a side without a bot left out.
+pub fn bot_teams(room: &Room, bots: &[Seat]) -> Vec<BotTeam> {
+    if room.versus.is_none() {
+        return vec![BotTeam::new(room, bots)];
+    }
+    Team::BOTH
+        .iter()
+        .map(|&team| bots.iter().copied().filter(|&s| room.team_of_seat(s) == Some(team)).collect())
+        .filter(|side: &Vec<Seat>| !side.is_empty())
+        .map(|side| BotTeam::new(room, &side))
+        .collect()
+}
 
 /// Runs the bots of every hosted round each tick, before the sim reads inputs.
 pub struct ServerBotsPlugin;
@@ -93,7 +110,7 @@ fn drive_round_bots(mut rounds: Query<(&mut Room, &mut RoundBots)>) {
     for (mut room, mut bots) in &mut rounds {
         // A decided round is frozen for its settle: nothing to press.
         if room.result.is_none() {
-            bots.0.drive(&mut room);
+            bots.0.iter_mut().for_each(|team| team.drive(&mut room));
         }
     }
 }

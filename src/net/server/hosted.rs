@@ -12,12 +12,13 @@ use crate::net::server::seats::{
     MAX_SEATS, RESERVATION, SEAT_HOLD, SEAT_TOKENS, SeatRefusal, SeatSlot, local_player_name,
 };
 use crate::net::wire::tokens::Secret;
-use crate::protocol::tandem::GameMode;
+use crate::protocol::tandem::{GameMode, LobbyRefusal};
 use crate::protocol::{LobbyPhase, LobbyView, SeatView};
 use crate::replay::bundle::ChainRecorder;
 use crate::sim::assist::Assist;
 use crate::sim::kitchen::Level;
 use crate::sim::recipe_book::RecipeBook;
+use crate::sim::versus::Team;
 use bevy::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,16 +26,37 @@ use std::time::{Duration, Instant};
 /// The results screen before the lobby returns: 5 s.
 pub const RESULTS_TICKS: u32 = 100;
 
-/// The levels a host offers, and the recipe book they were compiled against.
+/// The levels a host offers, and the recipe book they were compiled against: the co-op
+/// kitchens (`--levels`, with the daily kitchen) and, apart, the versus kitchens
+/// (`--versus-levels`), each under the same trust rule. A room's `level` indexes the list of
+/// its mode ([`HostLevels::of_mode`]).
 #[derive(Resource, Clone)]
 pub struct HostLevels {
     pub levels: Vec<Arc<Level>>,
+    /// The published versus kitchens (each has teams), in their index's order.
+    pub versus: Vec<Arc<Level>>,
     pub book: Arc<RecipeBook>,
 }
 
 impl HostLevels {
+    /// The co-op kitchens' ids (what a create's `level` and the hot reload look up).
     pub fn ids(&self) -> Vec<String> {
         self.levels.iter().map(|l| l.id.clone()).collect()
+    }
+
+    /// The kitchens a room in `mode` chooses from: the versus ones for versus, else co-op.
+    pub fn of_mode(&self, mode: GameMode) -> &[Arc<Level>] {
+        if mode.plays_versus() { &self.versus } else { &self.levels }
+    }
+
+    /// Where the kitchen `id` is in `mode`'s list; `Err(LevelWrongMode)` when it is offered,
+    /// but as the other kind, `Ok(None)` when it is not offered at all.
+    pub fn find(&self, mode: GameMode, id: &str) -> Result<Option<usize>, LobbyRefusal> {
+        if let Some(i) = self.of_mode(mode).iter().position(|l| l.id == id) {
+            return Ok(Some(i));
+        }
+        let other = if mode.plays_versus() { &self.levels } else { &self.versus };
+        if other.iter().any(|l| l.id == id) { Err(LobbyRefusal::LevelWrongMode) } else { Ok(None) }
     }
 }
 
@@ -184,12 +206,24 @@ impl HostedRoom {
         self.seats.iter().flatten().filter(|s| s.client.is_some()).count()
     }
 
+    /// The kitchen the next round plays (`None` for Tandem, or past the end of the list).
+    pub fn kitchen<'a>(&self, levels: &'a HostLevels) -> Option<&'a Arc<Level>> {
+        levels.of_mode(self.mode).get(self.level)
+    }
+
+    /// The team seat `seat` plays for in a versus room's kitchen (`None` in other modes).
+    fn team_of(&self, levels: &HostLevels, seat: u8) -> Option<Team> {
+        let teams = self.kitchen(levels)?.teams.as_ref()?;
+        self.mode.plays_versus().then(|| teams.team_of_seat(seat))
+    }
+
     pub fn view(&self, levels: &HostLevels) -> LobbyView {
+        let kitchens = levels.of_mode(self.mode);
         LobbyView {
             code: self.code.clone(),
             phase: self.phase,
-            level_id: levels.levels.get(self.level).map(|l| l.id.clone()).unwrap_or_default(),
-            levels: levels.ids(),
+            level_id: self.kitchen(levels).map(|l| l.id.clone()).unwrap_or_default(),
+            levels: kitchens.iter().map(|l| l.id.clone()).collect(),
             // Players and this round's bots in seat order; a bot is always ready and present,
             // and its name ("Bot …") says what it is.
             seats: (0..MAX_SEATS)
@@ -199,12 +233,14 @@ impl HostedRoom {
                         name: s.name.clone(),
                         ready: s.ready,
                         connected: s.client.is_some(),
+                        team: self.team_of(levels, i as u8),
                     }),
                     None if self.bots.contains(&(i as u8)) => Some(SeatView {
                         seat: i as u8,
                         name: bot_name(i as u8).to_string(),
                         ready: true,
                         connected: true,
+                        team: self.team_of(levels, i as u8),
                     }),
                     None => None,
                 })
@@ -213,6 +249,7 @@ impl HostedRoom {
             last_result: self.last_result.clone(),
             assist: self.assist,
             mode: self.mode,
+            versus_offered: !levels.versus.is_empty(),
         }
     }
 }

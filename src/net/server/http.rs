@@ -24,6 +24,7 @@ use crate::net::server::web::call::{METRICS_PATH, ROOM_CODES_PATH, ROOM_LIST_PAT
 use crate::net::wire::error::NetError;
 use crate::net::wire::tokens::{Admission, connect_token, parse_code, parse_secret, sanitise_name};
 use crate::protocol::LobbyView;
+use crate::protocol::tandem::GameMode;
 use crate::replay::hex::hex_bytes;
 use bevy::prelude::*;
 use serde_json::{Value, json};
@@ -116,27 +117,17 @@ fn answer_api(
                 }
             }
             ("POST", ["api", "rooms"], ApiBody::Create(body)) => {
-                let level = match body.level {
-                    None => None,
-                    Some(name) => {
-                        // `daily`: today's generated kitchen (`net::server::daily`).
-                        let id = DailyKitchen::resolve(daily.as_deref(), &name);
-                        match levels.ids().iter().position(|l| l == id) {
-                            Some(i) => Some(i),
-                            None => {
-                                let _ = call.reply.send(
-                                    ApiError::UnknownLevel
-                                        .answer(format!("no level `{name}` here")),
-                                );
-                                continue;
-                            }
-                        }
+                let mode = body.mode.unwrap_or_default();
+                let level = match created_level(&levels, daily.as_deref(), mode, &body.level) {
+                    Ok(level) => level,
+                    Err(answer) => {
+                        let _ = call.reply.send(answer);
+                        continue;
                     }
                 };
                 let name = sanitise_name(body.name.as_deref().unwrap_or(""));
                 let players = body.players.unwrap_or(1);
                 let assist = body.assist.unwrap_or_default();
-                let mode = body.mode.unwrap_or_default();
                 let public = body.public.unwrap_or(false);
                 if let Some(quick) = body.quick {
                     let rooms =
@@ -278,5 +269,37 @@ fn join_world(
     match world.get_mut::<HostedRoom>(lobby) {
         Some(mut hosted) => join(&mut hosted, name, secret, players, &key, &servers),
         None => ApiError::NoSuchRoom.answer("no room has that code"),
+    }
+}
+
+/// A create's level in its mode's list (`None`: the list's first): `daily` resolved to today's
+/// kitchen, an unknown id `unknown_level`, a kitchen of the other kind (versus for a co-op mode,
+/// co-op for versus) `level_wrong_mode`, versus on a host without versus kitchens
+/// `no_versus_kitchens`, each by name.
+fn created_level(
+    levels: &HostLevels,
+    daily: Option<&DailyKitchen>,
+    mode: GameMode,
+    level: &Option<String>,
+) -> Result<Option<usize>, (u16, Value)> {
+    if mode.plays_versus() && levels.versus.is_empty() {
+        let why = "this host offers no published versus kitchen (--versus-levels)";
+        return Err(ApiError::NoVersusKitchens.answer(why));
+    }
+    let Some(name) = level else { return Ok(None) };
+    // `daily`: today's generated kitchen (`net::server::daily`).
+    let id = DailyKitchen::resolve(daily, name);
+    match levels.find(mode, id) {
+        Ok(Some(i)) => Ok(Some(i)),
+        Ok(None) => Err(ApiError::UnknownLevel.answer(format!("no level `{name}` here"))),
+        Err(_) => {
+            let (this, that) = if mode.plays_versus() {
+                ("a co-op kitchen", "versus plays versus kitchens")
+            } else {
+                ("a versus kitchen", "only mode Versus plays one")
+            };
+            let why = format!("level `{name}` is {this}: {that} (mode {})", mode.label());
+            Err(ApiError::LevelWrongMode.answer(why))
+        }
     }
 }

@@ -1,10 +1,11 @@
-//! A seated connection's lobby commands: ready flags, the level, the host's assists and mode.
+//! A seated connection's lobby commands: ready flags, the level, the host's assists and mode
+//! (a versus room plays only versus kitchens, every other mode only co-op ones).
 //! What is not applied is refused by name ([`LobbyRefusal`]): logged and counted in
 //! [`LobbyRefusals`] (metrics and tests read it), never a panic and never half applied.
 
 use crate::net::server::hosted::{HostLevels, HostedRoom};
 use crate::net::server::peer::Peer;
-use crate::protocol::tandem::LobbyRefusal;
+use crate::protocol::tandem::{GameMode, LobbyRefusal};
 use crate::protocol::{LobbyCommand, LobbyPhase};
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
@@ -14,6 +15,9 @@ use bevy_replicon::prelude::*;
 pub struct LobbyRefusals {
     pub not_host: u64,
     pub wrong_phase: u64,
+    /// A kitchen of the other kind (co-op in a versus room, versus in another), or versus
+    /// asked of a host without versus kitchens.
+    pub wrong_kitchen: u64,
 }
 
 impl LobbyRefusals {
@@ -21,6 +25,9 @@ impl LobbyRefusals {
         match refusal {
             LobbyRefusal::NotHost => self.not_host += 1,
             LobbyRefusal::WrongPhase => self.wrong_phase += 1,
+            LobbyRefusal::LevelWrongMode | LobbyRefusal::NoVersusKitchens => {
+                self.wrong_kitchen += 1
+            }
         }
     }
 }
@@ -47,14 +54,32 @@ pub fn apply(
             }
         }
         LobbyCommand::Level(id) => {
-            if let Some(i) = levels.levels.iter().position(|l| &l.id == id) {
+            if let Some(i) = levels.find(hosted.mode, id)? {
                 hosted.level = i;
             }
         }
         LobbyCommand::Assist(assist) if host => hosted.assist = *assist,
-        LobbyCommand::Mode(mode) if host => hosted.mode = *mode,
+        LobbyCommand::Mode(mode) if host => switch_mode(hosted, *mode, levels)?,
         LobbyCommand::Assist(_) | LobbyCommand::Mode(_) => return Err(LobbyRefusal::NotHost),
     }
+    Ok(())
+}
+
+/// The room's mode to `mode`. Crossing between versus and the co-op modes moves the room to
+/// the first kitchen of the new kind (a room never holds a kitchen its mode does not play);
+/// versus on a host with no versus kitchen is refused by name.
+pub fn switch_mode(
+    hosted: &mut HostedRoom,
+    mode: GameMode,
+    levels: &HostLevels,
+) -> Result<(), LobbyRefusal> {
+    if mode.plays_versus() && levels.versus.is_empty() {
+        return Err(LobbyRefusal::NoVersusKitchens);
+    }
+    if mode.plays_versus() != hosted.mode.plays_versus() {
+        hosted.level = 0;
+    }
+    hosted.mode = mode;
     Ok(())
 }
 

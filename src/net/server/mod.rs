@@ -53,6 +53,8 @@ pub mod ticktime;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod udp;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod versus_levels;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod web;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod worlds;

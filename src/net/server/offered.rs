@@ -46,7 +46,9 @@ fn follow_index_edits(
 ) {
     let Some(newest) = changed.read().last() else { return };
     let Some(mut levels) = levels else { return };
-    let mut offered: Vec<_> = newest.ids.iter().filter_map(|id| lib.level(id)).collect();
+    // A kitchen with teams is versus's (`--versus-levels`), never a co-op room's.
+    let mut offered: Vec<_> =
+        newest.ids.iter().filter_map(|id| lib.level(id)).filter(|l| l.teams.is_none()).collect();
     if offered.is_empty() {
         warn!(
             "campaign index reloaded, but none of its levels is published here: kept the old list"
@@ -56,7 +58,8 @@ fn follow_index_edits(
     // The daily kitchen is the host's own, not the index's: it stays offered.
     offered.extend(daily.map(|d| d.level.clone()));
     let old = levels.ids();
-    for mut room in &mut rooms {
+    // A versus room's level is in the versus list, which an index edit of `--levels` leaves be.
+    for mut room in rooms.iter_mut().filter(|r| !r.mode.plays_versus()) {
         let id = old.get(room.level);
         room.level = id.and_then(|id| offered.iter().position(|l| l.id == *id)).unwrap_or(0);
     }

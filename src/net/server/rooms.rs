@@ -8,10 +8,11 @@
 //! `TandemRound` entity instead, stepped and ended by `tandem_round.rs`. Both carry the room's
 //! [`RoomKey`], the visibility filter that shows a client only its own room.
 
-use crate::bot::planner::BotTeam;
 use crate::level::LevelLibrary;
 use crate::net::RoomKey;
-use crate::net::server::bots::{BotsFill, BotsFillPolicy, RoundBots, bot_name, fill_seats};
+use crate::net::server::bots::{
+    BotsFill, BotsFillPolicy, RoundBots, bot_name, bot_teams, fill_seats,
+};
 pub use crate::net::server::hosted::{
     HostLevels, HostedRoom, RESULTS_TICKS, RoomPolicy, RoundFaults, RoundOf, TANDEM_WALL_LIMIT,
     to_results, unix_ms,
@@ -131,9 +132,14 @@ pub fn end_round(
         "frames_admitted": room.inputs.log().len(),
         "payload": payload,
     });
-    // A survival round's line says its mode, as a Tandem round's does.
+    // A survival round's line says its mode, as a Tandem round's does; a versus round's also
+    // names the winner (the payload has each team's tallies).
     if room.survival.is_some() {
         line["mode"] = serde_json::json!("survival");
+    }
+    if room.versus.is_some() {
+        line["mode"] = serde_json::json!("versus");
+        line["winner"] = payload["versus"]["winner"].clone();
     }
     match log.append(&line) {
         Ok(()) => info!(room = %hosted.code, reason, result = ?room.result, "round recorded"),
@@ -376,12 +382,14 @@ fn start_round(
         start_tandem_round(commands, lobby, hosted);
         return;
     }
-    let Some(offered) = levels.levels.get(hosted.level).cloned() else {
+    let Some(offered) = hosted.kitchen(levels).cloned() else {
         hosted.phase = LobbyPhase::Lobby;
         return;
     };
-    // The catalog says which levels are offered; the library holds each one's last good
-    // version (hot reload), with the book it was validated against.
+    // The catalog says which levels are offered; the library holds each co-op one's last good
+    // version (hot reload), with the book it was validated against. A versus kitchen is the
+    // published file the host started with (the library watches `--levels` only).
+    let library = library.filter(|_| !hosted.mode.plays_versus());
     let edited = library.and_then(|lib| Some((lib.get(&offered.id)?, lib.book.clone())));
     let (level, book) = match edited {
         Some((entry, book)) => {
@@ -415,7 +423,7 @@ fn start_round(
     hosted.rounds += 1;
     hosted.chain = ChainRecorder::default();
     hosted.chain.record(&room);
-    let team = (!hosted.bots.is_empty()).then(|| RoundBots(BotTeam::new(&room, &hosted.bots)));
+    let team = (!hosted.bots.is_empty()).then(|| RoundBots(bot_teams(&room, &hosted.bots)));
     // The sources the round was built from, for clients that plan on the whole kitchen (remote
     // bots): the hot-reloaded ones when the library built it, else the offered files'.
     let level_text = hosted.round_source.as_ref().or_else(|| bundles.levels.get(&room.level.id));

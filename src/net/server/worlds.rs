@@ -13,6 +13,7 @@ use crate::net::server::http::{HttpPlugin, start_http};
 pub use crate::net::server::peer::{Peer, Refused};
 use crate::net::server::records::{BundleWriter, ResultsLog, Source};
 use crate::net::server::rooms::{HostLevels, RoomPolicy, RoomsPlugin, abort_all};
+use crate::net::server::versus_levels::load_versus;
 use crate::net::wire::error::NetError;
 use crate::net::wire::tokens::{PROTOCOL_ID, load_or_create_key};
 use crate::project::ProjectionPlugin;
@@ -44,6 +45,8 @@ pub struct HostConfig {
     /// HTTP; 0 picks a free port.
     pub web_port: u16,
     pub levels: PathBuf,
+    /// `--versus-levels`: the versus kitchens' folder, under the same trust rule as `levels`.
+    pub versus_levels: PathBuf,
     pub data_dir: PathBuf,
     pub max_rooms: usize,
     /// Addresses players reach the UDP port at (put into tokens). Empty: the bind address, or
@@ -80,6 +83,7 @@ impl HostConfig {
             port: 0,
             web_port: 0,
             levels: PathBuf::from("levels"),
+            versus_levels: PathBuf::from(crate::bot::prove::VERSUS_LEVELS_DIR),
             data_dir,
             max_rooms: 16,
             public: Vec::new(),
@@ -121,16 +125,35 @@ pub fn build_server_with(
     let offered = load_published(&cfg.levels, &book, trust)
         .map_err(|e| NetError::Levels(format!("levels {}: {e}", cfg.levels.display())))?;
     let mut notes = offered_notes(cfg, &offered);
-    let levels = offered.levels;
+    // A co-op room plays co-op kitchens: one with teams belongs in the versus folder.
+    let (levels, misplaced): (Vec<_>, Vec<_>) =
+        offered.levels.into_iter().partition(|l| l.teams.is_none());
+    notes.refused.extend(
+        misplaced
+            .iter()
+            .map(|l| format!("level refused: `{}` has teams: serve it with --versus-levels", l.id)),
+    );
     if levels.is_empty() {
         return Err(NetError::Levels(format!("no playable levels in {}", cfg.levels.display())));
     }
-    let sources: std::collections::HashMap<String, Source> =
-        offered.sources.into_iter().map(|(id, text)| (id, Source::new(text))).collect();
+    let ids: Vec<String> = levels.iter().map(|l| l.id.clone()).collect();
+    let versus = load_versus(&cfg.versus_levels, &book, trust, &ids);
+    notes.refused.extend(versus.refused);
+    notes.said.extend(versus.said);
+    let sources: std::collections::HashMap<String, Source> = offered
+        .sources
+        .into_iter()
+        .filter(|(id, _)| ids.contains(id))
+        .chain(versus.sources)
+        .map(|(id, text)| (id, Source::new(text)))
+        .collect();
     let mut bundles =
         BundleWriter::start(cfg.data_dir.join("bundles"), sources, Source::new(book_text));
-    let mut levels =
-        HostLevels { levels: levels.into_iter().map(Arc::new).collect(), book: Arc::new(book) };
+    let mut levels = HostLevels {
+        levels: levels.into_iter().map(Arc::new).collect(),
+        versus: versus.levels.into_iter().map(Arc::new).collect(),
+        book: Arc::new(book),
+    };
     // A day whose kitchen cannot be drawn leaves the host without one, not down.
     let daily = match cfg.daily.today().map(|date| DailyKitchen::draw(date, &levels.book)) {
         Some(Ok(daily)) => {

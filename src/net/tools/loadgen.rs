@@ -10,6 +10,7 @@ use crate::net::client::session::JoinReply;
 use crate::net::client::transport::Transport;
 use crate::net::wire::error::NetError;
 use crate::protocol::emote::Emote;
+use crate::protocol::tandem::GameMode;
 use crate::stdout::print_line;
 use bevy::prelude::*;
 use serde_json::{Value, json};
@@ -63,6 +64,10 @@ pub struct JoinArgs {
     /// Level id for a room made with --create.
     #[arg(long)]
     pub level: Option<String>,
+    /// What a room made with --create plays: cooking (the default), survival, tandem or versus
+    /// (a versus kitchen of the host's --versus-levels; --level picks one by id).
+    #[arg(long, requires = "create", value_parser = GameMode::parse)]
+    pub mode: Option<GameMode>,
     /// The longest a connection goes unstepped, in ms: a UDP connection is stepped when a
     /// packet arrives and otherwise after this long; a --ws connection on this period.
     // 5 ms follows the relay finely; a load run uses 50.
@@ -113,8 +118,9 @@ pub fn open_seats(args: &JoinArgs) -> Result<Vec<JoinReply>, NetError> {
         // Quick match picked this server to make a room: the server seats us in a public
         // lobby another quick match made a moment ago, if there is one, else makes ours.
         quick_seat(&args.web, &args.name, 1)?
-    } else if args.create && args.public {
-        create_room(&args.web, &args.name, args.level.as_deref(), 1, true)?
+    } else if args.create && (args.public || args.mode.is_some()) {
+        let mode = args.mode.unwrap_or_default();
+        create_room(&args.web, &args.name, args.level.as_deref(), 1, args.public, mode)?
     } else if args.create || args.room.is_some() {
         let code = if args.create { None } else { args.room.as_deref() };
         request_seat(&args.web, code, &args.name, args.level.as_deref(), 1)?

@@ -78,13 +78,24 @@ impl ImpairedHost {
     ) -> Result<ImpairedHost, NetError> {
         let dir = std::env::temp_dir().join(format!("uc-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let mut cfg = HostConfig::loopback(dir.clone());
+        let cfg = HostConfig::loopback(dir.clone());
         if ws {
             let server = spawn_server(cfg)?;
             let tcp = TcpProxy::spawn(server.addrs.web, conditions, conditions, seed)
                 .map_err(NetError::io("tcp proxy"))?;
             return Ok(ImpairedHost { server, udp: None, tcp: Some(tcp), dir });
         }
+        ImpairedHost::start_on(cfg, conditions, seed)
+    }
+
+    /// [`ImpairedHost::start`] over UDP for a host configured as `cfg` (its levels, its bots;
+    /// the port and public address are the proxy's to set).
+    pub fn start_on(
+        mut cfg: HostConfig,
+        conditions: Conditions,
+        seed: u64,
+    ) -> Result<ImpairedHost, NetError> {
+        let dir = cfg.data_dir.clone();
         // The tokens must name the proxy, so the server's port is chosen first.
         let port = UdpSocket::bind("127.0.0.1:0")
             .and_then(|s| s.local_addr())

@@ -30,6 +30,13 @@ pub enum ApiError {
     OutOfRange,
     #[error("unknown_level")]
     UnknownLevel,
+    /// A create whose level and mode disagree: a versus kitchen for a co-op mode, or a co-op
+    /// kitchen for versus.
+    #[error("level_wrong_mode")]
+    LevelWrongMode,
+    /// `"mode": "Versus"` on a host that offers no published versus kitchen.
+    #[error("no_versus_kitchens")]
+    NoVersusKitchens,
     #[error("bad_reconnect")]
     BadReconnect,
     #[error("unsupported_media_type")]
@@ -92,10 +99,11 @@ impl NamedError for ApiError {
             MalformedJson | UnknownField | WrongType | OutOfRange | UnknownLevel | BadReconnect
             | NotAWebSocket => 400,
             OriginRefused => 403,
-            NoSuchRoom | NoPublicRoom | NoDirectory | NoSeat | UnknownEndpoint => 404,
+            NoSuchRoom | NoPublicRoom | NoDirectory | NoSeat | UnknownEndpoint
+            | NoVersusKitchens => 404,
             MethodNotAllowed => 405,
             BodyTimeout => 408,
-            RoomFull => 409,
+            RoomFull | LevelWrongMode => 409,
             BodyTooLarge => 413,
             UnsupportedMediaType => 415,
             RoomRateLimit | RoomsPerAddress | SeatTokenLimit | RelaysPerAddress => 429,
@@ -124,8 +132,10 @@ pub struct CreateBody {
     /// creator holds seat 0, so changes them later in the lobby. Off if absent.
     #[serde(default)]
     pub assist: Option<Assist>,
-    /// The first round's mode (`"Cooking"` or `"Tandem"`); the creator holds seat 0, so
-    /// changes it later in the lobby (F8). Cooking if absent.
+    /// The first round's mode (`"Cooking"`, `"Survival"`, `"Tandem"` or `"Versus"`); the
+    /// creator holds seat 0, so changes it later in the lobby (F8). Cooking if absent. Versus
+    /// takes `level` from the host's versus kitchens (the first if absent); a level of the
+    /// other kind is refused (`level_wrong_mode`).
     #[serde(default)]
     pub mode: Option<GameMode>,
     /// Listed in the directory for everyone (when the server announces to one); private, so
