@@ -41,3 +41,73 @@ pub(super) fn gives_way_to(room: &Room, seat: Seat, other: Seat) -> bool {
     let my_turn = mine.map_or(0, |t| t.index()) as u32 == room.tick % 2;
     them < me || (them == me && my_turn)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{builtin_recipes, parse_level};
+    use crate::sim::open::SeatSpec;
+    use crate::sim::v2::V2;
+    use std::sync::Arc;
+
+    /// Four seats on the shipped Split Salad, with its text passed through `edit` first.
+    fn room(edit: impl Fn(String) -> String) -> Room {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/levels_versus/split_salad.ron");
+        let text = edit(std::fs::read_to_string(path).expect("the shipped kitchen"));
+        let book = builtin_recipes().expect("book");
+        let level = parse_level(text.as_bytes(), "split_salad.ron", &book).expect("a level");
+        Room::new(Arc::new(level), Arc::new(book), 1, &SeatSpec::numbered(4))
+    }
+
+    /// Put each seat's cook at the centre of a cell.
+    fn stand(room: &mut Room, cells: [(i32, i32); 4]) {
+        for (cook, cell) in room.cooks.iter_mut().zip(cells) {
+            cook.pos = V2::centre_of(cell);
+        }
+    }
+
+    #[test]
+    fn a_seat_ranks_within_its_team_in_versus_and_by_number_in_co_op() {
+        let versus = room(|t| t);
+        assert_eq!([0, 1, 2, 3].map(|s| jam_rank(&versus, s)), [0, 0, 1, 1]);
+        let coop = room(|t| t[..t.find("    teams:").expect("a teams block")].to_string() + ")\n");
+        assert!(coop.versus.is_none());
+        assert_eq!([0, 1, 2, 3].map(|s| jam_rank(&coop, s)), [0, 1, 2, 3]);
+        // Co-op keeps "the higher seat gives way" to any cook.
+        assert!(gives_way_to(&coop, 1, 0) && !gives_way_to(&coop, 0, 1));
+        assert!(gives_way_to(&coop, 3, 2));
+    }
+
+    #[test]
+    fn mirrored_teams_yield_alike_and_never_across_the_wall() {
+        let mut r = room(|t| t);
+        // Each team's first cook by the wall, its second behind it: A's on cells 6 and 5,
+        // B's on the mirror cells 8 and 9 (two cells from A's first, through the wall).
+        stand(&mut r, [(6, 2), (8, 2), (5, 2), (9, 2)]);
+        for tick in [0, 1] {
+            r.tick = tick;
+            assert!(gives_way_to(&r, 2, 0) && gives_way_to(&r, 3, 1), "second cooks yield");
+            assert!(!gives_way_to(&r, 0, 2) && !gives_way_to(&r, 1, 3));
+            // Seat 1 gave way to seat 0 across the wall before jams were ranked in the team.
+            assert!(!gives_way_to(&r, 1, 0) && !gives_way_to(&r, 0, 1), "a wall is no jam");
+        }
+    }
+
+    #[test]
+    fn equal_rivals_on_one_floor_take_turns_to_yield() {
+        let open = |t: String| {
+            t.replace("\"#......#......#\"", "\"#.............#\"")
+                .replace("\"W..1...#...2..W\"", "\"W..1.......2..W\"")
+                .replace("\"P..3...#...4..P\"", "\"P..3.......4..P\"")
+        };
+        let mut r = room(open);
+        stand(&mut r, [(6, 2), (8, 2), (2, 2), (12, 2)]);
+        r.tick = 10;
+        assert!(gives_way_to(&r, 0, 1) && !gives_way_to(&r, 1, 0), "A yields on even ticks");
+        r.tick = 11;
+        assert!(gives_way_to(&r, 1, 0) && !gives_way_to(&r, 0, 1), "B yields on odd ticks");
+        // A rival's second cook yields to the other team's first, whatever the tick.
+        stand(&mut r, [(6, 2), (12, 2), (2, 2), (8, 2)]);
+        assert!(gives_way_to(&r, 3, 0) && !gives_way_to(&r, 0, 3));
+    }
+}
