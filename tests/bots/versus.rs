@@ -57,9 +57,10 @@ fn two_a_side_on_a_mirrored_kitchen_play_mirror_images_tick_by_tick() {
     // Seats 0 and 2 play for A, 1 and 3 for B: after every tick B's cook `s + 1` must stand
     // where A's cook `s` stands seen in the mirror, facing the mirrored way, with a hand as
     // full, and both teams' tallies must be equal. Before the planner broke its ties from each
-    // team's own wall everywhere and ranked jams within a team, this parted on tick 241 of
-    // seed 1 (a plate parked by the wall on A's side, by the middle on B's) and on tick 277
-    // of seed 4 (B's higher seats backed off four ticks longer), and B won 26 of 30.
+    // team's own wall everywhere and ranked jams within a team, this parted on tick 246 of
+    // seed 1 (planned on tick 241: a plate parked by the wall on A's side, by the middle on
+    // B's) and on tick 278 of seed 4 (B's seats backed off four ticks longer after a stall),
+    // and B won 26 of 30 on each kitchen.
     for id in ["split_salad", "shared_pass", "throw_lane"] {
         let (lvl, book) = versus(id);
         let width = lvl.width * TILE;
@@ -82,7 +83,11 @@ fn two_a_side_on_a_mirrored_kitchen_play_mirror_images_tick_by_tick() {
                     let (ca, cb) = (&room.cooks[a], &room.cooks[b]);
                     let seen = (width - ca.pos.x, ca.pos.y, mirrored(ca.facing), ca.held.is_some());
                     let there = (cb.pos.x, cb.pos.y, cb.facing, cb.held.is_some());
-                    assert_eq!(seen, there, "{id} seed {seed} tick {}: seat {a} against {b}", room.tick);
+                    assert_eq!(
+                        seen, there,
+                        "{id} seed {seed} tick {}: seat {a} against {b}",
+                        room.tick
+                    );
                 }
                 let tally = room.versus.expect("a versus room");
                 assert_eq!(tally.teams[0], tally.teams[1], "{id} seed {seed} tick {}", room.tick);
