@@ -112,7 +112,9 @@ fn wait_for_stove(v: &View, claims: &ClaimTable, d: &Dish) -> Option<Act> {
         .stations_of(v.seat)
         .into_iter()
         .filter(|&s| is_heat(v.kind(s)) && v.state(s) == StationState::Working)
-        .min_by_key(|&s| (work_ticks(room, s).saturating_sub(room.stations[s].progress), s))?;
+        .min_by_key(|&s| {
+            (work_ticks(room, s).saturating_sub(room.stations[s].progress), v.own_rank(s))
+        })?;
     act(
         due,
         Mode::AwaitThenPress { until: Until::Ready, max: 600 },
@@ -147,7 +149,7 @@ fn park_plate(v: &View, claims: &mut ClaimTable, d: &Dish) -> Option<Act> {
                 let walk = v.dist.between(&room.level, s, a);
                 thrown.map_or(walk, |food| walk.min(throw_reach(v, food, a, s)))
             });
-            (v.cost(s).saturating_add(extra), s)
+            (v.cost(s).saturating_add(extra), v.own_rank(s))
         })?;
     claims.claim(Claim::Station(spot), v.seat);
     press(spot, format!("park plate on #{spot} for {}", d.tag))

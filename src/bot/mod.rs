@@ -10,6 +10,7 @@ pub mod errand;
 mod feed;
 pub mod generate;
 mod idle;
+mod jam;
 pub mod level_cli;
 pub mod nav;
 mod pass;

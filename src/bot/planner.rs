@@ -15,6 +15,7 @@ use super::claims::ClaimTable;
 use super::cook::{Bot, Job};
 use super::errand::Intent;
 use super::idle::idle_reason;
+use super::jam::{gives_way_to, jam_rank};
 use super::nav::Distances;
 use super::policy::{give_way, is_helper, plan};
 pub use super::tuning::BotTuning;
@@ -173,7 +174,8 @@ impl BotTeam {
         };
         self.log(room.tick, seat, what);
         // A jam with a lower seat close by (a head-on meeting in a one-tile corridor): the
-        // higher seat gives way, so the pair never mirrors each other forever.
+        // higher seat gives way, so the pair never mirrors each other forever (in versus the
+        // higher rank in its team, `jam::gives_way_to`).
         if outcome == Outcome::Stuck
             && let Some(me) = room.cook_index(seat)
         {
@@ -184,7 +186,10 @@ impl BotTeam {
                     (at.0 - here.0).abs() + (at.1 - here.1).abs() <= 2
                 })
             };
-            self.bots[i].give_way = room.cooks.iter().any(|c| c.seat < seat && near(c.seat));
+            self.bots[i].give_way = room
+                .cooks
+                .iter()
+                .any(|c| c.seat != seat && near(c.seat) && gives_way_to(room, seat, c.seat));
             // A helper (a cook past the kitchen's count, who takes no tickets) standing idle in
             // the way steps aside whatever its seat: it has nowhere to be.
             for j in 0..self.bots.len() {
@@ -198,9 +203,10 @@ impl BotTeam {
         }
         let bot = &mut self.bots[i];
         bot.fails += 1;
-        // Back off a little (longer for higher seats, so two blocked bots desynchronise), and
-        // after repeated failures give the job up: re-planning from scratch never stalls.
-        bot.idle = 3 + 4 * u32::from(seat) + 2 * bot.fails;
+        // Back off a little (longer for higher seats — in versus, the higher rank in the team —
+        // so two blocked bots desynchronise), and after repeated failures give the job up:
+        // re-planning from scratch never stalls.
+        bot.idle = 3 + 4 * jam_rank(room, seat) + 2 * bot.fails;
         if bot.fails >= 6 {
             bot.fails = 0;
             bot.job = None;

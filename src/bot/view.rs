@@ -35,12 +35,21 @@ impl<'a> View<'a> {
     }
 
     /// The nearest station satisfying `keep`, ties to the lower index as read from the bot's
-    /// own side (`own_x`): row-major, so in co-op exactly the index order.
+    /// own side ([`View::own_rank`]).
     pub(super) fn nearest(&self, keep: impl Fn(usize) -> bool) -> Option<usize> {
-        (0..self.room.stations.len()).filter(|&s| keep(s) && self.cost(s) != FAR).min_by_key(|&s| {
-            let (x, y) = self.room.stations[s].cell;
-            (self.cost(s), y, own_x(self.room, self.seat, x))
-        })
+        (0..self.room.stations.len())
+            .filter(|&s| keep(s) && self.cost(s) != FAR)
+            .min_by_key(|&s| (self.cost(s), self.own_rank(s)))
+    }
+
+    /// Station `s`'s place in the order this bot breaks ties in: row-major as read from its own
+    /// side (`own_x`), so in co-op (and for team A) exactly the index order — stations are
+    /// numbered in reading order — and for team B the mirror image of it. Every tie between
+    /// stations goes by this, never by the bare index, or the two sides of a mirrored kitchen
+    /// choose different fixtures from mirrored spots.
+    pub(super) fn own_rank(&self, s: usize) -> (i32, i32) {
+        let (x, y) = self.room.stations[s].cell;
+        (y, own_x(self.room, self.seat, x))
     }
 
     /// The tickets this bot plays: its team's rail in versus, the one rail in co-op.
