@@ -161,3 +161,46 @@ fn a_daily_rounds_bundle_is_entered_listed_fetched_shown_and_played_back_in_the_
     assert!(log.contains(&want), "no match line ({want}):\n{log}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `dir/levels`: the tutorial with a 3 s round, published by an index of its hash.
+fn short_published_tutorial(dir: &Path) -> std::path::PathBuf {
+    let levels = dir.join("levels");
+    std::fs::create_dir_all(&levels).expect("levels dir");
+    let text = std::fs::read_to_string("levels/tutorial.ron").expect("tutorial");
+    assert!(text.contains("time_limit: 180.0"), "the tutorial's length moved: update this test");
+    let text = text.replace("time_limit: 180.0", "time_limit: 3.0");
+    std::fs::write(levels.join("tutorial.ron"), &text).expect("write");
+    let index = format!(
+        "Campaign(\n    levels: [\n        (id: \"tutorial\", hash: {:?}, target: 1, proof: (seeds: 1, teams: [(bots: 1, wins: 1, median_ticks: 1)]), build: \"test\"),\n    ],\n)\n",
+        undercooked::level::index::file_hash(text.as_bytes())
+    );
+    std::fs::write(levels.join("index.ron"), index).expect("index");
+    levels
+}
+
+#[test]
+fn a_local_round_in_the_window_writes_a_bundle_beside_the_save_that_replays() {
+    let Some(xvfb) = xvfb_or_skip() else { return };
+    let dir = temp_dir("round-bundle");
+    let levels = short_published_tutorial(&dir);
+    let mut cmd = Command::new(xvfb);
+    cmd.args(["-a", "-s", "-screen 0 1024x768x24"])
+        .arg(env!("CARGO_BIN_EXE_undercooked"))
+        .args(["play", "--level", "tutorial", "--autoplay", "bot", "--levels"])
+        .arg(&levels)
+        .args(["--board", "http://127.0.0.1:9", "--at-round-end", "--screenshot"])
+        .arg(dir.join("round-end.png"))
+        .args(["--size", "640x360"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("UNDERCOOKED_SAVE", dir.join("save.json"));
+    let (code, said, log) = run_bounded(cmd, WINDOW_BOUND);
+    assert_eq!(code, Some(0), "the window exited (None: killed):\n{said}\n{log}");
+    let file = dir.join("bundles").join("local-tutorial-1.ron");
+    assert!(log.contains("round bundle written"), "no bundle line:\n{log}");
+    let text = std::fs::read_to_string(&file).expect("the round's bundle beside the save");
+    let bundle: Bundle = ron::from_str(&text).expect("parses");
+    assert_eq!((bundle.level_id.as_str(), bundle.reason.as_str()), ("tutorial", "finished"));
+    let check = check_bundle(&bundle).expect("checks");
+    assert!(check.matches(), "the window's round replays to its own hashes: {check:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
