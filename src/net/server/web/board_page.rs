@@ -122,3 +122,29 @@ pub async fn board_page(door: Option<&Arc<BoardDoor>>) -> Response<WebBody> {
     h.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     r
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cooks_name_and_a_level_id_are_escaped_on_the_page() {
+        let entry = Entry {
+            id: 7,
+            level_id: "x".into(),
+            level_hash: "0".repeat(16),
+            team: 1,
+            score: 40,
+            ticks: 1_250,
+            seed: 1,
+            final_hash: "0".repeat(16),
+            names: vec!["<script>alert('x')</script>".into()],
+        };
+        let page = render(&[("a&b".into(), true, vec![(1, vec![entry])])], &[]);
+        assert!(!page.contains("<script>"), "{page}");
+        assert!(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), "{page}");
+        assert!(page.contains("<h2>a&amp;b <small>(daily kitchen)</small></h2>"), "{page}");
+        assert!(page.contains("<td>1:02</td>"), "{page}");
+        assert!(page.contains("href=\"/api/board/bundle/7\""), "{page}");
+    }
+}
