@@ -17,9 +17,37 @@ pub enum SubmitState {
     Answered(Submitted),
 }
 
-/// The running round's submission, once B was pressed.
+/// A round's submission, once B was pressed: the round's bundle state it was for (a restart
+/// makes a new one, and this submission is then another round's) and its own state.
 #[derive(Resource, Clone, Debug)]
-pub struct RoundSubmission(pub Arc<Mutex<SubmitState>>);
+pub struct RoundSubmission {
+    pub round: Arc<Mutex<BundleState>>,
+    pub state: Arc<Mutex<SubmitState>>,
+}
+
+impl RoundSubmission {
+    /// Its state, when it is for `record`'s round.
+    fn for_round(&self, record: &RoundRecord) -> Option<SubmitState> {
+        if !Arc::ptr_eq(&self.round, &record.state) {
+            return None;
+        }
+        self.state.lock().ok().map(|s| s.clone())
+    }
+}
+
+/// B on a local round's end, and the line that answers it.
+pub struct BoardSubmitPlugin;
+
+impl Plugin for BoardSubmitPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            Update,
+            (submit_on_key, update_board_line)
+                .chain()
+                .run_if(in_state(AppState::Playing).and_then(local_play)),
+        );
+    }
+}
 
 /// B on the round end, with a written, rankable bundle and a board set: post it off the main
 /// thread.
@@ -31,16 +59,19 @@ pub fn submit_on_key(
     sent: Option<Res<RoundSubmission>>,
     mut commands: Commands,
 ) {
-    if *phase != RoundPhase::Over || !keys.just_pressed(KeyCode::KeyB) || sent.is_some() {
+    if *phase != RoundPhase::Over || !keys.just_pressed(KeyCode::KeyB) {
         return;
     }
     let (Some(record), Some(board)) = (record, options.0.board.clone()) else { return };
+    if sent.is_some_and(|s| s.for_round(&record).is_some()) {
+        return;
+    }
     let BundleState::Written(path) = record.state() else { return };
     if record.ranking != Ranking::Ranked {
         return;
     }
     let state = Arc::new(Mutex::new(SubmitState::Sending));
-    commands.insert_resource(RoundSubmission(state.clone()));
+    commands.insert_resource(RoundSubmission { round: record.state.clone(), state: state.clone() });
     let spawned = std::thread::Builder::new().name("undercooked-board-submit".into()).spawn({
         let state = state.clone();
         move || {
@@ -54,10 +85,10 @@ pub fn submit_on_key(
             }
         }
     });
-    if let Err(e) = spawned {
-        if let Ok(mut s) = state.lock() {
-            *s = SubmitState::Answered(Submitted::Unreachable(format!("no thread: {e}")));
-        }
+    if let Err(e) = spawned
+        && let Ok(mut s) = state.lock()
+    {
+        *s = SubmitState::Answered(Submitted::Unreachable(format!("no thread: {e}")));
     }
 }
 
@@ -108,7 +139,7 @@ pub fn update_board_line(
     mut lines: Query<&mut Text, With<BoardLine>>,
 ) {
     let Some(record) = record else { return };
-    let sent = sent.and_then(|s| s.0.lock().ok().map(|s| s.clone()));
+    let sent = sent.and_then(|s| s.for_round(&record));
     let text = board_text(&record, options.0.board.as_deref(), sent.as_ref());
     for mut t in &mut lines {
         if t.0 != text {

@@ -169,12 +169,6 @@ impl Plugin for LocalHostPlugin {
                 FixedPostUpdate,
                 round_bundle::bundle_decided_round.in_set(TickSystems::Publish).run_if(local_play),
             );
-            app.add_systems(
-                Update,
-                (board_submit::submit_on_key, board_submit::update_board_line)
-                    .chain()
-                    .run_if(in_state(AppState::Playing).and_then(local_play)),
-            );
         }
         app.add_systems(
             Update,
@@ -289,14 +283,12 @@ fn start_local_round(world: &mut World) {
     };
     // The round's bundle: its log on from tick 0, and whether a board may take it.
     #[cfg(not(target_arch = "wasm32"))]
-    {
-        let record = round_bundle::record_round(&mut room, origin, world.resource::<Options>());
-        world.insert_resource(record);
-        world.remove_resource::<board_submit::RoundSubmission>();
-    }
+    let record = round_bundle::record_round(&mut room, origin, world.resource::<Options>());
     // The room's own level and book: the assisted level is what the round plays.
     let (level, book) = (room.level.clone(), room.book.clone());
     let room = world.spawn(room).id();
+    #[cfg(not(target_arch = "wasm32"))]
+    world.insert_resource(round_bundle::RoundRecord { room, ..record });
     if let Some(mut pilot) = world.get_resource_mut::<ScriptPilot>() {
         pilot.room = room;
     }
@@ -381,10 +373,7 @@ fn end_local_round(world: &mut World) {
     world.remove_resource::<ScriptPilot>();
     world.remove_resource::<BundlePilot>();
     #[cfg(not(target_arch = "wasm32"))]
-    {
-        world.remove_resource::<round_bundle::RoundRecord>();
-        world.remove_resource::<board_submit::RoundSubmission>();
-    }
+    world.remove_resource::<round_bundle::RoundRecord>();
     set_phase(world, RoundPhase::Live);
 }
 

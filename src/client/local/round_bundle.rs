@@ -5,7 +5,6 @@
 //! (the daily kitchen, or a level the levels folder's index publishes at this text's hash; not
 //! assisted or survival rounds) is decided at the start, with the reason when not.
 
-use super::LocalGame;
 use crate::client::args::Options;
 use crate::level::files::INDEX_FILE;
 use crate::level::index::parse_index;
@@ -52,6 +51,8 @@ pub enum BundleState {
 /// The running local round's bundle: how to make it, whether it may be ranked, and where it is.
 #[derive(Resource, Clone, Debug)]
 pub struct RoundRecord {
+    /// The round's room.
+    pub room: Entity,
     level_source: Option<String>,
     recipes_source: String,
     pub ranking: Ranking,
@@ -94,7 +95,8 @@ fn published(levels: &Path, id: &str, text: &str) -> Ranking {
     }
 }
 
-/// The record of a round about to start on `room` (whose log it turns on), from `origin`.
+/// The record of a round about to start on `room` (whose log it turns on), from `origin`; the
+/// room's entity is set once it is spawned.
 pub fn record_round(room: &mut Room, origin: RoundOrigin, options: &Options) -> RoundRecord {
     let o = &options.0;
     let recipes =
@@ -125,18 +127,15 @@ pub fn record_round(room: &mut Room, origin: RoundOrigin, options: &Options) -> 
             (None, String::new(), Ranking::NotRanked(why.clone()), BundleState::None(why))
         }
     };
-    RoundRecord { level_source, recipes_source, ranking, state: Arc::new(Mutex::new(state)) }
+    let state = Arc::new(Mutex::new(state));
+    RoundRecord { room: Entity::PLACEHOLDER, level_source, recipes_source, ranking, state }
 }
 
 /// The tick the verdict comes in: the round taken from the room and handed to a thread that
 /// replays it for the chain and writes the bundle.
-pub fn bundle_decided_round(
-    game: Option<Res<LocalGame>>,
-    rooms: Query<&Room>,
-    record: Option<Res<RoundRecord>>,
-) {
-    let (Some(game), Some(record)) = (game, record) else { return };
-    let Ok(room) = rooms.get(game.room) else { return };
+pub fn bundle_decided_round(rooms: Query<&Room>, record: Option<Res<RoundRecord>>) {
+    let Some(record) = record else { return };
+    let Ok(room) = rooms.get(record.room) else { return };
     if room.result.is_none() || record.state() != BundleState::Playing {
         return;
     }
