@@ -7,6 +7,7 @@ use super::round_bundle::{BundleState, Ranking, RoundRecord};
 use super::{BoardLine, RoundPhase};
 use crate::board::client::{Submitted, submit_bundle};
 use crate::client::args::Options;
+use crate::client::state::{AppState, local_play};
 use bevy::prelude::*;
 use std::sync::{Arc, Mutex};
 

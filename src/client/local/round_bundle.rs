@@ -53,8 +53,8 @@ pub enum BundleState {
 pub struct RoundRecord {
     /// The round's room.
     pub room: Entity,
-    level_source: Option<String>,
-    recipes_source: String,
+    pub(super) level_source: Option<String>,
+    pub(super) recipes_source: String,
     pub ranking: Ranking,
     pub state: Arc<Mutex<BundleState>>,
 }
