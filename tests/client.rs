@@ -19,6 +19,8 @@ use undercooked::net::client::outbox::Outbox;
 use undercooked::project::RoomTick;
 use undercooked::sim::events::{DeniedReason, SimEvent};
 
+#[path = "client/board.rs"]
+mod board;
 #[path = "client/designer.rs"]
 mod designer;
 #[path = "client/editor.rs"]

@@ -2,13 +2,8 @@
 //! rounds, an entry's bundle. Exit 0 done, 1 refused by the board (its name printed), 2 a file
 //! or host that could not be reached.
 
+use super::client::{FOLLOW, ReadFailed, Submitted, fetch_bundle, list_entries, submit_bundle};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
-/// How long `submit` follows a queued submission's ticket.
-const FOLLOW: Duration = Duration::from_secs(120);
-/// Each request's own timeout, in seconds.
-const REQUEST_SECS: u64 = 30;
 
 /// `undercooked board …`.
 #[derive(clap::Subcommand, Clone, Debug)]
@@ -48,30 +43,6 @@ pub enum BoardCommand {
     },
 }
 
-/// What a board answered: status and body.
-type Answer = (i32, Vec<u8>);
-
-fn url(board: &str, path: &str) -> String {
-    format!("{}{path}", board.trim_end_matches('/'))
-}
-
-fn get(board: &str, path: &str) -> Result<Answer, String> {
-    let r = minreq::get(url(board, path))
-        .with_timeout(REQUEST_SECS)
-        .send()
-        .map_err(|e| format!("{board}: {e}"))?;
-    Ok((r.status_code, r.into_bytes()))
-}
-
-/// A refusal's `NAME: detail`, or the status and body when it is not one of ours.
-fn refusal(status: i32, body: &[u8]) -> String {
-    let v: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
-    match (v["error"].as_str(), v["detail"].as_str()) {
-        (Some(e), Some(d)) => format!("{e}: {d}"),
-        _ => format!("HTTP {status}: {}", String::from_utf8_lossy(&body[..body.len().min(200)])),
-    }
-}
-
 fn print_entered(v: &serde_json::Value) {
     let e = &v["entry"];
     let kept = if v["kept"].as_bool() == Some(false) {
@@ -99,67 +70,50 @@ fn submit(bundle: &PathBuf, board: &str) -> u8 {
             return 2;
         }
     };
-    let sent = minreq::post(url(board, "/api/board"))
-        .with_header("Content-Type", "application/ron")
-        .with_body(bytes)
-        .with_timeout(REQUEST_SECS)
-        .send();
-    let (mut status, mut body) = match sent {
-        Ok(r) => (r.status_code, r.into_bytes()),
-        Err(e) => {
-            eprintln!("error: {board}: {e}");
-            return 2;
-        }
-    };
-    let start = Instant::now();
-    while status == 202 && start.elapsed() < FOLLOW {
-        let v: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-        let Some(ticket) = v["ticket"].as_u64() else { break };
-        eprintln!("queued: ticket {ticket}");
-        std::thread::sleep(Duration::from_secs(1));
-        match get(board, &format!("/api/board/ticket/{ticket}")) {
-            Ok(a) => (status, body) = a,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 2;
-            }
-        }
-    }
-    match status {
-        200 => {
-            print_entered(&serde_json::from_slice(&body).unwrap_or_default());
+    match submit_bundle(board, bytes, |ticket| eprintln!("queued: ticket {ticket}")) {
+        Submitted::Entered(v) => {
+            print_entered(&v);
             0
         }
-        202 => {
-            eprintln!("still queued after {FOLLOW:?}: ask again with its ticket");
+        Submitted::Queued(ticket) => {
+            eprintln!("still queued after {FOLLOW:?}: ask again with its ticket ({ticket})");
             2
         }
-        _ => {
-            println!("refused: {}", refusal(status, &body));
+        Submitted::Refused(why) => {
+            println!("refused: {why}");
             1
+        }
+        Submitted::Unreachable(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+/// A failed read: a board's refusal (exit 1) or a host not reached (exit 2).
+fn say_failed(e: &ReadFailed) -> u8 {
+    match e {
+        ReadFailed::Refused(_) => {
+            println!("{e}");
+            1
+        }
+        ReadFailed::Unreachable(_) => {
+            eprintln!("error: {e}");
+            2
         }
     }
 }
 
 /// `board list`.
 fn list(board: &str, level: &str, team: u8, limit: usize, json: bool) -> u8 {
-    let (status, body) =
-        match get(board, &format!("/api/board?level={level}&team={team}&limit={limit}")) {
-            Ok(a) => a,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 2;
-            }
-        };
-    if status != 200 {
-        println!("refused: {}", refusal(status, &body));
-        return 1;
-    }
+    let v = match list_entries(board, level, team, limit) {
+        Ok(v) => v,
+        Err(e) => return say_failed(&e),
+    };
     if json {
-        println!("{}", String::from_utf8_lossy(&body));
+        println!("{v}");
         return 0;
     }
-    let v: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
     println!("`{level}` ({}), {team} cook(s):", v["level_hash"].as_str().unwrap_or("?"));
     for (i, e) in v["entries"].as_array().into_iter().flatten().enumerate() {
         let names: Vec<&str> =
@@ -178,17 +132,10 @@ fn list(board: &str, level: &str, team: u8, limit: usize, json: bool) -> u8 {
 
 /// `board fetch`.
 fn fetch(id: u64, board: &str, out: Option<PathBuf>) -> u8 {
-    let (status, body) = match get(board, &format!("/api/board/bundle/{id}")) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
+    let body = match fetch_bundle(board, id) {
+        Ok(b) => b,
+        Err(e) => return say_failed(&e),
     };
-    if status != 200 {
-        println!("refused: {}", refusal(status, &body));
-        return 1;
-    }
     let out = out.unwrap_or_else(|| PathBuf::from(format!("board-{id}.ron")));
     match std::fs::write(&out, &body) {
         Ok(()) => {

@@ -74,6 +74,12 @@ impl DailyCheck {
         None
     }
 
+    /// The ranked daily kitchens, newest first: (id, hash) of each day drawn (drawing days not
+    /// drawn yet, as [`DailyCheck::hash_of`]).
+    pub fn kitchens(&self) -> Vec<(String, String)> {
+        self.window.days().into_iter().filter_map(|d| self.day(d)).collect()
+    }
+
     fn day(&self, day: Date) -> Drawn {
         let mut drawn = self.drawn.lock().unwrap_or_else(|p| p.into_inner());
         // Days that left the window are forgotten.

@@ -10,10 +10,12 @@
 //! generated kitchen, drawn again to check it), [`verify`] (a bundle's bytes to a verified
 //! round), [`store`] (the trait) with [`sqlite`] (a file) and [`redis_board`] (`--redis`),
 //! [`queue`] (the verification workers), [`running`] (a running board: what a port serves),
+//! [`client`] (a board over HTTP: submit, list, fetch; the command line's and the window's),
 //! [`cli`] (`undercooked board submit|list|fetch`). The HTTP side is the web port's
 //! (`net::server::web::board`), so the game server and the directory serve the same routes.
 
 pub mod cli;
+pub mod client;
 pub mod daily;
 pub mod entry;
 pub mod error;

@@ -55,6 +55,14 @@ impl Published {
         self.by_hash.iter().find(|(_, i)| *i == id).map(|(h, _)| h.as_str())
     }
 
+    /// The index's levels as (id, hash), by id.
+    pub fn indexed(&self) -> Vec<(String, String)> {
+        let mut all: Vec<(String, String)> =
+            self.by_hash.iter().map(|(h, id)| (id.clone(), h.clone())).collect();
+        all.sort();
+        all
+    }
+
     /// Published levels in all (the index's).
     pub fn levels(&self) -> usize {
         self.by_hash.len()

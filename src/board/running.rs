@@ -155,6 +155,13 @@ impl Board {
         Ok(Listing { level_hash: hash, team, entries })
     }
 
+    /// What this board ranks, as (id, hash, daily): the daily kitchens newest first, then the
+    /// index's levels by id. Blocks while a day not drawn yet is drawn.
+    pub fn levels(&self) -> Vec<(String, String, bool)> {
+        let daily = self.published.daily.kitchens().into_iter().map(|(id, h)| (id, h, true));
+        daily.chain(self.published.indexed().into_iter().map(|(id, h)| (id, h, false))).collect()
+    }
+
     /// Entry `id`'s bundle. Blocks on the store.
     pub fn bundle(&self, id: u64) -> Result<Vec<u8>, BoardRefusal> {
         self.store.bundle(id)?.ok_or_else(|| {

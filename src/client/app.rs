@@ -55,9 +55,14 @@ impl Plugin for ClientPlugin {
         // Moving Day (Tandem): its setup screen, run, scene and HUD.
         // (The scene and HUD are the presentation's: online rounds draw with them too.)
         app.add_plugins((TandemSetupPlugin, TandemRunPlugin));
-        // Host and Join: the client networking, idle until the menu connects.
+        // Host and Join: the client networking, idle until the menu connects; and a local
+        // round's submission to a results board.
         #[cfg(not(target_arch = "wasm32"))]
-        app.add_plugins((WindowedOnlinePlugin, LobbyAssistPlugin));
+        app.add_plugins((
+            WindowedOnlinePlugin,
+            LobbyAssistPlugin,
+            super::local::board_submit::BoardSubmitPlugin,
+        ));
         // Tandem runs' replay bundles (a folder to write them to: not in the browser).
         #[cfg(not(target_arch = "wasm32"))]
         app.add_plugins(super::tandem::record::TandemRecordPlugin);

@@ -63,6 +63,11 @@ pub struct PlayArgs {
     /// ask, over the one saved in Settings (config.ron).
     #[arg(long, value_name = "URL")]
     pub directory: Option<String>,
+    /// A results board (`http://HOST:PORT`: a game server's web port with `--board`, or a
+    /// directory with `--board`): the round end offers B to submit a rankable round's bundle,
+    /// and the main menu opens the board's listings.
+    #[arg(long, value_name = "URL")]
+    pub board: Option<String>,
     /// Window size in physical pixels, WxH.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: (u32, u32),
@@ -143,6 +148,7 @@ impl Default for PlayArgs {
             at_round_end: false,
             screen: None,
             directory: None,
+            board: None,
             size: (1280, 720),
             round_seconds: None,
             script: None,

@@ -14,6 +14,7 @@ use crate::net::server::web::WebCounters;
 use crate::net::server::web::answer::json_response;
 use crate::net::server::web::api::parse;
 use crate::net::server::web::board::{BoardDoor, is_board_path, serve as serve_board};
+use crate::net::server::web::board_page::{BOARD_PAGE_PATH, board_page};
 use crate::net::server::web::body::{WebBody, full};
 use crate::net::server::web::service::read_json;
 use crate::net::wire::directory::{
@@ -95,13 +96,10 @@ pub async fn handle(
             );
             r
         }
+        (&Method::GET, BOARD_PAGE_PATH) => board_page(shared.board.as_ref()).await,
+        // The board's answers carry its own CORS headers (any origin: it is public).
         (_, p) if is_board_path(p) => {
-            let mut r = serve_board(req, shared.board.as_ref(), peer, shared.body_wait).await;
-            // The board's lists and bundles are public, as the server list is.
-            if method == Method::GET {
-                r.headers_mut().insert(ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
-            }
-            r
+            serve_board(req, shared.board.as_ref(), peer, shared.body_wait).await
         }
         (&Method::GET, _) if join_code.is_some() => {
             let code = join_code.as_deref().unwrap_or_default();

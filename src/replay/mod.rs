@@ -8,6 +8,7 @@ pub mod chain;
 pub mod cli;
 pub mod golden;
 pub mod hex;
+pub mod local_round;
 pub mod script;
 pub mod verdict;
 pub mod writer;

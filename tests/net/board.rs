@@ -348,3 +348,69 @@ fn a_flood_of_submissions_leaves_a_live_rooms_tick_alone_and_an_address_is_held_
     refused_as(&web, b"x", "TOO_MANY");
     h.stop();
 }
+
+/// A raw request to `web`: the answer's head, lower-cased, and its body.
+fn raw(web: &str, request: &str) -> (String, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(web).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    s.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    (head.to_ascii_lowercase(), body.to_string())
+}
+
+#[test]
+fn the_board_answers_pages_from_any_origin_and_renders_itself_escaped() {
+    let dir = data_dir("board-cors");
+    let levels = published_levels(&dir);
+    let h = board_host(&dir, &levels, board_limits(60));
+    let web = h.addrs.web.to_string();
+    let from = "Origin: https://fans.example\r\nConnection: close\r\n";
+    // The preflight a page's POST with Content-Type: application/ron sends first.
+    let (head, _) = raw(
+        &web,
+        &format!(
+            "OPTIONS /api/board HTTP/1.1\r\nHost: {web}\r\n{from}\
+             Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\n\r\n"
+        ),
+    );
+    assert!(head.starts_with("http/1.1 204"), "{head}");
+    for h in [
+        "access-control-allow-origin: *",
+        "access-control-allow-methods: get, post, options",
+        "access-control-allow-headers: content-type",
+    ] {
+        assert!(head.contains(h), "no `{h}` in:\n{head}");
+    }
+    // A listing and a submission from that origin: answered by the board, readable by the page
+    // (the game server's Origin allow-list guards rooms and relays, not the board).
+    let (head, body) = raw(
+        &web,
+        &format!("GET /api/board?level=tutorial&team=1 HTTP/1.1\r\nHost: {web}\r\n{from}\r\n"),
+    );
+    assert!(head.starts_with("http/1.1 200"), "{head}\n{body}");
+    assert!(head.contains("access-control-allow-origin: *"), "{head}");
+    let (head, body) = raw(
+        &web,
+        &format!(
+            "POST /api/board HTTP/1.1\r\nHost: {web}\r\n{from}Content-Type: application/ron\r\n\
+             Content-Length: 5\r\n\r\nhello"
+        ),
+    );
+    assert!(head.starts_with("http/1.1 400"), "{head}\n{body}");
+    assert!(head.contains("access-control-allow-origin: *"), "{head}");
+    assert!(body.contains("BUNDLE_UNREADABLE"), "{body}");
+    // The page: every ranked level, an entered round's bundle linked (names are escaped:
+    // `board_page`'s own test).
+    let bytes = play_a_round(&h, &dir);
+    let (status, v) = submit(&web, &bytes);
+    assert_eq!(status, 200, "{v}");
+    let id = v["entry"]["id"].as_u64().unwrap();
+    let (head, page) = raw(&web, &format!("GET /board HTTP/1.1\r\nHost: {web}\r\n{from}\r\n"));
+    assert!(head.starts_with("http/1.1 200") && head.contains("content-type: text/html"), "{head}");
+    assert!(page.contains("<h2>tutorial</h2>") && page.contains("<h2>dash_diner</h2>"), "{page}");
+    assert!(page.contains(&format!("href=\"/api/board/bundle/{id}\"")), "{page}");
+    assert!(!page.contains("<script"), "a page with no script: {page}");
+}

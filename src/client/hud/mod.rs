@@ -15,7 +15,7 @@ use super::hud::pops::PopPlugin;
 use super::hud::rail::RailPlugin;
 use super::kitchen::KitchenCamera;
 use super::kitchen::interp::{DrawnAt, cook_floor_point};
-use super::local::{LocalGame, RoundPhase};
+use super::local::{BoardLine, LocalGame, RoundPhase};
 use super::state::{AppState, BackdropRoom, Online};
 use super::theme::{
     GOLD, HINT, INK, LOST, NAME_TAG_DARK, NAME_TAG_EDGE, PANEL, ROUND_END_PANEL, STAR_UNLIT,
@@ -467,6 +467,10 @@ fn show_round_end(
                 18.0,
                 seat_color(c.seat),
             ),));
+        }
+        // A local round's bundle and the board's answer (`local::board_submit` writes it).
+        if local.is_some() {
+            p.spawn((label(String::new(), 16.0, HINT), BoardLine));
         }
         p.spawn(label(keys_line, 16.0, HINT));
     });

@@ -6,10 +6,14 @@
 
 pub mod assist_menu;
 pub mod backdrop;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod board_submit;
 pub mod bundle_playback;
 pub mod designer;
 pub mod emotes;
 pub mod generated;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod round_bundle;
 pub mod scripted;
 pub mod survival_menu;
 
@@ -77,6 +81,10 @@ pub struct PlaytestLevel {
     pub bots: u8,
     pub last_tick: u32,
 }
+
+/// The round end's line about the round's bundle and the board (`board_submit` keeps it).
+#[derive(Component, Debug)]
+pub struct BoardLine;
 
 /// Bots the menu asked for ("Solo with a bot partner"); absent: `--bots` decides.
 #[derive(Resource, Clone, Copy, Debug)]
@@ -155,6 +163,13 @@ impl Plugin for LocalHostPlugin {
                 .in_set(TickSystems::Host)
                 .run_if(local_play),
         );
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            app.add_systems(
+                FixedPostUpdate,
+                round_bundle::bundle_decided_round.in_set(TickSystems::Publish).run_if(local_play),
+            );
+        }
         app.add_systems(
             Update,
             (
@@ -198,6 +213,16 @@ fn start_local_round(world: &mut World) {
     // The kitchen workshop's Playtest: the edited kitchen, not a file's.
     let playtest =
         world.get_resource::<PlaytestLevel>().map(|p| (p.level.clone(), (*p.book).clone()));
+    #[cfg(not(target_arch = "wasm32"))]
+    let origin =
+        match (&playtest, &from_library, world.get_resource::<generated::GeneratedKitchen>()) {
+            (Some(_), _, _) | (_, Some(_), _) => round_bundle::RoundOrigin::UnderEdit,
+            (None, None, Some(g)) if generated.is_some() => round_bundle::RoundOrigin::Generated {
+                text: g.text.clone(),
+                daily: matches!(g.kind, generated::KitchenKind::Daily(_)),
+            },
+            _ => round_bundle::RoundOrigin::File(level_id.clone()),
+        };
     let loaded = match playtest.or(from_library).or(generated) {
         Some(x) => Ok(x),
         None => load_recipes_file(&options.recipes)
@@ -229,13 +254,20 @@ fn start_local_round(world: &mut World) {
     let seed = world.get_resource::<RoundSeed>().map_or(options.seed, |s| s.0);
     let assist = world.get_resource::<RoundAssist>().map_or_else(|| options.assist(), |r| r.0);
     let (level, book) = (Arc::new(level), Arc::new(book));
-    let room = match scripted_room(world.resource::<Options>()) {
+    #[cfg(not(target_arch = "wasm32"))]
+    let mut origin = origin;
+    #[allow(unused_mut)]
+    let mut room = match scripted_room(world.resource::<Options>()) {
         None => {
             let survival = world.get_resource::<RoundSurvival>().is_some_and(|s| s.0);
             Room::assisted(level.clone(), book, seed, &seats, assist).with_survival(survival)
         }
         Some(Ok((room, pilot))) if room.level.id == level.id => {
             world.insert_resource(pilot);
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                origin = round_bundle::RoundOrigin::Scripted;
+            }
             room
         }
         Some(Ok((room, _))) => {
@@ -249,9 +281,14 @@ fn start_local_round(world: &mut World) {
         Some(pilot) => SeatSpec::numbered(pilot.script.seat_count()),
         None => seats,
     };
+    // The round's bundle: its log on from tick 0, and whether a board may take it.
+    #[cfg(not(target_arch = "wasm32"))]
+    let record = round_bundle::record_round(&mut room, origin, world.resource::<Options>());
     // The room's own level and book: the assisted level is what the round plays.
     let (level, book) = (room.level.clone(), room.book.clone());
     let room = world.spawn(room).id();
+    #[cfg(not(target_arch = "wasm32"))]
+    world.insert_resource(round_bundle::RoundRecord { room, ..record });
     if let Some(mut pilot) = world.get_resource_mut::<ScriptPilot>() {
         pilot.room = room;
     }
@@ -335,6 +372,8 @@ fn end_local_round(world: &mut World) {
     world.remove_resource::<LocalBots>();
     world.remove_resource::<ScriptPilot>();
     world.remove_resource::<BundlePilot>();
+    #[cfg(not(target_arch = "wasm32"))]
+    world.remove_resource::<round_bundle::RoundRecord>();
     set_phase(world, RoundPhase::Live);
 }
 

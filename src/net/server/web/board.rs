@@ -3,7 +3,10 @@
 //! verification queue; 200 entered with its rank, 202 with a ticket when the verdict takes
 //! longer than the board's wait, a named refusal otherwise), `GET /api/board?level=&team=`
 //! (the best rounds), `GET /api/board/bundle/ID` (an entry's bundle) and `GET
-//! /api/board/ticket/N` (a submission's verdict). The board itself (verification, storage) is
+//! /api/board/ticket/N` (a submission's verdict), `GET /api/board/levels` (what it ranks).
+//! Every answer carries CORS headers for any origin, and `OPTIONS` is answered as a preflight:
+//! the board is public and asks for no credentials, so a page from anywhere may list, fetch
+//! and submit ([`with_cors`]). The board itself (verification, storage) is
 //! `crate::board`; this file is only its HTTP side (docs/NETWORK.md, "The results board").
 
 use super::answer::{NamedError, json_response};
@@ -14,7 +17,11 @@ use crate::board::queue::TicketState;
 use crate::board::running::{Board, MAX_LIST, entered_json};
 use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
-use hyper::header::{CONTENT_DISPOSITION, CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
+use hyper::header::{
+    ACCESS_CONTROL_ALLOW_HEADERS, ACCESS_CONTROL_ALLOW_METHODS, ACCESS_CONTROL_ALLOW_ORIGIN,
+    ACCESS_CONTROL_EXPOSE_HEADERS, ACCESS_CONTROL_MAX_AGE, CONTENT_DISPOSITION, CONTENT_LENGTH,
+    CONTENT_TYPE, HeaderValue,
+};
 use hyper::{Method, Request, Response};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -58,9 +65,37 @@ fn refused(r: &BoardRefusal, close: bool) -> Response<WebBody> {
     json_response(r.error.answer(r.detail.clone()), close)
 }
 
-/// Answers one request under [`BOARD_PATH`]; `door` None: this host runs no board. `body_wait`
-/// bounds how long a submission's body may take to arrive.
+/// The board's CORS headers on `r`: any origin (no cookie or credential is ever asked for, so
+/// `*` lends a page nothing it could not do from its own address), the methods and the one
+/// request header a submission sends, and a day's preflight cache.
+pub fn with_cors(mut r: Response<WebBody>) -> Response<WebBody> {
+    let h = r.headers_mut();
+    h.insert(ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    h.insert(ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("GET, POST, OPTIONS"));
+    h.insert(ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static("Content-Type"));
+    h.insert(ACCESS_CONTROL_EXPOSE_HEADERS, HeaderValue::from_static("Content-Disposition"));
+    h.insert(ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("86400"));
+    r
+}
+
+/// Answers one request under [`BOARD_PATH`], with the board's CORS headers; `door` None: this
+/// host runs no board. `body_wait` bounds how long a submission's body may take to arrive.
 pub async fn serve(
+    req: Request<Incoming>,
+    door: Option<&Arc<BoardDoor>>,
+    peer: SocketAddr,
+    body_wait: Duration,
+) -> Response<WebBody> {
+    // A preflight is answered whether or not a board runs: what follows answers by name.
+    if req.method() == Method::OPTIONS {
+        let mut r = Response::new(full(Vec::new()));
+        *r.status_mut() = hyper::StatusCode::NO_CONTENT;
+        return with_cors(r);
+    }
+    with_cors(serve_board(req, door, peer, body_wait).await)
+}
+
+async fn serve_board(
     req: Request<Incoming>,
     door: Option<&Arc<BoardDoor>>,
     peer: SocketAddr,
@@ -80,7 +115,8 @@ pub async fn serve(
         (&Method::GET, []) => list(req.uri().query().unwrap_or(""), door).await,
         (&Method::GET, ["bundle", id]) => return bundle(id, door).await,
         (&Method::GET, ["ticket", n]) => ticket(n, door),
-        (_, [] | ["bundle", _] | ["ticket", _]) => Err(BoardRefusal::new(
+        (&Method::GET, ["levels"]) => levels(door).await,
+        (_, [] | ["bundle", _] | ["ticket", _] | ["levels"]) => Err(BoardRefusal::new(
             BoardError::MethodNotAllowed,
             format!("{method} is not served at {path:.80}"),
         )),
@@ -198,6 +234,17 @@ async fn list(query: &str, door: &Arc<BoardDoor>) -> Result<(u16, Value), BoardR
     let d = door.clone();
     let listing = blocking(move || d.board.list(&level, team, limit)).await?;
     Ok((200, serde_json::to_value(listing).unwrap_or_default()))
+}
+
+/// `GET /api/board/levels`: `{"levels": [{"id", "hash", "daily"}]}`, the daily kitchens first.
+async fn levels(door: &Arc<BoardDoor>) -> Result<(u16, Value), BoardRefusal> {
+    let d = door.clone();
+    let all = blocking(move || Ok(d.board.levels())).await?;
+    let levels: Vec<Value> = all
+        .into_iter()
+        .map(|(id, hash, daily)| json!({"id": id, "hash": hash, "daily": daily}))
+        .collect();
+    Ok((200, json!({ "levels": levels })))
 }
 
 /// `GET /api/board/bundle/ID`: the bytes as entered.

@@ -7,7 +7,7 @@
 //! Files, one idea each: [`config`] (settings and limits), [`server`] (accept loop and
 //! per-connection deadlines), [`conns`] (connection caps), [`stall`] (write deadline),
 //! [`service`] (routing and request checks), [`api`] (typed bodies and named errors),
-//! [`answer`] (a named error as a JSON answer), [`board`] (the results board's routes), [`buckets`] (per-address rates),
+//! [`answer`] (a named error as a JSON answer), [`board`] (the results board's routes, with CORS), [`board_page`] (`/board`, the board as a page), [`buckets`] (per-address rates),
 //! [`call`] (the world channel's message), [`router`] (which shard answers), [`quota`] (room
 //! creation per address), [`origin`] (the Origin allow-list), [`relay`] (WebSocket ↔ UDP),
 //! [`files`] (which file, which representation), [`encoding`] (`Accept-Encoding`), [`etag`]
@@ -17,6 +17,7 @@
 pub mod answer;
 pub mod api;
 pub mod board;
+pub mod board_page;
 pub mod body;
 pub mod buckets;
 pub mod call;

@@ -116,6 +116,14 @@ pub async fn handle(
             }
             Err(answer) => json_response(answer, false),
         },
+        (&Method::GET, super::board_page::BOARD_PAGE_PATH) => {
+            super::board_page::board_page(shared.cfg.board.as_ref()).await
+        }
+        // The board is public to every origin (its own CORS headers, `board::with_cors`): it
+        // goes before the Origin check that guards rooms and relays.
+        (_, p) if super::board::is_board_path(p) => {
+            super::board::serve(req, shared.cfg.board.as_ref(), peer, shared.cfg.limits.body).await
+        }
         _ if (path == WS_PATH || path.starts_with("/api/")) && !origin_ok => refusal(
             &Refusal::new(ApiError::OriginRefused, "this Origin may not use this server"),
             &shared.counters,
@@ -132,9 +140,6 @@ pub async fn handle(
                 conn,
             };
             upgrade(req, plan)
-        }
-        (_, p) if super::board::is_board_path(p) => {
-            super::board::serve(req, shared.cfg.board.as_ref(), peer, shared.cfg.limits.body).await
         }
         (_, p) if p.starts_with("/api/") => match api(req, &shared, peer).await {
             Ok(answer) => json_response(answer, false),
