@@ -111,9 +111,22 @@ pub fn run(args: PlayArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    #[cfg(not(target_arch = "wasm32"))]
+    let input_script = match args.input_script.as_deref().map(super::editor::script::read_script) {
+        None => None,
+        Some(Ok(script)) => Some(super::editor::script::ScriptRun::new(script, None)),
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut app = App::new();
     if let Some(p) = playback {
         app.insert_resource(p);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(run) = input_script {
+        app.insert_resource(run);
     }
     register_content_sources(&mut app, &args.levels, &args.recipes);
     app.add_plugins(window_plugins(&args));

@@ -8,6 +8,7 @@
 pub mod controls;
 pub mod doc;
 pub mod layout;
+pub mod leave;
 pub mod open;
 pub mod panel;
 pub mod playtest;
@@ -24,10 +25,11 @@ pub struct EditorPlugin;
 
 impl Plugin for EditorPlugin {
     fn build(&self, app: &mut App) {
-        let editing = in_state(AppState::Editor);
+        let editing = in_state(AppState::Editor).and_then(resource_exists::<doc::EditorDoc>);
         app.add_systems(
             OnEnter(AppState::Editor),
-            (panel::spawn_panel, scene::mark_redraw, playtest::end_playtest),
+            (panel::spawn_panel, scene::mark_redraw, playtest::end_playtest)
+                .run_if(resource_exists::<doc::EditorDoc>),
         );
         app.add_systems(
             Update,
@@ -35,6 +37,7 @@ impl Plugin for EditorPlugin {
                 .run_if(in_state(AppState::Playing).and_then(resource_exists::<PlaytestLevel>)),
         );
         app.add_systems(OnExit(AppState::Editor), scene::restore_camera);
+        app.add_systems(OnEnter(AppState::Menu), leave::clear_bench);
         app.add_systems(OnEnter(AppState::Title), open::skip_title);
         app.add_systems(
             Update,
@@ -43,6 +46,7 @@ impl Plugin for EditorPlugin {
                 controls::steer_with_pointer,
                 controls::steer_with_pad,
                 playtest::start_playtest,
+                leave::leave_editor,
             )
                 .chain()
                 .in_set(FrameSystems::Steer)

@@ -17,7 +17,7 @@ pub mod write;
 mod tests;
 
 pub use brush::Brush;
-pub use command::{Edit, EditError};
+pub use command::{Edge, Edit, EditError};
 pub use document::{KitchenDoc, NewKitchenError};
 pub use problems::Problem;
 pub use save::{SaveError, Saved, draft_path, save_doc};
