@@ -99,7 +99,7 @@ pub fn run_editor(args: super::editor::open::EditArgs) -> ExitCode {
 }
 
 /// Opens the game window and runs until it closes.
-pub fn run(args: PlayArgs) -> ExitCode {
+pub fn run(mut args: PlayArgs) -> ExitCode {
     let started = bevy::platform::time::Instant::now();
     // A bundle to watch is read and checked before any window opens: a missing, unreadable or
     // edited one ends here with its reason (exit 2), as `replay check` would.
@@ -114,7 +114,11 @@ pub fn run(args: PlayArgs) -> ExitCode {
     #[cfg(not(target_arch = "wasm32"))]
     let input_script = match args.input_script.as_deref().map(super::editor::script::read_script) {
         None => None,
-        Some(Ok(script)) => Some(super::editor::script::ScriptRun::new(script, None)),
+        // `--screenshot` with an input script: the picture once the script has run.
+        Some(Ok(script)) => {
+            let shot = args.screenshot.take();
+            Some(super::editor::script::ScriptRun::new(script, shot))
+        }
         Some(Err(e)) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);

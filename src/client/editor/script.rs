@@ -133,7 +133,7 @@ fn play_script(
     mut run: ResMut<ScriptRun>,
     state: Res<State<AppState>>,
     ed: Option<Res<EditorDoc>>,
-    windows: Query<(Entity, &Window), With<PrimaryWindow>>,
+    mut windows: Query<(Entity, &mut Window), With<PrimaryWindow>>,
     mut keys: MessageWriter<KeyboardInput>,
     mut moves: MessageWriter<CursorMoved>,
     mut buttons: MessageWriter<MouseButtonInput>,
@@ -149,8 +149,11 @@ fn play_script(
         return;
     }
     let run = &mut *run;
-    let Ok((window, win)) = windows.single() else { return };
+    let Ok((window, mut win)) = windows.single_mut() else { return };
     let layout = ed.map(|e| GridLayout::fit(e.doc.size(), Vec2::new(win.width(), win.height())));
+    // Where the pointer went, written into the window as winit does with each move (the UI's
+    // hover reads it there, the editor from the move messages).
+    let mut pointer = None;
     let pad = &mut run.pad;
     let mut send = |step: Step, later: &mut Vec<Step>| match step {
         Step::ConnectPad => {
@@ -206,10 +209,12 @@ fn play_script(
             }
         }
         Step::Point(x, y) => {
+            pointer = Some(Vec2::new(x, y));
             moves.write(CursorMoved { window, position: Vec2::new(x, y), delta: None });
         }
         Step::PointCell(x, y) | Step::ClickCell(x, y) => {
             if let Some(layout) = layout {
+                pointer = Some(layout.centre_of((x, y)));
                 moves.write(CursorMoved {
                     window,
                     position: layout.centre_of((x, y)),
@@ -251,6 +256,9 @@ fn play_script(
         run.after = 0;
     }
     run.releases = later;
+    if let Some(at) = pointer {
+        win.set_cursor_position(Some(at));
+    }
 }
 
 fn finish_script(
