@@ -321,3 +321,38 @@ fn a_gamepad_alone_moves_paints_undoes_resizes_and_saves() {
     let text = std::fs::read_to_string(&file).expect("the saved file");
     assert!(text.contains("\"#....#..\""), "{text}");
 }
+
+#[test]
+fn the_settings_panel_types_the_name_and_steps_the_target_by_keys_and_pad() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!("SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers)");
+        return;
+    };
+    let dir = temp_dir("editor-settings");
+    let file = dir.join("named.ron");
+    let mut s = Script::new();
+    // Tab opens the panel on its first row, the name: Enter types, eleven Backspaces clear
+    // "New Kitchen", "Bo" and Enter keep it (one edit).
+    s.step("Tap(Tab)").step("Tap(Enter)");
+    for _ in 0.."New Kitchen".len() {
+        s.step("Tap(Backspace)");
+    }
+    s.step("Type('B')").step("Type('o')").step("Tap(Enter)");
+    // Down three rows to the target: Right twice (+20), Left once (-10); the pad's South once
+    // more (+10); Ctrl+Z takes that back.
+    s.step("Tap(ArrowDown)").step("Tap(ArrowDown)").step("Tap(ArrowDown)");
+    s.step("Tap(ArrowRight)").step("Tap(ArrowRight)").step("Tap(ArrowLeft)");
+    s.step("ConnectPad").step("PadTap(South)").chord("KeyZ");
+    // Esc closes the panel (the editor stays), then Ctrl+S saves.
+    s.step("Tap(Escape)").chord("KeyS");
+    let (ok, lines, all) = run_editor(&xvfb, &dir, &file, &s, &["--new", "9x7"]);
+    assert!(ok, "the editor failed:\n{all}");
+    let whats: Vec<String> = changes(&lines).into_iter().map(|c| c.0).collect();
+    assert_eq!(whats, ["edit", "edit", "edit", "edit", "edit", "undo"], "{lines:#?}");
+    assert!(lines.iter().any(|l| l == "editor: settings closed"), "{lines:#?}");
+    let report = lines.iter().find(|l| l.starts_with("editor report:")).expect("a report");
+    assert!(report.starts_with("editor report: state Editor,"), "Esc only closed the panel");
+    let text = std::fs::read_to_string(&file).expect("the saved file");
+    assert!(text.contains("name: \"Bo\","), "{text}");
+    assert!(text.contains("target_score: 110,"), "{text}");
+}

@@ -9,6 +9,7 @@
 
 use super::doc::EditorDoc;
 use super::layout::GridLayout;
+use super::settings_panel::SettingsPanel;
 use crate::level::edit::{Brush, Edge, Edit};
 use bevy::input::ButtonState;
 use bevy::input::mouse::MouseButtonInput;
@@ -66,7 +67,13 @@ fn paint(ed: &mut EditorDoc, brush: Brush) {
     ed.apply(&Edit::Paint { cell, brush });
 }
 
-pub(super) fn steer_with_keys(keys: Res<ButtonInput<KeyCode>>, mut ed: ResMut<EditorDoc>) {
+pub(super) fn steer_with_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    panel: Option<Res<SettingsPanel>>,
+    mut ed: ResMut<EditorDoc>,
+) {
+    // With the settings panel open only the Ctrl chords (undo, redo, save) are the grid's.
+    let open = panel.is_some_and(|p| p.open);
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     if ctrl {
@@ -77,6 +84,9 @@ pub(super) fn steer_with_keys(keys: Res<ButtonInput<KeyCode>>, mut ed: ResMut<Ed
         } else if keys.just_pressed(KeyCode::KeyS) {
             ed.save();
         }
+        return;
+    }
+    if open {
         return;
     }
     let alt = keys.any_pressed([KeyCode::AltLeft, KeyCode::AltRight]);
@@ -179,9 +189,26 @@ fn stick_step(at: Vec2) -> Option<(i32, i32)> {
 
 pub(super) fn steer_with_pad(
     pads: Query<&Gamepad>,
+    panel: Option<Res<SettingsPanel>>,
     mut leaning: Local<Option<(i32, i32)>>,
     mut ed: ResMut<EditorDoc>,
 ) {
+    // With the settings panel open the d-pad and South / East are the panel's; undo, redo
+    // and save stay the grid's.
+    if panel.is_some_and(|p| p.open) {
+        for pad in &pads {
+            if pad.just_pressed(GamepadButton::West) {
+                ed.undo();
+            }
+            if pad.just_pressed(GamepadButton::North) {
+                ed.redo();
+            }
+            if pad.just_pressed(GamepadButton::Select) {
+                ed.save();
+            }
+        }
+        return;
+    }
     let lean = pads.iter().find_map(|p| stick_step(p.left_stick()));
     if let Some(step) = lean
         && *leaning != lean

@@ -14,6 +14,7 @@ pub mod panel;
 pub mod playtest;
 pub mod scene;
 pub mod script;
+pub mod settings_panel;
 
 use crate::client::local::PlaytestLevel;
 use crate::client::state::AppState;
@@ -28,7 +29,12 @@ impl Plugin for EditorPlugin {
         let editing = in_state(AppState::Editor).and_then(resource_exists::<doc::EditorDoc>);
         app.add_systems(
             OnEnter(AppState::Editor),
-            (panel::spawn_panel, scene::mark_redraw, playtest::end_playtest)
+            (
+                panel::spawn_panel,
+                settings_panel::spawn_settings,
+                scene::mark_redraw,
+                playtest::end_playtest,
+            )
                 .run_if(resource_exists::<doc::EditorDoc>),
         );
         app.add_systems(
@@ -43,10 +49,12 @@ impl Plugin for EditorPlugin {
             Update,
             (
                 controls::steer_with_keys,
-                controls::steer_with_pointer,
+                controls::steer_with_pointer.run_if(settings_panel::settings_closed),
                 controls::steer_with_pad,
-                playtest::start_playtest,
-                leave::leave_editor,
+                playtest::start_playtest.run_if(settings_panel::settings_closed),
+                leave::leave_editor.run_if(settings_panel::settings_closed),
+                // Last: a key that opens or closes the panel means nothing else this frame.
+                settings_panel::steer_settings,
             )
                 .chain()
                 .in_set(FrameSystems::Steer)
@@ -54,7 +62,12 @@ impl Plugin for EditorPlugin {
         );
         app.add_systems(
             Update,
-            (scene::redraw_kitchen, scene::place_cursor, panel::paint_panel)
+            (
+                scene::redraw_kitchen,
+                scene::place_cursor,
+                panel::paint_panel,
+                settings_panel::paint_settings,
+            )
                 .chain()
                 .in_set(FrameSystems::Paint)
                 .run_if(editing.clone()),

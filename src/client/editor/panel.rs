@@ -27,9 +27,11 @@ const BACK: Color = Color::srgba(0.06, 0.07, 0.1, 0.92);
 /// Problems listed in the panel; the rest are counted.
 const LISTED: usize = 12;
 const KEYS: &str = "Arrows/WASD or mouse: cursor   Space/click: paint   Del/right-click: floor\n\
-Q/E: tool   Ctrl+Z undo   Ctrl+Y redo   Ctrl+S save\n\
-P: Playtest (Esc back)   B: bots beside you\n\
-Pad: d-pad, A paint, B floor, LB/RB tool, X undo, Y redo, Select save, Start Playtest";
+Q/E: tool   Ctrl+Z undo   Ctrl+Y redo   Ctrl+S save   Esc: menu\n\
+Shift+arrow: add a line at that edge   Alt+arrow: remove it\n\
+Tab: settings   P: Playtest (Esc back)   B: bots beside you\n\
+Pad: d-pad/stick, A paint, B floor, LB/RB tool, X undo, Y redo, Select save, Start Playtest,\n\
+LT+d-pad add a line, RT+d-pad remove one, R3 settings, LT+Select menu";
 
 pub(super) fn spawn_panel(mut commands: Commands) {
     // The texts are new and empty: what they showed before is forgotten, so the first frame

@@ -57,6 +57,9 @@ pub enum Step {
     PadRelease(GamepadButton),
     /// Down now, up on the next frame.
     PadTap(GamepadButton),
+    /// A character typed (a key down with its text, up on the next frame), as a keyboard
+    /// layout makes it: the settings panel's name and hint read these.
+    Type(char),
     /// An axis of the connected gamepad to a value (-1 to 1), as a raw axis message.
     PadAxis(GamepadAxis, f32),
 }
@@ -206,6 +209,19 @@ fn play_script(
             });
             if let Step::Tap(key) = step {
                 later.push(Step::Release(key));
+            }
+        }
+        Step::Type(c) => {
+            for state in [ButtonState::Pressed, ButtonState::Released] {
+                let unknown = bevy::input::keyboard::NativeKeyCode::Unidentified;
+                keys.write(KeyboardInput {
+                    key_code: KeyCode::Unidentified(unknown),
+                    logical_key: Key::Character(c.to_string().into()),
+                    state,
+                    text: (state == ButtonState::Pressed).then(|| c.to_string().into()),
+                    repeat: false,
+                    window,
+                });
             }
         }
         Step::Point(x, y) => {
