@@ -77,6 +77,23 @@ impl EditorDoc {
         self.doc.text() != self.clean
     }
 
+    /// After a publish rewrote the file's target: the same target set in the kitchen (one
+    /// undoable edit, so edits made while the bots proved stay), and the kitchen counts as
+    /// saved when it now matches the file.
+    pub fn adopt_published(&mut self) -> Result<(), String> {
+        let bytes = std::fs::read(&self.path).map_err(|e| e.to_string())?;
+        let label = self.path.display().to_string();
+        let on_disk =
+            KitchenDoc::from_text(&bytes, &label, self.doc.book().clone()).map_err(|errors| {
+                errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+            })?;
+        self.apply(&Edit::SetTarget(on_disk.file().target_score));
+        if self.doc.text() == on_disk.text() {
+            self.clean = on_disk.text().to_string();
+        }
+        Ok(())
+    }
+
     pub fn save(&mut self) {
         let kept = self.doc.text().to_string();
         self.status = match save_doc(&self.doc, &self.path) {

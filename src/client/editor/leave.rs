@@ -34,6 +34,9 @@ pub(super) fn leave_editor(
 }
 
 /// On the main menu: no kitchen on the bench (the workshop's chooser puts the next one there).
+/// A publish under way goes on to the end on its thread (the file and index are written);
+/// only its answer for the panel is dropped.
 pub(super) fn clear_bench(mut commands: Commands) {
     commands.remove_resource::<EditorDoc>();
+    commands.remove_resource::<super::publish::Publishing>();
 }

@@ -12,6 +12,7 @@ pub mod leave;
 pub mod open;
 pub mod panel;
 pub mod playtest;
+pub mod publish;
 pub mod scene;
 pub mod script;
 pub mod settings_panel;
@@ -52,6 +53,8 @@ impl Plugin for EditorPlugin {
                 controls::steer_with_pointer.run_if(settings_panel::settings_closed),
                 controls::steer_with_pad,
                 playtest::start_playtest.run_if(settings_panel::settings_closed),
+                publish::start_publish,
+                publish::follow_publish.run_if(resource_exists::<publish::Publishing>),
                 leave::leave_editor.run_if(settings_panel::settings_closed),
                 // Last: a key that opens or closes the panel means nothing else this frame.
                 settings_panel::steer_settings,
