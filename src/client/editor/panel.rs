@@ -29,9 +29,9 @@ const LISTED: usize = 12;
 const KEYS: &str = "Arrows/WASD or mouse: cursor   Space/click: paint   Del/right-click: floor\n\
 Q/E: tool   Ctrl+Z undo   Ctrl+Y redo   Ctrl+S save   Esc: menu\n\
 Shift+arrow: add a line at that edge   Alt+arrow: remove it\n\
-Tab: settings   P: Playtest (Esc back)   B: bots beside you\n\
+Tab: settings   P: Playtest (Esc back)   B: bots beside you   Ctrl+P: publish\n\
 Pad: d-pad/stick, A paint, B floor, LB/RB tool, X undo, Y redo, Select save, Start Playtest,\n\
-LT+d-pad add a line, RT+d-pad remove one, R3 settings, LT+Select menu";
+LT+d-pad add a line, RT+d-pad remove one, R3 settings, LT+Start publish, LT+Select menu";
 
 pub(super) fn spawn_panel(mut commands: Commands) {
     // The texts are new and empty: what they showed before is forgotten, so the first frame
