@@ -99,7 +99,7 @@ pub fn run_editor(args: super::editor::open::EditArgs) -> ExitCode {
 }
 
 /// Opens the game window and runs until it closes.
-pub fn run(mut args: PlayArgs) -> ExitCode {
+pub fn run(args: PlayArgs) -> ExitCode {
     let started = bevy::platform::time::Instant::now();
     // A bundle to watch is read and checked before any window opens: a missing, unreadable or
     // edited one ends here with its reason (exit 2), as `replay check` would.
@@ -111,6 +111,9 @@ pub fn run(mut args: PlayArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // (Mutable only where an input script can take the screenshot from the options.)
+    #[cfg(not(target_arch = "wasm32"))]
+    let mut args = args;
     #[cfg(not(target_arch = "wasm32"))]
     let input_script = match args.input_script.as_deref().map(super::editor::script::read_script) {
         None => None,
