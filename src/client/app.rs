@@ -118,9 +118,29 @@ pub fn run(args: PlayArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // (Mutable only where an input script can take the screenshot from the options.)
+    #[cfg(not(target_arch = "wasm32"))]
+    let mut args = args;
+    #[cfg(not(target_arch = "wasm32"))]
+    let input_script = match args.input_script.as_deref().map(super::editor::script::read_script) {
+        None => None,
+        // `--screenshot` with an input script: the picture once the script has run.
+        Some(Ok(script)) => {
+            let shot = args.screenshot.take();
+            Some(super::editor::script::ScriptRun::new(script, shot))
+        }
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut app = App::new();
     if let Some(p) = playback {
         app.insert_resource(p);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(run) = input_script {
+        app.insert_resource(run);
     }
     register_content_sources(&mut app, &args.levels, &args.recipes);
     app.add_plugins(window_plugins(&args));

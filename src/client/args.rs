@@ -78,6 +78,11 @@ pub struct PlayArgs {
     /// `--level` must name too), seed, seats and items, its frames on every seat (no devices).
     #[arg(long, requires = "level", conflicts_with_all = ["autoplay", "bots"])]
     pub script: Option<PathBuf>,
+    /// Timed input events (an `EditorScript`, `client::editor::script`: keys, pointer, mouse
+    /// and gamepad buttons) fed to the window as if typed, from the title on, then exit: how
+    /// the tests walk the menus into the kitchen workshop and back.
+    #[arg(long, value_name = "FILE")]
+    pub input_script: Option<PathBuf>,
     /// Watch a hosted round's replay bundle (a server's `bundles/*.ron`, a board entry) in the
     /// window: its own level, seed and seats, every frame as the server admitted it; P pauses,
     /// - and + change the speed, R starts it over.
@@ -152,6 +157,7 @@ impl Default for PlayArgs {
             size: (1280, 720),
             round_seconds: None,
             script: None,
+            input_script: None,
             bundle: None,
             speed: 1.0,
             hold_at_tick: None,

@@ -23,6 +23,8 @@ pub enum AppState {
     TandemSetup,
     /// A Tandem run (`client::tandem`).
     Tandem,
+    /// The kitchen workshop's chooser (`screens::workshop`): a new kitchen or a level file.
+    Workshop,
     /// The kitchen workshop (`client::editor`): a level file edited on a top-down grid.
     Editor,
 }

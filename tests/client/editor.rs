@@ -54,6 +54,10 @@ impl Script {
     }
 }
 
+/// Seconds a window test may run before `timeout` ends it (a hang fails the test, never
+/// holds the build).
+const WINDOW_BOUND_SECS: &str = "300";
+
 /// Runs `edit FILE ARGS --script` under Xvfb: (success, `editor` stdout lines, all output).
 fn run_editor(
     xvfb: &Path,
@@ -62,24 +66,42 @@ fn run_editor(
     script: &Script,
     args: &[&str],
 ) -> (bool, Vec<String>, String) {
+    let mut game = vec!["edit".to_string(), file.display().to_string()];
+    game.extend(args.iter().map(ToString::to_string));
+    run_window(xvfb, dir, script, &game, "--script")
+}
+
+/// Runs the game with `game` arguments and the script after `flag` under Xvfb, bounded by
+/// [`WINDOW_BOUND_SECS`]: (success, `editor`/`workshop` stdout lines, all output).
+fn run_window(
+    xvfb: &Path,
+    dir: &Path,
+    script: &Script,
+    game: &[String],
+    flag: &str,
+) -> (bool, Vec<String>, String) {
     let script_file = dir.join("script.ron");
     std::fs::write(&script_file, script.text()).expect("write the script");
-    let out = Command::new(xvfb)
+    let out = Command::new("timeout")
+        .args(["-k", "10", WINDOW_BOUND_SECS])
+        .arg(xvfb)
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(env!("CARGO_BIN_EXE_undercooked"))
-        .arg("edit")
-        .arg(file)
-        .args(args)
-        .arg("--script")
+        .args(game)
+        .arg(flag)
         .arg(&script_file)
         .args(["--size", "960x540"])
         .current_dir(root())
         .env("UNDERCOOKED_SAVE", dir.join("save.json"))
         .output()
-        .expect("run xvfb-run");
+        .expect("run timeout xvfb-run");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let all = format!("{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    let lines = stdout.lines().filter(|l| l.starts_with("editor")).map(str::to_string).collect();
+    let lines = stdout
+        .lines()
+        .filter(|l| l.starts_with("editor") || l.starts_with("workshop"))
+        .map(str::to_string)
+        .collect();
     (out.status.success(), lines, all)
 }
 
@@ -190,4 +212,181 @@ fn an_invalid_edit_is_saved_as_a_draft_and_the_screenshot_shows_its_mark() {
     let draft = std::fs::read_to_string(dir.join("tutorial.draft.ron")).expect("the draft");
     assert!(draft.contains("\"R..1.2..#\""), "{draft}");
     assert_real_frame(&png, (960, 540), &all);
+}
+
+/// A copy of the shipped levels folder in `dir` (the workshop lists it and writes into it).
+fn copy_levels(dir: &Path) -> std::path::PathBuf {
+    let levels = dir.join("levels");
+    std::fs::create_dir_all(&levels).expect("make the levels folder");
+    for entry in std::fs::read_dir(root().join("levels")).expect("read levels/") {
+        let path = entry.expect("an entry").path();
+        if path.is_file() {
+            std::fs::copy(&path, levels.join(path.file_name().expect("a name"))).expect("copy");
+        }
+    }
+    levels
+}
+
+#[test]
+fn the_workshop_opens_from_the_main_menu_twice_and_esc_comes_back() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!("SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers)");
+        return;
+    };
+    let dir = temp_dir("editor-menu");
+    let levels = copy_levels(&dir);
+    let mut s = Script::new();
+    // The title (held), then the main menu: down to "Kitchen workshop" (the seventh line); the first
+    // Enter joins the keyboard's right half as a cook, the second chooses the line.
+    s.step("Tap(Enter)");
+    for _ in 0..6 {
+        s.step("Tap(ArrowDown)");
+    }
+    s.step("Tap(Enter)").step("Tap(Enter)");
+    // The chooser: the new kitchen's size stepped from 9x7 to 11x7, then chosen.
+    s.step("Tap(ArrowRight)").step("Tap(Enter)");
+    // A spawn painted (unsaved): the first Esc only warns, the second leaves.
+    s.tool(SPAWN_1).step("Tap(Space)").step("Tap(Escape)").step("Tap(Escape)");
+    // Again: the workshop, the first file (burger_bar.ron), a wall and its undo, Esc.
+    for _ in 0..6 {
+        s.step("Tap(ArrowDown)");
+    }
+    s.step("Tap(Enter)").step("Tap(ArrowDown)").step("Tap(Enter)");
+    s.step("Tap(KeyE)").step("Tap(Space)").chord("KeyZ").step("Tap(Escape)");
+    // `--screen title` holds the title until a key (no two-second hop under the script).
+    let game = ["play", "--screen", "title", "--levels"].map(String::from);
+    let game = [&game[..], &[levels.display().to_string()]].concat();
+    let (ok, lines, all) = run_window(&xvfb, &dir, &s, &game, "--input-script");
+    assert!(ok, "the game failed:\n{all}");
+    let new = levels.join("new_kitchen_1.ron");
+    let burger = levels.join("burger_bar.ron");
+    let expected = [
+        format!("workshop: editing {}", new.display()),
+        "editor: showing Kitchen workshop - new_kitchen_1.ron - \"New Kitchen\" (11x7) - not valid yet".into(),
+        "editor: unsaved changes: Ctrl+S saves them; Esc again leaves without saving".into(),
+        format!("editor: back to the menu from {}", new.display()),
+        format!("workshop: editing {}", burger.display()),
+        format!("editor: back to the menu from {}", burger.display()),
+        "editor report: state Menu, no kitchen on the bench".into(),
+    ];
+    let mut at = 0;
+    for want in &expected {
+        let found = lines[at..].iter().position(|l| l == want);
+        let Some(k) = found else { panic!("missing, in order: {want}\n{lines:#?}\n{all}") };
+        at += k + 1;
+    }
+    let shown: Vec<&String> = lines.iter().filter(|l| l.starts_with("editor: showing")).collect();
+    assert!(
+        shown.iter().any(|l| l.contains("burger_bar.ron")),
+        "the second entry drew its panel: {lines:#?}"
+    );
+    let seen = changes(&lines);
+    let whats: Vec<&str> = seen.iter().map(|c| c.0.as_str()).collect();
+    assert_eq!(whats, ["edit", "edit", "undo"], "{lines:#?}");
+    assert!(!new.exists(), "the unsaved new kitchen was not written");
+    let shipped = std::fs::read(root().join("levels/burger_bar.ron")).expect("read");
+    assert_eq!(std::fs::read(&burger).expect("read"), shipped, "the undone file is untouched");
+}
+
+#[test]
+fn a_gamepad_alone_moves_paints_undoes_resizes_and_saves() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!("SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers)");
+        return;
+    };
+    let dir = temp_dir("editor-pad");
+    let file = dir.join("padded.ron");
+    let mut s = Script::new();
+    // The cursor starts at (4, 3). The pad is plugged in, the stick leans right (one cell:
+    // (5, 3)), RB picks the wall, South paints it, West undoes, North redoes.
+    s.step("ConnectPad");
+    s.step("PadAxis(LeftStickX, 1.0)").step("PadAxis(LeftStickX, 0.0)");
+    s.step("PadTap(RightTrigger)").step("PadTap(South)");
+    s.step("PadTap(West)").step("PadTap(North)");
+    // The d-pad up a row ((5, 2)), East paints it floor again... it is floor: nothing changes.
+    s.step("PadTap(DPadUp)").step("PadTap(East)");
+    // LT + d-pad down: a line at the bottom (9x8); RT + d-pad right: the right column gone (8x8).
+    s.step("PadPress(LeftTrigger2)").step("PadTap(DPadDown)").step("PadRelease(LeftTrigger2)");
+    s.step("PadPress(RightTrigger2)").step("PadTap(DPadRight)").step("PadRelease(RightTrigger2)");
+    // Select saves.
+    s.step("PadTap(Select)");
+    let (ok, lines, all) = run_editor(&xvfb, &dir, &file, &s, &["--new", "9x7"]);
+    assert!(ok, "the editor failed:\n{all}");
+    let whats: Vec<String> = changes(&lines).into_iter().map(|c| c.0).collect();
+    assert_eq!(whats, ["edit", "undo", "redo", "edit", "edit"], "{lines:#?}");
+    assert!(lines.iter().any(|l| l.starts_with("editor: saved")), "{lines:#?}");
+    let report = lines.iter().find(|l| l.starts_with("editor report:")).expect("a report");
+    let grid = "grid ########/#......./#......./#....#../#......./#......./########/########";
+    assert!(report.contains(", 8x8,") && report.ends_with(grid), "{report}");
+    let text = std::fs::read_to_string(&file).expect("the saved file");
+    assert!(text.contains("\"#....#..\""), "{text}");
+}
+
+#[test]
+fn the_settings_panel_types_the_name_and_steps_the_target_by_keys_and_pad() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!("SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers)");
+        return;
+    };
+    let dir = temp_dir("editor-settings");
+    let file = dir.join("named.ron");
+    let mut s = Script::new();
+    // Tab opens the panel on its first row, the name: Enter types, eleven Backspaces clear
+    // "New Kitchen", "Bo" and Enter keep it (one edit).
+    s.step("Tap(Tab)").step("Tap(Enter)");
+    for _ in 0.."New Kitchen".len() {
+        s.step("Tap(Backspace)");
+    }
+    s.step("Type('B')").step("Type('o')").step("Tap(Enter)");
+    // Down three rows to the target: Right twice (+20), Left once (-10); the pad's South once
+    // more (+10); Ctrl+Z takes that back.
+    s.step("Tap(ArrowDown)").step("Tap(ArrowDown)").step("Tap(ArrowDown)");
+    s.step("Tap(ArrowRight)").step("Tap(ArrowRight)").step("Tap(ArrowLeft)");
+    s.step("ConnectPad").step("PadTap(South)").chord("KeyZ");
+    // Esc closes the panel (the editor stays), then Ctrl+S saves.
+    s.step("Tap(Escape)").chord("KeyS");
+    let (ok, lines, all) = run_editor(&xvfb, &dir, &file, &s, &["--new", "9x7"]);
+    assert!(ok, "the editor failed:\n{all}");
+    let whats: Vec<String> = changes(&lines).into_iter().map(|c| c.0).collect();
+    assert_eq!(whats, ["edit", "edit", "edit", "edit", "edit", "undo"], "{lines:#?}");
+    assert!(lines.iter().any(|l| l == "editor: settings closed"), "{lines:#?}");
+    let report = lines.iter().find(|l| l.starts_with("editor report:")).expect("a report");
+    assert!(report.starts_with("editor report: state Editor,"), "Esc only closed the panel");
+    let text = std::fs::read_to_string(&file).expect("the saved file");
+    assert!(text.contains("name: \"Bo\","), "{text}");
+    assert!(text.contains("target_score: 110,"), "{text}");
+}
+
+#[test]
+fn publish_runs_off_the_window_and_says_why_it_refused() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!("SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers)");
+        return;
+    };
+    let dir = temp_dir("editor-publish");
+    let file = dir.join("duel.ron");
+    let source = std::fs::read_dir(root().join("levels_versus"))
+        .expect("levels_versus/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "ron") && !p.ends_with("index.ron"))
+        .expect("a versus kitchen");
+    std::fs::copy(&source, &file).expect("copy a versus kitchen");
+    let mut s = Script::new();
+    // An unsaved change: Publish refuses at once (it proves the file on disk). Undone, Ctrl+P
+    // starts the publish on its thread, whose answer (a versus kitchen is not proved as co-op)
+    // comes back to the panel.
+    s.tool(1).step("Tap(Space)").chord("KeyP").chord("KeyZ").chord("KeyP");
+    s.steps.push("(wait: 60, then: Point(1.0, 1.0))".into());
+    let (ok, lines, all) = run_editor(&xvfb, &dir, &file, &s, &[]);
+    assert!(ok, "the editor failed:\n{all}");
+    let said = |part: &str| lines.iter().position(|l| l.contains(part));
+    let unsaved = said("not published: save first").expect("refused unsaved");
+    let started = said("editor: publishing: proving").expect("started");
+    let refused = said("editor: publish: PUBLISH_REFUSED").expect("its answer");
+    assert!(unsaved < started && started < refused, "{lines:#?}");
+    assert!(lines[refused].contains("versus kitchen"), "{lines:#?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("editor: playtest")),
+        "Ctrl+P is not P: {lines:#?}"
+    );
 }

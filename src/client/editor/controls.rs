@@ -2,13 +2,15 @@
 //! gamepad — or the input script — produced): the cursor, the tool, painting, undo, redo and
 //! save. Keyboard: arrows or WASD move, Space or Enter paints, Delete paints floor, Q / E pick
 //! the tool, Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, Ctrl+S save. Mouse: the pointer is the
-//! cursor, the left button paints (hold and drag), the right paints floor. Gamepad alone: the
-//! d-pad moves, South paints, East paints floor, the bumpers pick the tool, West undoes, North
-//! redoes, Select saves.
+//! cursor, the left button paints (hold and drag), the right paints floor. Shift + an arrow
+//! adds a line of wall at that edge, Alt + an arrow takes the edge's line away. Gamepad alone:
+//! the d-pad or left stick moves, South paints, East paints floor, the bumpers pick the tool,
+//! West undoes, North redoes, Select saves; LT + d-pad adds a line, RT + d-pad takes one away.
 
 use super::doc::EditorDoc;
 use super::layout::GridLayout;
-use crate::level::edit::{Brush, Edit};
+use super::settings_panel::SettingsPanel;
+use crate::level::edit::{Brush, Edge, Edit};
 use bevy::input::ButtonState;
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
@@ -29,12 +31,49 @@ fn cycle_tool(ed: &mut EditorDoc, step: i32) {
     ed.brush = (ed.brush as i32 + step).rem_euclid(n) as usize;
 }
 
+/// The arrow keys' edges: Shift + arrow adds a line there, Alt + arrow takes one away.
+const EDGE_KEYS: [(KeyCode, Edge); 4] = [
+    (KeyCode::ArrowUp, Edge::Top),
+    (KeyCode::ArrowDown, Edge::Bottom),
+    (KeyCode::ArrowLeft, Edge::Left),
+    (KeyCode::ArrowRight, Edge::Right),
+];
+
+/// The d-pad's edges, for the triggers' resize (LT + d-pad adds, RT + d-pad takes away).
+const EDGE_PADS: [(GamepadButton, Edge); 4] = [
+    (GamepadButton::DPadUp, Edge::Top),
+    (GamepadButton::DPadDown, Edge::Bottom),
+    (GamepadButton::DPadLeft, Edge::Left),
+    (GamepadButton::DPadRight, Edge::Right),
+];
+
+/// A line added at (or taken from) an edge; the cursor moves with the kitchen and stays on it.
+fn resize(ed: &mut EditorDoc, edge: Edge, grow: bool) {
+    let before = ed.doc.size();
+    ed.apply(&if grow { Edit::AddLine(edge) } else { Edit::RemoveLine(edge) });
+    if ed.doc.size() == before {
+        return;
+    }
+    let step = if grow { 1 } else { -1 };
+    match edge {
+        Edge::Top => nudge(ed, (0, step)),
+        Edge::Left => nudge(ed, (step, 0)),
+        Edge::Bottom | Edge::Right => nudge(ed, (0, 0)),
+    }
+}
+
 fn paint(ed: &mut EditorDoc, brush: Brush) {
     let cell = ed.cursor;
     ed.apply(&Edit::Paint { cell, brush });
 }
 
-pub(super) fn steer_with_keys(keys: Res<ButtonInput<KeyCode>>, mut ed: ResMut<EditorDoc>) {
+pub(super) fn steer_with_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    panel: Option<Res<SettingsPanel>>,
+    mut ed: ResMut<EditorDoc>,
+) {
+    // With the settings panel open only the Ctrl chords (undo, redo, save) are the grid's.
+    let open = panel.is_some_and(|p| p.open);
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     if ctrl {
@@ -44,6 +83,18 @@ pub(super) fn steer_with_keys(keys: Res<ButtonInput<KeyCode>>, mut ed: ResMut<Ed
             ed.undo();
         } else if keys.just_pressed(KeyCode::KeyS) {
             ed.save();
+        }
+        return;
+    }
+    if open {
+        return;
+    }
+    let alt = keys.any_pressed([KeyCode::AltLeft, KeyCode::AltRight]);
+    if shift || alt {
+        for (key, edge) in EDGE_KEYS {
+            if keys.just_pressed(key) {
+                resize(&mut ed, edge, shift);
+            }
         }
         return;
     }
@@ -119,8 +170,66 @@ pub(super) fn steer_with_pointer(
     }
 }
 
-pub(super) fn steer_with_pad(pads: Query<&Gamepad>, mut ed: ResMut<EditorDoc>) {
+/// How far the left stick must lean to move the cursor (one cell a lean: back to the middle
+/// before the next).
+const STICK_LEAN: f32 = 0.6;
+
+/// The direction a stick leans, if it leans far enough: the larger axis wins.
+fn stick_step(at: Vec2) -> Option<(i32, i32)> {
+    if at.x.abs().max(at.y.abs()) < STICK_LEAN {
+        return None;
+    }
+    // Stick up is +y; the grid's rows grow downward.
+    Some(if at.x.abs() >= at.y.abs() {
+        (at.x.signum() as i32, 0)
+    } else {
+        (0, -(at.y.signum() as i32))
+    })
+}
+
+pub(super) fn steer_with_pad(
+    pads: Query<&Gamepad>,
+    panel: Option<Res<SettingsPanel>>,
+    mut leaning: Local<Option<(i32, i32)>>,
+    mut ed: ResMut<EditorDoc>,
+) {
+    // With the settings panel open the d-pad and South / East are the panel's; undo, redo
+    // and save stay the grid's.
+    if panel.is_some_and(|p| p.open) {
+        for pad in &pads {
+            if pad.just_pressed(GamepadButton::West) {
+                ed.undo();
+            }
+            if pad.just_pressed(GamepadButton::North) {
+                ed.redo();
+            }
+            if pad.just_pressed(GamepadButton::Select) {
+                ed.save();
+            }
+        }
+        return;
+    }
+    let lean = pads.iter().find_map(|p| stick_step(p.left_stick()));
+    if let Some(step) = lean
+        && *leaning != lean
+    {
+        nudge(&mut ed, step);
+    }
+    *leaning = lean;
     for pad in &pads {
+        // The triggers held: the d-pad resizes (LT adds a line, RT takes one away), and the
+        // other buttons belong to the triggers' chords (LT + Select leaves, LT + Start
+        // publishes), not to painting.
+        let (lt, rt) =
+            (pad.pressed(GamepadButton::LeftTrigger2), pad.pressed(GamepadButton::RightTrigger2));
+        if lt || rt {
+            for (button, edge) in EDGE_PADS {
+                if pad.just_pressed(button) {
+                    resize(&mut ed, edge, lt);
+                }
+            }
+            continue;
+        }
         let moves = [
             (GamepadButton::DPadLeft, (-1, 0)),
             (GamepadButton::DPadRight, (1, 0)),

@@ -19,6 +19,10 @@ pub struct EditorDoc {
     pub revision: u64,
     /// Bots beside the designer in a Playtest (0–3).
     pub bots: u8,
+    /// The text last saved (or opened): leaving with another asks first.
+    clean: String,
+    /// Escape was pressed once with unsaved changes: a second press leaves without saving.
+    pub warned: bool,
 }
 
 impl EditorDoc {
@@ -27,13 +31,15 @@ impl EditorDoc {
         let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         let status = format!("editing {name} ({w}x{h}); Ctrl+S saves it");
         EditorDoc {
-            doc,
             path,
             cursor: (w / 2, h / 2),
             brush: 0,
             status,
             revision: 0,
             bots: bots.min(3),
+            clean: doc.text().to_string(),
+            warned: false,
+            doc,
         }
     }
 
@@ -66,10 +72,39 @@ impl EditorDoc {
         }
     }
 
+    /// Whether the kitchen differs from what was last saved or opened (a draft counts).
+    pub fn unsaved(&self) -> bool {
+        self.doc.text() != self.clean
+    }
+
+    /// After a publish rewrote the file's target: the same target set in the kitchen (one
+    /// undoable edit, so edits made while the bots proved stay), and the kitchen counts as
+    /// saved when it now matches the file.
+    pub fn adopt_published(&mut self) -> Result<(), String> {
+        let bytes = std::fs::read(&self.path).map_err(|e| e.to_string())?;
+        let label = self.path.display().to_string();
+        let on_disk =
+            KitchenDoc::from_text(&bytes, &label, self.doc.book().clone()).map_err(|errors| {
+                errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+            })?;
+        self.apply(&Edit::SetTarget(on_disk.file().target_score));
+        if self.doc.text() == on_disk.text() {
+            self.clean = on_disk.text().to_string();
+        }
+        Ok(())
+    }
+
     pub fn save(&mut self) {
+        let kept = self.doc.text().to_string();
         self.status = match save_doc(&self.doc, &self.path) {
-            Ok(Saved::File(path)) => format!("saved {}", path.display()),
-            Err(e @ SaveError::WouldBreakValidFile { .. }) => e.to_string(),
+            Ok(Saved::File(path)) => {
+                self.clean = kept;
+                format!("saved {}", path.display())
+            }
+            Err(e @ SaveError::WouldBreakValidFile { .. }) => {
+                self.clean = kept;
+                e.to_string()
+            }
             Err(e) => format!("not saved: {e}"),
         };
         println!("editor: {}", self.status);
@@ -77,6 +112,7 @@ impl EditorDoc {
 
     fn changed(&mut self, what: &str) {
         self.revision += 1;
+        self.warned = false;
         let problems = self.doc.problems();
         let listed: Vec<String> = problems
             .iter()

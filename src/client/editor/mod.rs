@@ -8,11 +8,14 @@
 pub mod controls;
 pub mod doc;
 pub mod layout;
+pub mod leave;
 pub mod open;
 pub mod panel;
 pub mod playtest;
+pub mod publish;
 pub mod scene;
 pub mod script;
+pub mod settings_panel;
 
 use crate::client::local::PlaytestLevel;
 use crate::client::state::AppState;
@@ -24,10 +27,16 @@ pub struct EditorPlugin;
 
 impl Plugin for EditorPlugin {
     fn build(&self, app: &mut App) {
-        let editing = in_state(AppState::Editor);
+        let editing = in_state(AppState::Editor).and_then(resource_exists::<doc::EditorDoc>);
         app.add_systems(
             OnEnter(AppState::Editor),
-            (panel::spawn_panel, scene::mark_redraw, playtest::end_playtest),
+            (
+                panel::spawn_panel,
+                settings_panel::spawn_settings,
+                scene::mark_redraw,
+                playtest::end_playtest,
+            )
+                .run_if(resource_exists::<doc::EditorDoc>),
         );
         app.add_systems(
             Update,
@@ -35,14 +44,20 @@ impl Plugin for EditorPlugin {
                 .run_if(in_state(AppState::Playing).and_then(resource_exists::<PlaytestLevel>)),
         );
         app.add_systems(OnExit(AppState::Editor), scene::restore_camera);
+        app.add_systems(OnEnter(AppState::Menu), leave::clear_bench);
         app.add_systems(OnEnter(AppState::Title), open::skip_title);
         app.add_systems(
             Update,
             (
                 controls::steer_with_keys,
-                controls::steer_with_pointer,
+                controls::steer_with_pointer.run_if(settings_panel::settings_closed),
                 controls::steer_with_pad,
-                playtest::start_playtest,
+                playtest::start_playtest.run_if(settings_panel::settings_closed),
+                publish::start_publish,
+                publish::follow_publish.run_if(resource_exists::<publish::Publishing>),
+                leave::leave_editor.run_if(settings_panel::settings_closed),
+                // Last: a key that opens or closes the panel means nothing else this frame.
+                settings_panel::steer_settings,
             )
                 .chain()
                 .in_set(FrameSystems::Steer)
@@ -50,7 +65,12 @@ impl Plugin for EditorPlugin {
         );
         app.add_systems(
             Update,
-            (scene::redraw_kitchen, scene::place_cursor, panel::paint_panel)
+            (
+                scene::redraw_kitchen,
+                scene::place_cursor,
+                panel::paint_panel,
+                settings_panel::paint_settings,
+            )
                 .chain()
                 .in_set(FrameSystems::Paint)
                 .run_if(editing.clone()),

@@ -6,6 +6,7 @@ use crate::client::args::PlayArgs;
 use crate::client::state::AppState;
 use crate::level::edit::KitchenDoc;
 use crate::level::edit::document::parse_size;
+use crate::level::edit::save::is_draft;
 use crate::level::{builtin_recipes, load_recipes_file};
 use crate::sim::recipe_book::RecipeBook;
 use bevy::prelude::*;
@@ -69,27 +70,8 @@ fn read_book(path: &Path) -> Result<RecipeBook, OpenError> {
 /// The document the window opens on, and the window's arguments.
 pub fn open_doc(args: &EditArgs) -> Result<(EditorDoc, PlayArgs), OpenError> {
     let size = parse_window(&args.size).ok_or_else(|| OpenError::WindowSize(args.size.clone()))?;
-    let book = Arc::new(read_book(&args.recipes)?);
-    let label = args.file.display().to_string();
-    let doc = match &args.new {
-        Some(wxh) => {
-            let size = parse_size(wxh)?;
-            if args.file.exists() {
-                return Err(OpenError::Exists(args.file.clone()));
-            }
-            let id =
-                args.file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            KitchenDoc::new_blank(&id, size, book, &label)
-        }
-        None => {
-            let bytes = std::fs::read(&args.file)
-                .map_err(|source| OpenError::Unreadable { path: args.file.clone(), source })?;
-            KitchenDoc::from_text(&bytes, &label, book).map_err(|errors| {
-                let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-                OpenError::NotALevel(lines.join("\n"))
-            })?
-        }
-    };
+    let new = args.new.as_deref().map(parse_size).transpose()?;
+    let doc = open_kitchen(&args.file, new, &args.recipes, args.bots)?;
     let play = PlayArgs {
         size,
         bots: args.bots,
@@ -97,7 +79,48 @@ pub fn open_doc(args: &EditArgs) -> Result<(EditorDoc, PlayArgs), OpenError> {
         recipes: args.recipes.clone(),
         ..PlayArgs::default()
     };
-    Ok((EditorDoc::new(doc, args.file.clone(), args.bots), play))
+    Ok((doc, play))
+}
+
+/// The kitchen in `file` (a draft's text when `file` is `NAME.draft.ron`, saved to `NAME.ron`),
+/// or a new `new`-sized one saved to `file`, checked against the book at `recipes`: what
+/// `edit FILE` and the main menu's workshop both open.
+pub fn open_kitchen(
+    file: &Path,
+    new: Option<(usize, usize)>,
+    recipes: &Path,
+    bots: u8,
+) -> Result<EditorDoc, OpenError> {
+    let book = Arc::new(read_book(recipes)?);
+    let label = file.display().to_string();
+    let doc = match new {
+        Some(size) => {
+            if file.exists() {
+                return Err(OpenError::Exists(file.to_path_buf()));
+            }
+            let id = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            KitchenDoc::new_blank(&id, size, book, &label)
+        }
+        None => {
+            let bytes = std::fs::read(file)
+                .map_err(|source| OpenError::Unreadable { path: file.to_path_buf(), source })?;
+            KitchenDoc::from_text(&bytes, &label, book).map_err(|errors| {
+                let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                OpenError::NotALevel(lines.join("\n"))
+            })?
+        }
+    };
+    // A draft is the unfinished edit of its level: saving goes to the level's file (and back
+    // to the draft while the kitchen has problems).
+    let path = if is_draft(file) { level_of_draft(file) } else { file.to_path_buf() };
+    Ok(EditorDoc::new(doc, path, bots))
+}
+
+/// `levels/x.draft.ron` → `levels/x.ron`.
+fn level_of_draft(draft: &Path) -> PathBuf {
+    let name = draft.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let stem = name.strip_suffix(".draft.ron").unwrap_or(&name);
+    draft.with_file_name(format!("{stem}.ron"))
 }
 
 fn parse_window(s: &str) -> Option<(u32, u32)> {

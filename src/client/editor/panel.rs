@@ -6,7 +6,7 @@ use super::doc::EditorDoc;
 use super::layout::{GridLayout, PANEL_PX};
 use crate::client::state::AppState;
 use crate::client::theme::{DIM, GOLD, INK, PLAIN, font};
-use crate::level::edit::Brush;
+use crate::level::edit::{Brush, Problem};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
@@ -27,11 +27,16 @@ const BACK: Color = Color::srgba(0.06, 0.07, 0.1, 0.92);
 /// Problems listed in the panel; the rest are counted.
 const LISTED: usize = 12;
 const KEYS: &str = "Arrows/WASD or mouse: cursor   Space/click: paint   Del/right-click: floor\n\
-Q/E: tool   Ctrl+Z undo   Ctrl+Y redo   Ctrl+S save\n\
-P: Playtest (Esc back)   B: bots beside you\n\
-Pad: d-pad, A paint, B floor, LB/RB tool, X undo, Y redo, Select save, Start Playtest";
+Q/E: tool   Ctrl+Z undo   Ctrl+Y redo   Ctrl+S save   Esc: menu\n\
+Shift+arrow: add a line at that edge   Alt+arrow: remove it\n\
+Tab: settings   P: Playtest (Esc back)   B: bots beside you   Ctrl+P: publish\n\
+Pad: d-pad/stick, A paint, B floor, LB/RB tool, X undo, Y redo, Select save, Start Playtest,\n\
+LT+d-pad add a line, RT+d-pad remove one, R3 settings, LT+Start publish, LT+Select menu";
 
 pub(super) fn spawn_panel(mut commands: Commands) {
+    // The texts are new and empty: what they showed before is forgotten, so the first frame
+    // writes them (on every entry: from the chooser, and back from a Playtest).
+    commands.insert_resource(Shown::default());
     let scope = DespawnOnExit(AppState::Editor);
     commands.spawn((
         Node { position_type: PositionType::Absolute, left: px(16.0), top: px(12.0), ..default() },
@@ -66,7 +71,7 @@ pub(super) fn spawn_panel(mut commands: Commands) {
 
 /// What the panel last showed: the kitchen's revision, the tool, the cursor, the status, the
 /// window.
-#[derive(Default, PartialEq)]
+#[derive(Resource, Default, PartialEq)]
 pub(super) struct Shown(Option<(u64, usize, (usize, usize), String, u32, u32)>);
 
 pub(super) fn paint_panel(
@@ -74,7 +79,7 @@ pub(super) fn paint_panel(
     windows: Query<&Window, With<PrimaryWindow>>,
     mut texts: Query<(&PanelText, &mut Text)>,
     tags: Query<Entity, With<CellTag>>,
-    mut shown: Local<Shown>,
+    mut shown: ResMut<Shown>,
     mut commands: Commands,
 ) {
     let Ok(window) = windows.single() else { return };
@@ -91,8 +96,13 @@ pub(super) fn paint_panel(
     }
     *shown = now;
     for (which, mut text) in &mut texts {
+        let line = header(&ed);
+        if *which == PanelText::Header && text.0 != line {
+            // Said on stdout too: the tests see the editor drawn on every entry.
+            println!("editor: showing {line}");
+        }
         text.0 = match which {
-            PanelText::Header => header(&ed),
+            PanelText::Header => line,
             PanelText::Tools => tools(&ed),
             PanelText::Problems => problems(&ed),
             PanelText::Status => ed.status.clone(),
@@ -152,18 +162,32 @@ fn tools(ed: &EditorDoc) -> String {
     s
 }
 
+/// The problems in two groups: those of the whole kitchen first (no cell shows them), then
+/// those on a cell, each with the number its cell carries.
 fn problems(ed: &EditorDoc) -> String {
     let all = ed.doc.problems();
     if all.is_empty() {
         return "No problems: the kitchen is valid.".into();
     }
+    let numbered: Vec<(usize, &Problem)> =
+        all.iter().enumerate().map(|(i, p)| (i + 1, p)).collect();
+    let (whole, placed): (Vec<_>, Vec<_>) =
+        numbered.into_iter().partition(|(_, p)| p.cell.is_none());
     let mut s = format!("{} problem(s):", all.len());
-    for (i, p) in all.iter().take(LISTED).enumerate() {
-        let at = p.cell.map(|(x, y)| format!(" ({x}, {y})")).unwrap_or_default();
-        s.push_str(&format!("\n{}. {}{at}: {}", i + 1, p.code, p.message));
+    let mut listed = 0;
+    for (heading, group) in [("The whole kitchen:", whole), ("On the grid:", placed)] {
+        if group.is_empty() || listed >= LISTED {
+            continue;
+        }
+        s.push_str(&format!("\n{heading}"));
+        for (n, p) in group.iter().take(LISTED - listed) {
+            let at = p.cell.map(|(x, y)| format!(" ({x}, {y})")).unwrap_or_default();
+            s.push_str(&format!("\n{n}. {}{at}: {}", p.code, p.message));
+            listed += 1;
+        }
     }
-    if all.len() > LISTED {
-        s.push_str(&format!("\n... and {} more", all.len() - LISTED));
+    if all.len() > listed {
+        s.push_str(&format!("\n... and {} more", all.len() - listed));
     }
     s
 }

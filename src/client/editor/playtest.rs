@@ -21,8 +21,12 @@ pub(super) fn start_playtest(
         ed.bots = (ed.bots + 1) % 4;
         ed.status = format!("Playtest with {} bot(s)", ed.bots);
     }
-    let asked = keys.just_pressed(KeyCode::KeyP)
-        || pads.iter().any(|p| p.just_pressed(GamepadButton::Start));
+    // Ctrl+P and LT + Start publish (`publish.rs`).
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let asked = keys.just_pressed(KeyCode::KeyP) && !ctrl
+        || pads.iter().any(|p| {
+            p.just_pressed(GamepadButton::Start) && !p.pressed(GamepadButton::LeftTrigger2)
+        });
     if !asked {
         return;
     }

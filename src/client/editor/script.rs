@@ -1,8 +1,10 @@
 //! `edit --script FILE`: timed input events written into Bevy's own input messages (key,
 //! pointer and mouse-button messages, as the window's event loop writes them), so the editor
-//! reads them through the same systems as a person's devices; then an optional screenshot, a
-//! report line and exit 0. The tests drive the editor — and a Playtest and the way back —
-//! this way under Xvfb.
+//! reads them through the same systems as a person's devices — a gamepad as `bevy_gilrs`
+//! would plug it in and press it, through `bevy_input`'s gamepad systems; then an optional
+//! screenshot, a report line and exit 0. The tests drive the editor — a Playtest and the way
+//! back, and from `play --input-script` the menus into the workshop and out — this way under
+//! Xvfb.
 //!
 //! ```ron
 //! EditorScript(steps: [
@@ -19,6 +21,10 @@ use super::layout::GridLayout;
 use crate::client::capture::shot::PipelinesSettled;
 use crate::client::state::AppState;
 use bevy::input::ButtonState;
+use bevy::input::gamepad::{
+    GamepadConnection, GamepadConnectionEvent, RawGamepadAxisChangedEvent,
+    RawGamepadButtonChangedEvent, RawGamepadEvent,
+};
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
@@ -42,6 +48,20 @@ pub enum Step {
     Up(MouseButton),
     /// The pointer to a cell's centre and a left click (release on the next frame).
     ClickCell(usize, usize),
+    /// A gamepad plugged in: an entity and its connection messages, as `bevy_gilrs` writes
+    /// them, so `bevy_input`'s own systems make it a `Gamepad`.
+    ConnectPad,
+    /// A button of the connected gamepad down (value 1) or up (value 0), as raw gamepad
+    /// messages that `bevy_input` filters into the `Gamepad`'s state.
+    PadPress(GamepadButton),
+    PadRelease(GamepadButton),
+    /// Down now, up on the next frame.
+    PadTap(GamepadButton),
+    /// A character typed (a key down with its text, up on the next frame), as a keyboard
+    /// layout makes it: the settings panel's name and hint read these.
+    Type(char),
+    /// An axis of the connected gamepad to a value (-1 to 1), as a raw axis message.
+    PadAxis(GamepadAxis, f32),
 }
 
 /// A step after `wait` frames (counted from the step before, in the editor or a Playtest).
@@ -78,6 +98,8 @@ pub struct ScriptRun {
     shot_done: bool,
     /// Frames since the last step (the last change settles before the picture).
     after: u32,
+    /// The gamepad `ConnectPad` plugged in.
+    pad: Option<Entity>,
 }
 
 impl ScriptRun {
@@ -91,6 +113,7 @@ impl ScriptRun {
             shot_asked: false,
             shot_done: false,
             after: 0,
+            pad: None,
         }
     }
 }
@@ -113,18 +136,63 @@ fn play_script(
     mut run: ResMut<ScriptRun>,
     state: Res<State<AppState>>,
     ed: Option<Res<EditorDoc>>,
-    windows: Query<(Entity, &Window), With<PrimaryWindow>>,
+    mut windows: Query<(Entity, &mut Window), With<PrimaryWindow>>,
     mut keys: MessageWriter<KeyboardInput>,
     mut moves: MessageWriter<CursorMoved>,
     mut buttons: MessageWriter<MouseButtonInput>,
+    mut pad_raw: MessageWriter<RawGamepadEvent>,
+    mut pad_connections: MessageWriter<GamepadConnectionEvent>,
+    mut pad_buttons: MessageWriter<RawGamepadButtonChangedEvent>,
+    mut pad_axes: MessageWriter<RawGamepadAxisChangedEvent>,
+    mut commands: Commands,
 ) {
-    // The script runs in the editor and in a Playtest, never on the loading screen.
-    if !matches!(state.get(), AppState::Editor | AppState::Playing) {
+    // The script runs from the title on (the editor, a Playtest, the menus), never on the
+    // loading screen, whose length varies.
+    if matches!(state.get(), AppState::Loading) {
         return;
     }
-    let Ok((window, win)) = windows.single() else { return };
+    let run = &mut *run;
+    let Ok((window, mut win)) = windows.single_mut() else { return };
     let layout = ed.map(|e| GridLayout::fit(e.doc.size(), Vec2::new(win.width(), win.height())));
+    // Where the pointer went, written into the window as winit does with each move (the UI's
+    // hover reads it there, the editor from the move messages).
+    let mut pointer = None;
+    let pad = &mut run.pad;
     let mut send = |step: Step, later: &mut Vec<Step>| match step {
+        Step::ConnectPad => {
+            let entity = commands.spawn_empty().id();
+            *pad = Some(entity);
+            let connection = GamepadConnection::Connected {
+                name: "script pad".into(),
+                vendor_id: None,
+                product_id: None,
+            };
+            let event = GamepadConnectionEvent::new(entity, connection);
+            pad_raw.write(event.clone().into());
+            pad_connections.write(event);
+        }
+        Step::PadAxis(axis, value) => {
+            let Some(entity) = *pad else {
+                println!("editor script: {step:?} before ConnectPad: no gamepad to move");
+                return;
+            };
+            let event = RawGamepadAxisChangedEvent::new(entity, axis, value);
+            pad_raw.write(event.into());
+            pad_axes.write(event);
+        }
+        Step::PadPress(button) | Step::PadRelease(button) | Step::PadTap(button) => {
+            let Some(entity) = *pad else {
+                println!("editor script: {step:?} before ConnectPad: no gamepad to press");
+                return;
+            };
+            let value = if matches!(step, Step::PadRelease(_)) { 0.0 } else { 1.0 };
+            let event = RawGamepadButtonChangedEvent::new(entity, button, value);
+            pad_raw.write(event.into());
+            pad_buttons.write(event);
+            if let Step::PadTap(button) = step {
+                later.push(Step::PadRelease(button));
+            }
+        }
         Step::Press(key) | Step::Release(key) | Step::Tap(key) => {
             let state = if matches!(step, Step::Release(_)) {
                 ButtonState::Released
@@ -143,11 +211,26 @@ fn play_script(
                 later.push(Step::Release(key));
             }
         }
+        Step::Type(c) => {
+            for state in [ButtonState::Pressed, ButtonState::Released] {
+                let unknown = bevy::input::keyboard::NativeKeyCode::Unidentified;
+                keys.write(KeyboardInput {
+                    key_code: KeyCode::Unidentified(unknown),
+                    logical_key: Key::Character(c.to_string().into()),
+                    state,
+                    text: (state == ButtonState::Pressed).then(|| c.to_string().into()),
+                    repeat: false,
+                    window,
+                });
+            }
+        }
         Step::Point(x, y) => {
+            pointer = Some(Vec2::new(x, y));
             moves.write(CursorMoved { window, position: Vec2::new(x, y), delta: None });
         }
         Step::PointCell(x, y) | Step::ClickCell(x, y) => {
             if let Some(layout) = layout {
+                pointer = Some(layout.centre_of((x, y)));
                 moves.write(CursorMoved {
                     window,
                     position: layout.centre_of((x, y)),
@@ -189,6 +272,9 @@ fn play_script(
         run.after = 0;
     }
     run.releases = later;
+    if let Some(at) = pointer {
+        win.set_cursor_position(Some(at));
+    }
 }
 
 fn finish_script(
@@ -215,7 +301,12 @@ fn finish_script(
         }
         return;
     }
-    if let Some(ed) = ed {
+    let Some(ed) = ed else {
+        println!("editor report: state {:?}, no kitchen on the bench", state.get());
+        exit.write(AppExit::Success);
+        return;
+    };
+    {
         let problems = ed.doc.problems().len();
         let (w, h) = ed.doc.size();
         println!(

@@ -1,6 +1,6 @@
 //! The main menu: play (alone, with a bot, Moving Day), the daily and a random generated
-//! kitchen and saving the random one (native), the level select, Play online, Host and Join
-//! (native), settings and quit; the cooks who joined on it, and why a round or a hosted game
+//! kitchen and saving the random one (native), the level select, the kitchen workshop, Play
+//! online, Host and Join (native), settings and quit; the cooks who joined on it, and why a round or a hosted game
 //! could not start. Back on it, the window plays locally again.
 
 use crate::client::args::Options;
@@ -53,7 +53,7 @@ impl Plugin for MainMenuPlugin {
     }
 }
 
-/// The main menu holds up to 13 lines (the generated kitchens' three among them): tighter than
+/// The main menu holds up to 14 lines (the generated kitchens' three among them): tighter than
 /// the other screens' so the title, every line and the notes under them fit a 720p window.
 const MAIN_MENU_TEXT: f32 = 21.0;
 const MAIN_MENU_GAP: f32 = 6.0;
@@ -87,6 +87,7 @@ fn spawn_main_menu(
     items.push((MenuAction::LevelSelect, "Level select".into()));
     #[cfg(not(target_arch = "wasm32"))]
     items.extend([
+        (MenuAction::Workshop, "Kitchen workshop".into()),
         (MenuAction::PlayOnline, "Play online".into()),
         (MenuAction::Host, "Host a LAN game".into()),
         (MenuAction::Join, "Join a game".into()),
@@ -151,6 +152,7 @@ fn answer_main_menu(
         }
         MenuAction::Tandem => next.set(AppState::TandemSetup),
         MenuAction::LevelSelect => next.set(AppState::LevelSelect),
+        MenuAction::Workshop => next.set(AppState::Workshop),
         MenuAction::Settings => next.set(AppState::Settings),
         MenuAction::Join => next.set(AppState::Join),
         MenuAction::PlayOnline => next.set(AppState::PlayOnline),

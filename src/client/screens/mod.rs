@@ -1,5 +1,5 @@
 //! The menu screens, a file each: the title, the main menu, settings, level select, Host, Join
-//! and Play online (native), and the loading screen; `nav` steers them all, `join_form` is the Join
+//! Play online and the kitchen workshop's chooser (native), and the loading screen; `nav` steers them all, `join_form` is the Join
 //! screen's form, `paste` its clipboard. [`MenuScreensPlugin`] adds every menu screen (the
 //! loading screen is added first, on its own, by the app).
 
@@ -18,6 +18,8 @@ pub mod paste;
 pub mod play_online;
 pub mod settings;
 pub mod title;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod workshop;
 
 use bevy::prelude::*;
 
@@ -38,6 +40,7 @@ impl Plugin for MenuScreensPlugin {
             host::HostScreenPlugin,
             join::JoinScreenPlugin,
             play_online::PlayOnlineScreenPlugin,
+            workshop::WorkshopPlugin,
         ));
     }
 }

@@ -52,6 +52,12 @@ pub enum MenuAction {
     RandomKitchen,
     /// Main menu: save the random kitchen last played into the levels folder (native builds).
     SaveKitchen,
+    /// Main menu: the kitchen workshop's chooser (native builds).
+    Workshop,
+    /// Workshop: a new kitchen (Left / Right step its size; confirmed, the editor on it).
+    NewKitchen,
+    /// Workshop: the editor on this level file (or draft).
+    EditKitchen(std::path::PathBuf),
     /// Main menu: host a LAN game (native builds).
     Host,
     /// Main menu: join a game (native builds).
@@ -85,12 +91,15 @@ pub struct MenuChoice {
     pub action: MenuAction,
     /// Left was pressed: a stepping line (volume, an option) steps down.
     pub left: bool,
+    /// Left or Right stepped the line (not a confirm): the workshop's new-kitchen size line
+    /// steps then and opens the editor when confirmed.
+    pub stepped: bool,
 }
 
 impl MenuChoice {
     /// A line chosen by confirming it (a click, the action button, `--screen`).
     pub fn of(action: MenuAction) -> Self {
-        Self { action, left: false }
+        Self { action, left: false, stepped: false }
     }
 }
 
@@ -128,6 +137,7 @@ pub fn in_menu(state: Res<State<AppState>>) -> bool {
             | AppState::Host
             | AppState::Join
             | AppState::PlayOnline
+            | AppState::Workshop
     )
 }
 
@@ -248,6 +258,7 @@ pub fn steer_menu(
         cursor.0 += column;
     }
     let mut chosen = None;
+    let mut stepped = false;
     for (item, interaction) in &items {
         match interaction {
             Interaction::Pressed => chosen = Some(item.action.clone()),
@@ -260,16 +271,18 @@ pub fn steer_menu(
                 | MenuAction::Access(_)
                 | MenuAction::Assist(_)
                 | MenuAction::Survival
+                | MenuAction::NewKitchen
         );
         if item.index == cursor.0 && (p.confirm || (steps && (p.left || p.right))) {
             chosen = Some(item.action.clone());
+            stepped = !p.confirm;
         }
     }
     if p.back && *state.get() != AppState::Menu {
         next.set(AppState::Menu);
     }
     if let Some(action) = chosen {
-        commands.trigger(MenuChoice { action, left: p.left });
+        commands.trigger(MenuChoice { action, left: p.left, stepped });
     }
 }
 

@@ -5,7 +5,11 @@ use std::collections::BTreeMap;
 
 use super::brush::{Brush, brush_of_char};
 use crate::level::compile::builtin_glyph;
-use crate::level::schema::{HazardFile, LevelFile, TileSpec};
+use crate::level::limits::MAX_GRID_SIDE;
+use crate::level::schema::{CellFile, HazardFile, LevelFile, TileSpec};
+
+/// The smallest kitchen a new one or a resize makes: a wall round one floor cell.
+pub const MIN_NEW_SIDE: usize = 3;
 
 /// One change to the kitchen. Painting is cell by cell; every other field is set whole.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,6 +35,19 @@ pub enum Edit {
     SetDeadline(f64),
     SetMissPenalty(i64),
     SetHazards(Vec<HazardFile>),
+    /// A line of wall added outside an edge (the grid one row or column larger).
+    AddLine(Edge),
+    /// The line at an edge taken away, with the hazard and team cells on it.
+    RemoveLine(Edge),
+}
+
+/// An edge of the grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edge {
+    Top,
+    Bottom,
+    Left,
+    Right,
 }
 
 /// Why an edit was refused; the document is unchanged.
@@ -42,6 +59,10 @@ pub enum EditError {
     BadSpawn(u8),
     #[error("no character is free to name {0} in this level's legend")]
     LegendFull(String),
+    #[error(
+        "a kitchen is {MIN_NEW_SIDE}×{MIN_NEW_SIDE} to {MAX_GRID_SIDE}×{MAX_GRID_SIDE} cells: it cannot be {width}×{height}"
+    )]
+    SizeLimit { width: usize, height: usize },
 }
 
 impl Edit {
@@ -63,6 +84,8 @@ impl Edit {
             Edit::SetDeadline(v) => file.orders.deadline = *v,
             Edit::SetMissPenalty(v) => file.orders.miss_penalty = *v,
             Edit::SetHazards(v) => file.hazards.clone_from(v),
+            Edit::AddLine(edge) => resize(file, *edge, true)?,
+            Edit::RemoveLine(edge) => resize(file, *edge, false)?,
         }
         Ok(!same_file(&before, file))
     }
@@ -128,4 +151,72 @@ fn free_char(legend: &BTreeMap<char, TileSpec>) -> Option<char> {
         .chain('a'..='z')
         .chain("!$%&*+:;<=>?@^|~".chars())
         .find(|c| builtin_glyph(*c).is_none() && !legend.contains_key(c))
+}
+
+/// Grows (a line of wall outside `edge`) or shrinks (the line at `edge` gone) the grid. Every
+/// cell a hazard or a team names moves with the kitchen (one along when a line comes or goes
+/// at the top or left), and a cell on a removed line is dropped from its list.
+fn resize(file: &mut LevelFile, edge: Edge, grow: bool) -> Result<(), EditError> {
+    let (width, height) = grid_size(file);
+    let step: isize = if grow { 1 } else { -1 };
+    let (new_w, new_h) = match edge {
+        Edge::Top | Edge::Bottom => (width, height.saturating_add_signed(step)),
+        Edge::Left | Edge::Right => (width.saturating_add_signed(step), height),
+    };
+    let sizes = MIN_NEW_SIDE..=MAX_GRID_SIDE;
+    if !sizes.contains(&new_w) || !sizes.contains(&new_h) {
+        return Err(EditError::SizeLimit { width: new_w, height: new_h });
+    }
+    let wall = char_for(file, Brush::Wall)?;
+    let line: String = std::iter::repeat_n(wall, width).collect();
+    match (edge, grow) {
+        (Edge::Top, true) => file.grid.insert(0, line),
+        (Edge::Bottom, true) => file.grid.push(line),
+        (Edge::Top, false) => drop(file.grid.remove(0)),
+        (Edge::Bottom, false) => drop(file.grid.pop()),
+        (Edge::Left, true) => file.grid.iter_mut().for_each(|r| r.insert(0, wall)),
+        (Edge::Right, true) => file.grid.iter_mut().for_each(|r| r.push(wall)),
+        (Edge::Left, false) => {
+            file.grid.iter_mut().for_each(|r| *r = r.chars().skip(1).collect());
+        }
+        (Edge::Right, false) => {
+            file.grid.iter_mut().for_each(|r| *r = r.chars().take(new_w).collect());
+        }
+    }
+    let shift = match edge {
+        Edge::Top => (0, step as i64),
+        Edge::Left => (step as i64, 0),
+        Edge::Bottom | Edge::Right => (0, 0),
+    };
+    let limit = (new_w as i64, new_h as i64);
+    let moved = |cells: &mut Vec<CellFile>| {
+        // Only cells inside the old grid move; a cell outside it stays outside (the validator
+        // names it) rather than being dropped by a resize.
+        let inside_old =
+            |(x, y): CellFile| x >= 0 && y >= 0 && x < width as i64 && y < height as i64;
+        *cells = cells
+            .iter()
+            .filter_map(|&(x, y)| {
+                if !inside_old((x, y)) {
+                    return Some((x, y));
+                }
+                let (nx, ny) = (x + shift.0, y + shift.1);
+                (nx >= 0 && ny >= 0 && nx < limit.0 && ny < limit.1).then_some((nx, ny))
+            })
+            .collect();
+    };
+    for hazard in &mut file.hazards {
+        match hazard {
+            HazardFile::Spill { cells, .. }
+            | HazardFile::Ice { cells, .. }
+            | HazardFile::Shift { cells, .. } => moved(cells),
+            HazardFile::Cart { path, .. } => moved(path),
+            HazardFile::Fire { .. } => {}
+        }
+    }
+    if let Some(teams) = &mut file.teams {
+        moved(&mut teams.a.windows);
+        moved(&mut teams.b.windows);
+    }
+    Ok(())
 }

@@ -14,8 +14,7 @@ use crate::level::text::{decode_text, parse_ron};
 use crate::sim::kitchen::Level;
 use crate::sim::recipe_book::RecipeBook;
 
-/// The smallest new kitchen: a wall round one floor cell.
-pub const MIN_NEW_SIDE: usize = 3;
+pub use super::command::MIN_NEW_SIDE;
 
 /// Why `--new WxH` was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

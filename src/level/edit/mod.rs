@@ -11,13 +11,15 @@ pub mod command;
 pub mod document;
 pub mod problems;
 pub mod save;
+pub mod settings;
 pub mod write;
 
 #[cfg(test)]
 mod tests;
 
 pub use brush::Brush;
-pub use command::{Edit, EditError};
+pub use command::{Edge, Edit, EditError};
 pub use document::{KitchenDoc, NewKitchenError};
 pub use problems::Problem;
 pub use save::{SaveError, Saved, draft_path, save_doc};
+pub use settings::{Setting, Timing, settings_of};

@@ -203,3 +203,73 @@ fn sizes_are_read_and_bounded() {
     assert_eq!(parse_size("2x7"), Err(NewKitchenError::OutOfRange(2, 7)));
     assert_eq!(parse_size("65x7"), Err(NewKitchenError::OutOfRange(65, 7)));
 }
+
+#[test]
+fn a_line_added_and_removed_at_each_edge_moves_hazard_cells_with_the_kitchen() {
+    let mut doc = KitchenDoc::new_blank("k", (9, 7), book(), "k.ron");
+    let spill = crate::level::schema::HazardFile::Spill {
+        cells: vec![(2, 2), (0, 3)],
+        from: 0.0,
+        lasts: None,
+        every: None,
+    };
+    doc.apply(&Edit::SetHazards(vec![spill])).expect("hazards");
+    let cells = |doc: &KitchenDoc| match &doc.file().hazards[0] {
+        crate::level::schema::HazardFile::Spill { cells, .. } => cells.clone(),
+        _ => unreachable!("a spill was set"),
+    };
+    doc.apply(&Edit::AddLine(Edge::Top)).expect("grow");
+    doc.apply(&Edit::AddLine(Edge::Left)).expect("grow");
+    assert_eq!(doc.size(), (10, 8));
+    assert_eq!(doc.file().grid[0], "##########");
+    assert_eq!(cells(&doc), [(3, 3), (1, 4)]);
+    doc.apply(&Edit::RemoveLine(Edge::Left)).expect("shrink");
+    doc.apply(&Edit::RemoveLine(Edge::Left)).expect("shrink");
+    assert_eq!(cells(&doc), [(1, 3)], "the cell on the removed column went with it");
+    assert_eq!(doc.size(), (8, 8));
+    for _ in 0..4 {
+        doc.undo();
+    }
+    assert_eq!((doc.size(), cells(&doc)), ((9, 7), vec![(2, 2), (0, 3)]), "undone whole");
+    let mut tiny = KitchenDoc::new_blank("t", (3, 3), book(), "t.ron");
+    assert_eq!(
+        tiny.apply(&Edit::RemoveLine(Edge::Bottom)),
+        Err(EditError::SizeLimit { width: 3, height: 2 })
+    );
+}
+
+#[test]
+fn each_settings_row_steps_its_field_and_the_pool_counts_recipes() {
+    let mut doc = KitchenDoc::new_blank("k", (9, 7), book(), "k.ron");
+    let rows = settings_of(doc.file(), doc.book());
+    let salad = doc.book().index_of("salad").expect("salad");
+    assert!(rows.contains(&Setting::Recipe(salad)) && rows[0] == Setting::Name);
+    let step = |doc: &mut KitchenDoc, row, dir| {
+        let edit = settings::step(doc.file(), doc.book(), row, dir).expect("a stepped row");
+        doc.apply(&edit).expect("applied")
+    };
+    assert!(step(&mut doc, Setting::Target, 1));
+    assert_eq!(doc.file().target_score, 110);
+    assert!(step(&mut doc, Setting::Recipe(salad), 1));
+    assert_eq!(doc.file().orders.pool, ["salad", "salad"]);
+    assert!(step(&mut doc, Setting::Recipe(salad), -1));
+    assert!(step(&mut doc, Setting::Recipe(salad), -1));
+    assert!(doc.file().orders.pool.is_empty());
+    assert!(!doc.problems().is_empty(), "an empty pool is a problem the validator names");
+    assert!(!step(&mut doc, Setting::Recipe(salad), -1), "nothing left to take: no undo step");
+    assert!(step(&mut doc, Setting::TimeLimit, -1));
+    assert_eq!(doc.file().time_limit, 170.0);
+    let label = settings::label(doc.file(), doc.book(), Setting::TimeLimit);
+    assert_eq!(label, "Round clock: 170 s");
+    let fire = crate::level::schema::HazardFile::Fire {
+        delay: 1.0,
+        spread_every: (4.0, 6.0),
+        extinguish: 2.0,
+    };
+    doc.apply(&Edit::SetHazards(vec![fire])).expect("fire");
+    let rows = settings_of(doc.file(), doc.book());
+    assert!(rows.contains(&Setting::Hazard(0, Timing::Extinguish)));
+    assert!(step(&mut doc, Setting::Hazard(0, Timing::SpreadMax), 1));
+    let text = doc.text().to_string();
+    assert!(text.contains("spread_every: (4.0, 6.5)"), "{text}");
+}
