@@ -358,33 +358,31 @@ fn the_settings_panel_types_the_name_and_steps_the_target_by_keys_and_pad() {
 }
 
 #[test]
-fn publish_runs_off_the_window_and_says_why_it_refused() {
+fn publish_runs_off_the_window_refuses_unsaved_edits_and_publishes_the_saved_file() {
     let Some(xvfb) = xvfb_run() else {
         eprintln!("SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers)");
         return;
     };
     let dir = temp_dir("editor-publish");
     let file = dir.join("duel.ron");
-    let source = std::fs::read_dir(root().join("levels_versus"))
-        .expect("levels_versus/")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.extension().is_some_and(|x| x == "ron") && !p.ends_with("index.ron"))
-        .expect("a versus kitchen");
+    let source = root().join("levels_versus/split_salad.ron");
     std::fs::copy(&source, &file).expect("copy a versus kitchen");
     let mut s = Script::new();
     // An unsaved change: Publish refuses at once (it proves the file on disk). Undone, Ctrl+P
-    // starts the publish on its thread, whose answer (a versus kitchen is not proved as co-op)
-    // comes back to the panel.
-    s.tool(1).step("Tap(Space)").chord("KeyP").chord("KeyZ").chord("KeyP");
-    s.steps.push("(wait: 60, then: Point(1.0, 1.0))".into());
+    // starts the publish on its thread (a versus kitchen: both teams must score, 1v1 and 2v2),
+    // whose answer comes back to the panel and whose entry lands in the folder's index.
+    s.tool(1).step("ClickCell(1, 1)").chord("KeyP").chord("KeyZ").chord("KeyP");
+    s.steps.push("(wait: 120, then: Point(1.0, 1.0))".into());
     let (ok, lines, all) = run_editor(&xvfb, &dir, &file, &s, &[]);
     assert!(ok, "the editor failed:\n{all}");
     let said = |part: &str| lines.iter().position(|l| l.contains(part));
-    let unsaved = said("not published: save first").expect("refused unsaved");
-    let started = said("editor: publishing: proving").expect("started");
-    let refused = said("editor: publish: PUBLISH_REFUSED").expect("its answer");
-    assert!(unsaved < started && started < refused, "{lines:#?}");
-    assert!(lines[refused].contains("versus kitchen"), "{lines:#?}");
+    let find = |part: &str| said(part).unwrap_or_else(|| panic!("no `{part}`: {lines:#?}"));
+    let unsaved = find("not published: save first");
+    let started = find("editor: publishing: proving");
+    let published = find("editor: publish: published versus `split_salad`");
+    assert!(unsaved < started && started < published, "{lines:#?}");
+    let index = std::fs::read_to_string(dir.join("index.ron")).expect("the folder's index");
+    assert!(index.contains("split_salad") && index.contains("a_wins"), "{index}");
     assert!(
         !lines.iter().any(|l| l.starts_with("editor: playtest")),
         "Ctrl+P is not P: {lines:#?}"
