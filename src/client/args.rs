@@ -184,6 +184,8 @@ pub enum Screen {
     /// Play online: the directory's servers and public rooms, and Quick match (with
     /// `--autoplay`, quick match once the list is in).
     PlayOnline,
+    /// The results board (with `--board URL`): its levels' entries, once the board answered.
+    Board,
 }
 
 impl Screen {
@@ -196,6 +198,7 @@ impl Screen {
             Screen::Host => AppState::Host,
             Screen::Join => AppState::Join,
             Screen::PlayOnline => AppState::PlayOnline,
+            Screen::Board => AppState::Board,
         }
     }
 }

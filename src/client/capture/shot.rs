@@ -145,13 +145,16 @@ fn request_screenshot(
     } else {
         // Play online is looked at once the directory's answer is on it, not before; with
         // `--autoplay` it quick-matches, and the picture is of the room it seated the cooks in.
-        let online = o.screen == Some(crate::client::args::Screen::PlayOnline);
+        use crate::client::args::Screen;
+        let online = o.screen == Some(Screen::PlayOnline);
+        // The results board is looked at once the board's answer is on it, too.
+        let waits = online || o.screen == Some(Screen::Board);
         let quick = online && o.autoplay.is_some();
         let looked_at = match quick {
             true => AppState::Playing,
             false => o.screen.map_or(AppState::Menu, |s| s.state()),
         };
-        if *state.get() == looked_at && !(online && !quick && listed.is_none()) {
+        if *state.get() == looked_at && !(waits && !quick && listed.is_none()) {
             auto.frames_on_menu += 1;
         }
         auto.frames_on_menu >= o.after_frames
