@@ -184,7 +184,8 @@ pub enum Screen {
     /// Play online: the directory's servers and public rooms, and Quick match (with
     /// `--autoplay`, quick match once the list is in).
     PlayOnline,
-    /// The results board (with `--board URL`): its levels' entries, once the board answered.
+    /// The results board (with `--board URL`): its levels' entries, once the board answered
+    /// (with `--autoplay`, its first entry played back, `--after-ticks` counting there).
     Board,
 }
 

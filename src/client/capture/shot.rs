@@ -121,6 +121,8 @@ fn request_screenshot(
         return;
     }
     let hosted_round = o.screen == Some(crate::client::args::Screen::Host) && o.autoplay.is_some();
+    // `--screen board --autoplay`: the first entry's playback, by the room's ticks.
+    let board_watch = o.screen == Some(crate::client::args::Screen::Board) && o.autoplay.is_some();
     if views.iter().any(|v| v.result.is_some()) {
         let dt = time.delta_secs();
         auto.since_verdict = Some(auto.since_verdict.map_or(0.0, |s| s + dt));
@@ -137,6 +139,7 @@ fn request_screenshot(
         || o.daily
         || o.bundle.is_some()
         || hosted_round
+        || board_watch
         || (online.is_some() && o.screen.is_none())
     {
         // A local round, or the window `join` opened on a room (no menu screen named): the

@@ -3,9 +3,10 @@
 //! length in ticks and time — each a menu line (Up / Down, keyboard or gamepad). Confirming one
 //! fetches its bundle, checks it as `play --bundle` does, and plays it back; Escape there comes
 //! back here, Escape here goes to the main menu. Every read runs on a thread (`board_read`): a
-//! slow or dead board shows "Loading…" or its error by name, never a frozen window.
+//! slow or dead board shows "Loading…" or its error by name, never a frozen window. With
+//! `--screen board --autoplay` the first entry is played once listed (the window test).
 
-use crate::client::args::Options;
+use crate::client::args::{Options, Screen};
 use crate::client::local::bundle_playback::{BoardPlayback, PlaybackBundle};
 use crate::client::local::{MenuBots, SelectedLevel};
 use crate::client::screens::board_read::{
@@ -151,18 +152,21 @@ fn spawn_board(world: &mut World) {
     });
 }
 
-/// An entry line chosen: fetch its bundle on a thread (one at a time).
+/// An entry line chosen: fetch its bundle.
 fn answer_board(choice: On<MenuChoice>, mut commands: Commands) {
     let MenuAction::WatchEntry(id) = choice.action else { return };
-    commands.queue(move |w: &mut World| {
-        if w.contains_resource::<PendingBundle>() {
-            return;
-        }
-        let Some(url) = w.resource::<BoardScreen>().url.clone() else { return };
-        w.resource_mut::<BoardScreen>().status = format!("Fetching entry {id}…");
-        let read = Pending::start("undercooked-board-bundle", move || read_entry_bundle(&url, id));
-        w.insert_resource(PendingBundle(read));
-    });
+    commands.queue(move |w: &mut World| fetch_entry(w, id));
+}
+
+/// Entry `id`'s bundle asked for on a thread (one at a time).
+fn fetch_entry(world: &mut World, id: u64) {
+    if world.contains_resource::<PendingBundle>() {
+        return;
+    }
+    let Some(url) = world.resource::<BoardScreen>().url.clone() else { return };
+    world.resource_mut::<BoardScreen>().status = format!("Fetching entry {id}…");
+    let read = Pending::start("undercooked-board-bundle", move || read_entry_bundle(&url, id));
+    world.insert_resource(PendingBundle(read));
 }
 
 fn receive_listing(world: &mut World) {
@@ -185,6 +189,13 @@ fn receive_listing(world: &mut World) {
     }
     world.insert_resource(ServerListShown);
     spawn_board(world);
+    // `--screen board --autoplay`: the first entry is watched, as if chosen (the window test).
+    let o = &world.resource::<Options>().0;
+    let automated = o.autoplay.is_some() && o.screen == Some(Screen::Board);
+    let first = world.resource::<BoardScreen>().listed.iter().flatten().next();
+    if let Some(e) = first.and_then(|g| g.entries.first()).filter(|_| automated) {
+        fetch_entry(world, e.id);
+    }
 }
 
 /// The entry's bundle, checked: into the playback (the local host plays it on entering the
