@@ -14,7 +14,7 @@ use crate::client::screens::board_read::{
 };
 use crate::client::screens::nav::{Cursor, MenuAction, MenuChoice, spawn_item};
 use crate::client::state::{AppState, ServerListShown};
-use crate::client::theme::{DIM, GOLD, OVER_KITCHEN, PLAIN, WARNING, paragraph, screen, title};
+use crate::client::theme::{DIM, GOLD, PLAIN, WARNING, paragraph, screen, title};
 use crate::replay::bundle::Bundle;
 use crate::schedule::FrameSystems;
 use bevy::prelude::*;
@@ -120,10 +120,8 @@ fn spawn_board(world: &mut World) {
     }
     let empty = listed.as_ref().is_some_and(|l| l.is_empty());
     let mut commands = world.commands();
-    let root = commands
-        .spawn((BoardRoot, screen(AppState::Board, GAP)))
-        .insert(BackgroundColor(OVER_KITCHEN))
-        .id();
+    // Opaque, like Play online: the entries read plainly over no kitchen.
+    let root = commands.spawn((BoardRoot, screen(AppState::Board, GAP))).id();
     commands.entity(root).with_children(|p| {
         p.spawn(title("Results board", 40.0));
         p.spawn(paragraph(heading, 18.0, PLAIN));
