@@ -120,3 +120,21 @@ pub fn list_entries(
 pub fn fetch_bundle(board: &str, id: u64) -> Result<Vec<u8>, ReadFailed> {
     get_ok(board, &format!("/api/board/bundle/{id}"))
 }
+
+/// What the board ranks (`GET /api/board/levels`): each level's id and whether it is a daily
+/// kitchen, the dailies first (the board's own order).
+pub fn list_levels(board: &str) -> Result<Vec<(String, bool)>, ReadFailed> {
+    let body = get_ok(board, "/api/board/levels")?;
+    let v: serde_json::Value = serde_json::from_slice(&body)
+        .map_err(|e| ReadFailed::Unreachable(format!("{board}: the levels are not JSON: {e}")))?;
+    let Some(levels) = v["levels"].as_array() else {
+        return Err(ReadFailed::Unreachable(format!("{board}: no `levels` in its answer: {v}")));
+    };
+    levels
+        .iter()
+        .map(|l| match (l["id"].as_str(), l["daily"].as_bool()) {
+            (Some(id), Some(daily)) => Ok((id.to_string(), daily)),
+            _ => Err(ReadFailed::Unreachable(format!("{board}: a level without id/daily: {l}"))),
+        })
+        .collect()
+}

@@ -190,6 +190,9 @@ pub enum Screen {
     /// Play online: the directory's servers and public rooms, and Quick match (with
     /// `--autoplay`, quick match once the list is in).
     PlayOnline,
+    /// The results board (with `--board URL`): its levels' entries, once the board answered
+    /// (with `--autoplay`, its first entry played back, `--after-ticks` counting there).
+    Board,
 }
 
 impl Screen {
@@ -202,6 +205,7 @@ impl Screen {
             Screen::Host => AppState::Host,
             Screen::Join => AppState::Join,
             Screen::PlayOnline => AppState::PlayOnline,
+            Screen::Board => AppState::Board,
         }
     }
 }

@@ -18,6 +18,9 @@ pub enum AppState {
     Join,
     /// Play online (native): the directory's servers and public rooms, and Quick match.
     PlayOnline,
+    /// The results board (native, with `play --board URL`): its levels' entries, each one a
+    /// line that plays its bundle.
+    Board,
     Playing,
     /// Tandem's setup: couch or porter partner, and the seed (`client::tandem::setup`).
     TandemSetup,
@@ -44,7 +47,7 @@ pub fn local_play(online: Option<Res<Online>>) -> bool {
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct BackdropRoom;
 
-/// The Play online screen shows the directory's answer (an automated screenshot of the screen
-/// waits for it, not for a count of frames).
+/// The Play online screen shows the directory's answer, or the results board screen the board's
+/// (an automated screenshot of either waits for it, not for a count of frames).
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct ServerListShown;

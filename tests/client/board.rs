@@ -204,3 +204,62 @@ fn a_local_round_in_the_window_writes_a_bundle_beside_the_save_that_replays() {
     assert!(check.matches(), "the window's round replays to its own hashes: {check:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The window's results board screen (`--screen board`) against a real board holding one
+/// entry: the screen lists it (rank, score, cooks, ticks and time, under its daily level),
+/// read back from the UI's own texts (`board screen: …`); then `--autoplay` plays that entry
+/// from the board (fetched, checked, into the playback).
+#[test]
+fn the_board_screen_lists_the_entry_and_plays_it_back_in_the_window() {
+    let Some(xvfb) = xvfb_or_skip() else { return };
+    let dir = temp_dir("board-screen");
+    let day = Date::new(2026, 12, 6).expect("a date");
+    let path = play_daily_round(day, &dir.join("bundles"));
+    let bytes = std::fs::read(&path).expect("the written bundle");
+    let written: Bundle = ron::from_str(std::str::from_utf8(&bytes).unwrap()).expect("parses");
+    let (_host, url) = board_host(&dir, day);
+    let entered = match submit_bundle(&url, bytes, |_| {}) {
+        Submitted::Entered(v) => v,
+        other => panic!("not entered: {other:?}"),
+    };
+    let score = entered["entry"]["score"].as_i64().expect("a score");
+    let window = |extra: &[&str], shot: &str| {
+        let mut cmd = Command::new(&xvfb);
+        cmd.args(["-a", "-s", "-screen 0 1920x1080x24"])
+            .arg(env!("CARGO_BIN_EXE_undercooked"))
+            .args(["play", "--board", &url, "--screen", "board", "--screenshot"])
+            .arg(dir.join(shot))
+            .args(extra)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("UNDERCOOKED_SAVE", dir.join("save.json"));
+        let (code, said, log) = run_bounded(cmd, WINDOW_BOUND);
+        assert_eq!(code, Some(0), "the window exited (None: killed):\n{said}\n{log}");
+        (said, log)
+    };
+
+    let (said, log) = window(&["--size", "1280x720"], "board.png");
+    let shown = said.lines().find(|l| l.starts_with("board screen: ")).unwrap_or_else(|| {
+        panic!("no board screen line:\n{said}\n{log}");
+    });
+    let secs = written.ticks / 20;
+    let line = format!(
+        "#1   score {score}   2 cooks   {} ticks ({}:{:02})",
+        written.ticks,
+        secs / 60,
+        secs % 60
+    );
+    let heading = format!("{} (daily kitchen), teams of 2 cooks", written.level_id);
+    assert!(shown.contains(&heading), "no heading {heading:?}: {shown}");
+    assert!(shown.contains(&line), "no entry line {line:?}: {shown}");
+    assert!(!shown.contains("Loading"), "still loading: {shown}");
+    assert!(dir.join("board.png").exists(), "no screenshot");
+
+    let (_, log) =
+        window(&["--autoplay", "bot", "--after-ticks", "40", "--size", "640x360"], "w.png");
+    let from_board = format!(
+        "bundle playback: `{}`, {} ticks (from the board)",
+        written.level_id, written.ticks
+    );
+    assert!(log.contains(&from_board), "the entry was not played ({from_board}):\n{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

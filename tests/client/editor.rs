@@ -323,7 +323,7 @@ fn a_gamepad_alone_moves_paints_undoes_resizes_and_saves() {
 }
 
 #[test]
-fn the_settings_panel_types_the_name_and_steps_the_target_by_keys_and_pad() {
+fn the_settings_panel_types_the_name_and_steps_the_target_by_keys_and_pad_alone() {
     let Some(xvfb) = xvfb_run() else {
         eprintln!("SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers)");
         return;
@@ -343,17 +343,22 @@ fn the_settings_panel_types_the_name_and_steps_the_target_by_keys_and_pad() {
     s.step("Tap(ArrowDown)").step("Tap(ArrowDown)").step("Tap(ArrowDown)");
     s.step("Tap(ArrowRight)").step("Tap(ArrowRight)").step("Tap(ArrowLeft)");
     s.step("ConnectPad").step("PadTap(South)").chord("KeyZ");
+    // Up three rows to the name, typed on with the pad alone: South starts, Right adds an A,
+    // Down turns it to B, South keeps "BoB" (one edit).
+    s.step("Tap(ArrowUp)").step("Tap(ArrowUp)").step("Tap(ArrowUp)");
+    s.step("PadTap(South)").step("PadTap(DPadRight)").step("PadTap(DPadDown)");
+    s.step("PadTap(South)");
     // Esc closes the panel (the editor stays), then Ctrl+S saves.
     s.step("Tap(Escape)").chord("KeyS");
     let (ok, lines, all) = run_editor(&xvfb, &dir, &file, &s, &["--new", "9x7"]);
     assert!(ok, "the editor failed:\n{all}");
     let whats: Vec<String> = changes(&lines).into_iter().map(|c| c.0).collect();
-    assert_eq!(whats, ["edit", "edit", "edit", "edit", "edit", "undo"], "{lines:#?}");
+    assert_eq!(whats, ["edit", "edit", "edit", "edit", "edit", "undo", "edit"], "{lines:#?}");
     assert!(lines.iter().any(|l| l == "editor: settings closed"), "{lines:#?}");
     let report = lines.iter().find(|l| l.starts_with("editor report:")).expect("a report");
     assert!(report.starts_with("editor report: state Editor,"), "Esc only closed the panel");
     let text = std::fs::read_to_string(&file).expect("the saved file");
-    assert!(text.contains("name: \"Bo\","), "{text}");
+    assert!(text.contains("name: \"BoB\","), "{text}");
     assert!(text.contains("target_score: 110,"), "{text}");
 }
 

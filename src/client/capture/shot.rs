@@ -121,6 +121,8 @@ fn request_screenshot(
         return;
     }
     let hosted_round = o.screen == Some(crate::client::args::Screen::Host) && o.autoplay.is_some();
+    // `--screen board --autoplay`: the first entry's playback, by the room's ticks.
+    let board_watch = o.screen == Some(crate::client::args::Screen::Board) && o.autoplay.is_some();
     if views.iter().any(|v| v.result.is_some()) {
         let dt = time.delta_secs();
         auto.since_verdict = Some(auto.since_verdict.map_or(0.0, |s| s + dt));
@@ -137,6 +139,7 @@ fn request_screenshot(
         || o.daily
         || o.bundle.is_some()
         || hosted_round
+        || board_watch
         || (online.is_some() && o.screen.is_none())
     {
         // A local round, or the window `join` opened on a room (no menu screen named): the
@@ -145,13 +148,16 @@ fn request_screenshot(
     } else {
         // Play online is looked at once the directory's answer is on it, not before; with
         // `--autoplay` it quick-matches, and the picture is of the room it seated the cooks in.
-        let online = o.screen == Some(crate::client::args::Screen::PlayOnline);
+        use crate::client::args::Screen;
+        let online = o.screen == Some(Screen::PlayOnline);
+        // The results board is looked at once the board's answer is on it, too.
+        let waits = online || o.screen == Some(Screen::Board);
         let quick = online && o.autoplay.is_some();
         let looked_at = match quick {
             true => AppState::Playing,
             false => o.screen.map_or(AppState::Menu, |s| s.state()),
         };
-        if *state.get() == looked_at && !(online && !quick && listed.is_none()) {
+        if *state.get() == looked_at && !(waits && !quick && listed.is_none()) {
             auto.frames_on_menu += 1;
         }
         auto.frames_on_menu >= o.after_frames

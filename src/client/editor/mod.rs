@@ -9,6 +9,7 @@ pub mod controls;
 pub mod doc;
 pub mod layout;
 pub mod leave;
+pub mod letter_wheel;
 pub mod open;
 pub mod panel;
 pub mod playtest;

@@ -1,11 +1,13 @@
 //! The settings panel: Tab (or a gamepad's right-stick press) opens the kitchen's settings over
 //! the grid (`level::edit::settings`'s rows). Up / Down (or the d-pad) pick a row, Left / Right
 //! (d-pad, or South for one step up) step it, each step one undoable edit; on the name or hint
-//! Enter starts typing, Enter keeps the text (one edit), Escape drops it. Tab, Escape or the
+//! Enter (or South) starts typing, Enter (South) keeps the text (one edit), Escape (East) drops
+//! it; a pad types on the letter wheel (`letter_wheel`). Tab, Escape or the
 //! pad's East closes the panel. While it is open the grid's own keys rest (Ctrl+Z / Y / S and
 //! the pad's undo, redo and save still work).
 
 use super::doc::EditorDoc;
+use super::letter_wheel::{WheelPress, turn_wheel};
 use crate::client::state::AppState;
 use crate::client::theme::{PLAIN, font};
 use crate::level::edit::settings::{label, step};
@@ -77,10 +79,10 @@ pub(super) fn steer_settings(
     panel.row = panel.row.min(rows.len().saturating_sub(1));
     let row = rows[panel.row];
     if let Some(mut typing) = panel.typing.take() {
-        if keys.just_pressed(KeyCode::Escape) {
+        if keys.just_pressed(KeyCode::Escape) || pad(GamepadButton::East) {
             return;
         }
-        if keys.just_pressed(KeyCode::Enter) {
+        if keys.just_pressed(KeyCode::Enter) || pad(GamepadButton::South) {
             let edit =
                 if row == Setting::Name { Edit::SetName(typing) } else { Edit::SetHint(typing) };
             ed.apply(&edit);
@@ -96,6 +98,16 @@ pub(super) fn steer_settings(
                 Key::Character(c) => typing.push_str(c),
                 Key::Space => typing.push(' '),
                 _ => {}
+            }
+        }
+        for (button, press) in [
+            (GamepadButton::DPadDown, WheelPress::Next),
+            (GamepadButton::DPadUp, WheelPress::Previous),
+            (GamepadButton::DPadRight, WheelPress::Add),
+            (GamepadButton::DPadLeft, WheelPress::Remove),
+        ] {
+            if pad(button) {
+                turn_wheel(&mut typing, press);
             }
         }
         panel.typing = Some(typing);
@@ -120,7 +132,7 @@ pub(super) fn steer_settings(
         panel.row = (panel.row + 1) % n;
     }
     let row = rows[panel.row.min(n - 1)];
-    if row.is_text() && keys.just_pressed(KeyCode::Enter) {
+    if row.is_text() && (keys.just_pressed(KeyCode::Enter) || pad(GamepadButton::South)) {
         let now = if row == Setting::Name { &ed.doc.file().name } else { &ed.doc.file().hint };
         panel.typing = Some(now.clone());
         return;
@@ -169,7 +181,8 @@ pub(super) fn paint_settings(
     }
     s.push_str(
         "\n\nUp/Down: row   Left/Right: step   Enter: type the name or hint\n\
-         Tab/Esc: close   Pad: d-pad, A step up, B close",
+         Tab/Esc: close   Pad: d-pad, A step up, B close\n\
+         Typing with a pad: Up/Down turn the letter, Right adds one, Left removes, A keeps, B drops",
     );
     if t.0 != s {
         t.0 = s;

@@ -4,7 +4,8 @@
 //! the room, and every admitted frame is queued at the tick the server admitted it, exactly as
 //! `replay check` does, so the window shows the round as it was played. P pauses, - and +
 //! change the speed (¼× to 8×), R starts it over; at the recording's last tick the sim stops and
-//! the bar says whether the room's hash is the bundle's final hash.
+//! the bar says whether the room's hash is the bundle's final hash. The results board screen
+//! plays an entry the same way ([`BoardPlayback`]): Escape (or M) goes back to the board.
 
 use crate::client::args::{Options, PLAYBACK_SPEEDS as SPEEDS};
 use crate::client::state::AppState;
@@ -22,6 +23,11 @@ use std::path::Path;
 /// The bundle `--bundle` named, read at the title (its round is started by the local host).
 #[derive(Resource, Clone, Debug)]
 pub struct PlaybackBundle(pub Bundle);
+
+/// The bundle being played is a results board entry the board screen opened: leaving the
+/// playback goes back to the board, and the bundle and the playback speed go with it.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct BoardPlayback;
 
 /// The recorded round being played: its admitted log, how far it has been queued, and the
 /// room it drives (set by the local host once spawned).
@@ -170,8 +176,8 @@ fn change_speed(
     }
 }
 
-/// Only registered for `--bundle` (the pilot may not be in yet: the local host starts the
-/// round on the same state change).
+/// On entering a playback (the pilot may not be in yet: the local host starts the round on the
+/// same state change).
 fn spawn_playback_bar(mut commands: Commands) {
     commands.spawn((
         PlaybackBar,
@@ -190,7 +196,12 @@ fn spawn_playback_bar(mut commands: Commands) {
 }
 
 /// The bar's words: which round, where in it, the speed and the keys; at the end, the check.
-pub fn bar_text(pilot: &BundlePilot, tick: u32, speed: PlaybackSpeed, paused: bool) -> String {
+pub fn bar_text(
+    pilot: &BundlePilot,
+    tick: u32,
+    (speed, paused): (PlaybackSpeed, bool),
+    from_board: bool,
+) -> String {
     // R and M answer only while paused or over (`local::restart_or_leave`).
     let (state, keys) = match (pilot.matched, paused) {
         (Some(true), _) => ("end of the recording: final hash matches".into(), "R replay  M menu"),
@@ -198,11 +209,19 @@ pub fn bar_text(pilot: &BundlePilot, tick: u32, speed: PlaybackSpeed, paused: bo
         (None, true) => ("paused".into(), "P resume  R restart  M menu"),
         (None, false) => (format!("x{}", speed.factor()), "P pause  -/+ speed"),
     };
+    if from_board {
+        let keys = keys.replace("M menu", "M board").replace("P pause", "Esc board  P pause");
+        return format!(
+            "Replay {}   tick {tick} / {}   {state}   {keys}",
+            pilot.title, pilot.ticks
+        );
+    }
     format!("Replay {}   tick {tick} / {}   {state}   {keys}", pilot.title, pilot.ticks)
 }
 
 fn paint_playback_bar(
     pilot: Option<Res<BundlePilot>>,
+    from_board: Option<Res<BoardPlayback>>,
     speed: Res<PlaybackSpeed>,
     time: Res<Time<Virtual>>,
     rooms: Query<&Room>,
@@ -211,7 +230,7 @@ fn paint_playback_bar(
     let Some(pilot) = pilot else { return };
     let Ok((mut text, mut color)) = bar.single_mut() else { return };
     let tick = rooms.get(pilot.room).map_or(0, |r| r.tick);
-    let words = bar_text(&pilot, tick, *speed, time.is_paused());
+    let words = bar_text(&pilot, tick, (*speed, time.is_paused()), from_board.is_some());
     if text.0 != words {
         text.0 = words;
     }
@@ -223,25 +242,56 @@ fn paint_playback_bar(
     };
 }
 
-/// `play --bundle`: the speed keys, the bar and the end-of-recording check.
+/// Escape (or a gamepad's East) in a board entry's playback: back to the board screen (M does
+/// the same while paused or over: `local::restart_or_leave`).
+fn leave_board_playback(
+    keys: Res<ButtonInput<KeyCode>>,
+    pads: Query<&Gamepad>,
+    mut next: ResMut<NextState<AppState>>,
+) {
+    if keys.just_pressed(KeyCode::Escape)
+        || pads.iter().any(|g| g.just_pressed(GamepadButton::East))
+    {
+        next.set(AppState::Board);
+    }
+}
+
+/// Out of a board entry's playback: the bundle goes (a later Play plays a kitchen, not it) and
+/// the clock runs at 1x again.
+fn drop_board_playback(mut commands: Commands, mut time: ResMut<Time<Virtual>>) {
+    commands.remove_resource::<PlaybackBundle>();
+    commands.remove_resource::<BoardPlayback>();
+    commands.insert_resource(PlaybackSpeed::default());
+    time.set_relative_speed(1.0);
+}
+
+/// A bundle's playback (`play --bundle`, or a board entry): the speed keys, the bar and the
+/// end-of-recording check; a board entry's way back to the board.
 pub struct BundlePlaybackPlugin;
 
 impl Plugin for BundlePlaybackPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<PlaybackSpeed>();
-        let Some(options) = app.world().get_resource::<Options>() else { return };
-        if options.0.bundle.is_none() {
-            return;
+        if let Some(options) = app.world().get_resource::<Options>()
+            && options.0.bundle.is_some()
+        {
+            let start = SPEEDS.iter().position(|s| *s == options.0.speed).unwrap_or(2);
+            app.insert_resource(PlaybackSpeed(start));
         }
-        let start = SPEEDS.iter().position(|s| *s == options.0.speed).unwrap_or(2);
-        app.insert_resource(PlaybackSpeed(start));
-        app.add_systems(OnEnter(AppState::Playing), spawn_playback_bar);
+        let playing = || resource_exists::<PlaybackBundle>;
+        let from_board = || resource_exists::<BoardPlayback>;
+        app.add_systems(OnEnter(AppState::Playing), spawn_playback_bar.run_if(playing()));
+        app.add_systems(OnExit(AppState::Playing), drop_board_playback.run_if(from_board()));
         app.add_systems(
             Update,
             (change_speed, check_final_hash, paint_playback_bar)
                 .chain()
                 .in_set(FrameSystems::Draw)
-                .run_if(in_state(AppState::Playing)),
+                .run_if(in_state(AppState::Playing).and_then(playing())),
+        );
+        app.add_systems(
+            Update,
+            leave_board_playback.run_if(in_state(AppState::Playing).and_then(from_board())),
         );
     }
 }

@@ -21,7 +21,8 @@ use super::args::{Autoplay, Options};
 use super::input::Lineup;
 use super::local::assist_menu::RoundAssist;
 use super::local::bundle_playback::{
-    BundlePilot, BundlePlaybackPlugin, bundle_round, bundle_unfinished, push_bundle_frames,
+    BoardPlayback, BundlePilot, BundlePlaybackPlugin, bundle_round, bundle_unfinished,
+    push_bundle_frames,
 };
 use super::local::scripted::{ScriptPilot, not_held, push_script_frames, scripted_room};
 use super::local::survival_menu::RoundSurvival;
@@ -445,7 +446,10 @@ fn toggle_pause(world: &mut World) {
     }
     // In a Playtest, Escape is the way back to the editor (`leave_playtest`), not a pause.
     let escape = world.resource::<ButtonInput<KeyCode>>().just_pressed(KeyCode::Escape);
-    if escape && world.contains_resource::<PlaytestLevel>() {
+    // So is it in a board entry's playback, back to the board (`leave_board_playback`).
+    let away =
+        world.contains_resource::<PlaytestLevel>() || world.contains_resource::<BoardPlayback>();
+    if escape && away {
         return;
     }
     match *world.resource::<RoundPhase>() {
@@ -468,9 +472,11 @@ fn restart_or_leave(world: &mut World) {
     if restart {
         restart_local_round(world);
     } else if leave {
-        // A Playtest's round ends back in the editor.
+        // A Playtest's round ends back in the editor, a board entry's playback on the board.
         let to = if world.contains_resource::<PlaytestLevel>() {
             AppState::Editor
+        } else if world.contains_resource::<BoardPlayback>() {
+            AppState::Board
         } else {
             AppState::Menu
         };

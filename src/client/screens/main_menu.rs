@@ -1,6 +1,7 @@
 //! The main menu: play (alone, with a bot, Moving Day), the daily and a random generated
 //! kitchen and saving the random one (native), the level select, the kitchen workshop, Play
-//! online, Host and Join (native), settings and quit; the cooks who joined on it, and why a round or a hosted game
+//! online, Host and Join (native), the results board (native, with `--board`), settings and
+//! quit; the cooks who joined on it, and why a round or a hosted game
 //! could not start. Back on it, the window plays locally again.
 
 use crate::client::args::Options;
@@ -53,8 +54,9 @@ impl Plugin for MainMenuPlugin {
     }
 }
 
-/// The main menu holds up to 14 lines (the generated kitchens' three among them): tighter than
-/// the other screens' so the title, every line and the notes under them fit a 720p window.
+/// The main menu holds up to 14 lines (the generated kitchens' three, the kitchen workshop and
+/// the results board among them): tighter than the other screens' so the title, every line and
+/// the notes under them fit a 720p window.
 const MAIN_MENU_TEXT: f32 = 21.0;
 const MAIN_MENU_GAP: f32 = 6.0;
 
@@ -64,6 +66,7 @@ fn spawn_main_menu(
     error: Res<HostError>,
     kitchen: Option<Res<GeneratedKitchen>>,
     saved: Res<SavedNote>,
+    options: Res<Options>,
 ) {
     cursor.0 = 0;
     let mut items = vec![
@@ -83,7 +86,7 @@ fn spawn_main_menu(
         }
     }
     #[cfg(target_arch = "wasm32")]
-    let _ = &kitchen;
+    let _ = (&kitchen, &options);
     items.push((MenuAction::LevelSelect, "Level select".into()));
     #[cfg(not(target_arch = "wasm32"))]
     items.extend([
@@ -92,6 +95,11 @@ fn spawn_main_menu(
         (MenuAction::Host, "Host a LAN game".into()),
         (MenuAction::Join, "Join a game".into()),
     ]);
+    // The results board, when this window was given one (`--board URL`).
+    #[cfg(not(target_arch = "wasm32"))]
+    if options.0.board.is_some() {
+        items.push((MenuAction::ResultsBoard, "Results board".into()));
+    }
     items.extend([(MenuAction::Settings, "Settings".into()), (MenuAction::Quit, "Quit".into())]);
     // See-through: the live kitchen (`backdrop`) cooks on behind the menu.
     let over = BackgroundColor(OVER_KITCHEN);
@@ -156,6 +164,7 @@ fn answer_main_menu(
         MenuAction::Settings => next.set(AppState::Settings),
         MenuAction::Join => next.set(AppState::Join),
         MenuAction::PlayOnline => next.set(AppState::PlayOnline),
+        MenuAction::ResultsBoard => next.set(AppState::Board),
         MenuAction::Quit => {
             exit.write(AppExit::Success);
         }

@@ -1,8 +1,13 @@
-//! The menu screens, a file each: the title, the main menu, settings, level select, Host, Join
-//! Play online and the kitchen workshop's chooser (native), and the loading screen; `nav` steers them all, `join_form` is the Join
+//! The menu screens, a file each: the title, the main menu, settings, level select, Host, Join,
+//! Play online, the kitchen workshop's chooser and the results board (native; `board_read` its
+//! network reads), and the loading screen; `nav` steers them all, `join_form` is the Join
 //! screen's form, `paste` its clipboard. [`MenuScreensPlugin`] adds every menu screen (the
 //! loading screen is added first, on its own, by the app).
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod board;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod board_read;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod host;
 #[cfg(not(target_arch = "wasm32"))]
@@ -41,6 +46,7 @@ impl Plugin for MenuScreensPlugin {
             join::JoinScreenPlugin,
             play_online::PlayOnlineScreenPlugin,
             workshop::WorkshopPlugin,
+            board::BoardScreenPlugin,
         ));
     }
 }

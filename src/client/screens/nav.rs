@@ -64,6 +64,10 @@ pub enum MenuAction {
     Join,
     /// Main menu: the Play online screen (native builds).
     PlayOnline,
+    /// Main menu: the results board screen (native builds, with `--board`).
+    ResultsBoard,
+    /// Results board: fetch this entry's bundle and play it back.
+    WatchEntry(u64),
     /// Play online: seat every cook at this screen in the best public room (or a new one).
     QuickMatch,
     /// Play online: ask the directory again and measure the round trips anew.
@@ -138,6 +142,7 @@ pub fn in_menu(state: Res<State<AppState>>) -> bool {
             | AppState::Join
             | AppState::PlayOnline
             | AppState::Workshop
+            | AppState::Board
     )
 }
 
