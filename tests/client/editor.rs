@@ -227,6 +227,47 @@ fn copy_levels(dir: &Path) -> std::path::PathBuf {
     levels
 }
 
+/// The day's kitchen id (`gen_m_YYYYMMDD`) for a Unix time, as the generator names it.
+fn daily_id(unix_secs: i64) -> String {
+    let day = undercooked::level::generate::Date::from_unix_seconds(unix_secs).expect("a day");
+    format!("gen_m_{}", day.to_string().replace('-', ""))
+}
+
+/// "Daily kitchen" on the main menu, chosen through the real keys: the window draws the UTC
+/// day's kitchen and starts its round (its id in the log; the day before is accepted too, for a
+/// test that straddles midnight).
+#[test]
+fn the_daily_kitchen_opens_from_the_main_menu() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!("SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers)");
+        return;
+    };
+    let dir = temp_dir("menu-daily");
+    let now = || {
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+        t.expect("after 1970").as_secs() as i64
+    };
+    let before = now();
+    let mut s = Script::new();
+    // The title (held), then the main menu: down to "Daily kitchen" (the fourth line); the
+    // first Enter joins the keyboard's right half as a cook, the second chooses the line; then
+    // a few frames of its round.
+    s.step("Tap(Enter)");
+    for _ in 0..3 {
+        s.step("Tap(ArrowDown)");
+    }
+    s.step("Tap(Enter)").step("Tap(Enter)");
+    s.steps.push("(wait: 30, then: Point(1.0, 1.0))".into());
+    let game = ["play", "--screen", "title"].map(String::from);
+    let (ok, _, all) = run_window(&xvfb, &dir, &s, &game, "--input-script");
+    assert!(ok, "the game failed:\n{all}");
+    let ids = [daily_id(before), daily_id(now())];
+    assert!(
+        ids.iter().any(|id| all.contains(&format!("main menu: kitchen `{id}` drawn"))),
+        "the round is the daily kitchen's ({ids:?}):\n{all}"
+    );
+}
+
 #[test]
 fn the_workshop_opens_from_the_main_menu_twice_and_esc_comes_back() {
     let Some(xvfb) = xvfb_run() else {

@@ -137,6 +137,8 @@ fn answer_main_menu(
             };
             match drawn {
                 Ok(k) => {
+                    // The log names the kitchen a player was given (a bug report can quote it).
+                    info!("main menu: kitchen `{}` drawn", k.level.id);
                     commands.remove_resource::<MenuBots>();
                     commands.insert_resource(SelectedLevel(k.level.id.clone()));
                     commands.insert_resource(k);
