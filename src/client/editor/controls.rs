@@ -197,15 +197,7 @@ pub(super) fn steer_with_pad(
     // and save stay the grid's.
     if panel.is_some_and(|p| p.open) {
         for pad in &pads {
-            if pad.just_pressed(GamepadButton::West) {
-                ed.undo();
-            }
-            if pad.just_pressed(GamepadButton::North) {
-                ed.redo();
-            }
-            if pad.just_pressed(GamepadButton::Select) {
-                ed.save();
-            }
+            undo_redo_save_on_pad(pad, &mut ed);
         }
         return;
     }
@@ -254,14 +246,20 @@ pub(super) fn steer_with_pad(
         if pad.just_pressed(GamepadButton::East) {
             paint(&mut ed, Brush::Floor);
         }
-        if pad.just_pressed(GamepadButton::West) {
-            ed.undo();
-        }
-        if pad.just_pressed(GamepadButton::North) {
-            ed.redo();
-        }
-        if pad.just_pressed(GamepadButton::Select) {
-            ed.save();
-        }
+        undo_redo_save_on_pad(pad, &mut ed);
+    }
+}
+
+/// West undoes, North redoes, Select saves: the pad's buttons that act the same whether the
+/// grid or the settings panel has the d-pad.
+fn undo_redo_save_on_pad(pad: &Gamepad, ed: &mut EditorDoc) {
+    if pad.just_pressed(GamepadButton::West) {
+        ed.undo();
+    }
+    if pad.just_pressed(GamepadButton::North) {
+        ed.redo();
+    }
+    if pad.just_pressed(GamepadButton::Select) {
+        ed.save();
     }
 }
