@@ -291,21 +291,17 @@ fn a_throw_in_flight_is_drawn_with_its_shadow_under_xvfb() {
     let dir = temp_dir("throw-shot");
     let png = dir.join("throw.png");
     let (w, h) = (640u32, 360u32);
-    let out = Command::new(xvfb)
-        .args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(env!("CARGO_BIN_EXE_undercooked"))
-        .args(["play", "--level", "goldens/levels/moves_yard.ron"])
-        .args(["--script", "goldens/scripts/throw_caught.ron", "--hold-at-tick", "48"])
-        .arg("--screenshot")
-        .arg(&png)
-        .args(["--after-ticks", "48", "--size", &format!("{w}x{h}")])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("UNDERCOOKED_SAVE", dir.join("save.json"))
-        .output()
-        .expect("run xvfb-run");
-    let log = String::from_utf8_lossy(&out.stderr);
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "the game exited with {:?}:\n{said}\n{log}", out.status);
+    let (said, log) = run_window(
+        Command::new(xvfb)
+            .args(["-a", "-s", "-screen 0 1024x768x24"])
+            .arg(env!("CARGO_BIN_EXE_undercooked"))
+            .args(["play", "--level", "goldens/levels/moves_yard.ron"])
+            .args(["--script", "goldens/scripts/throw_caught.ron", "--hold-at-tick", "48"])
+            .arg("--screenshot")
+            .arg(&png)
+            .args(["--after-ticks", "48", "--size", &format!("{w}x{h}")]),
+        &dir,
+    );
     assert!(
         said.contains("screenshot: tick 48, items in flight drawn 1, flight shadows 1"),
         "at the shot the game had no throw drawn in flight:\n{said}"
@@ -748,6 +744,21 @@ fn the_designer_overlay_lists_a_rejected_edit_and_clears_on_fix() {
 /// `host_lan` prefers UDP 7777 and web 7780 when free: two tests hosting at once could both see
 /// them free and race to bind, so the tests that host take turns.
 static ONE_HOST: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Runs a window command (`xvfb-run … undercooked …`) from the crate's root with its save file
+/// in `dir`; returns what the game printed (stdout) and logged (stderr), and fails the test,
+/// both shown, when the game exited non-zero.
+fn run_window(cmd: &mut Command, dir: &Path) -> (String, String) {
+    let out = cmd
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("UNDERCOOKED_SAVE", dir.join("save.json"))
+        .output()
+        .expect("run xvfb-run");
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "the game exited with {:?}:\n{said}\n{log}", out.status);
+    (said, log)
+}
 
 fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("uc-{tag}-{}", std::process::id()));

@@ -6,9 +6,9 @@
 #   docs/screenshots/take.sh                 # every shot
 #   docs/screenshots/take.sh title round-end # only these
 #
-# UC_BIN picks the binary (default: target/debug/undercooked, or $CARGO_TARGET_DIR's; build
-# it first with `cargo build`, default features). A release build is several times faster:
-# UC_BIN=target/release/undercooked. Shots go to docs/screenshots/<name>.png; the save file
+# UC_BIN picks the binary (default: the `play` profile's, which `./play` and `./test` build,
+# else the dev profile's, under target/ or $CARGO_TARGET_DIR; default features). The debug
+# build is several times slower. Shots go to docs/screenshots/<name>.png; the save file
 # is a fresh temporary one, so stars and settings are the defaults and yours are untouched.
 # Everything the game shows is decided by the seeded sim and the planner bots, so a retake of
 # an unchanged build shows the same kitchen at the same tick. Time: a debug build under Xvfb on
@@ -19,7 +19,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=docs/screenshots
 target=${CARGO_TARGET_DIR:-target}
-bin=${UC_BIN:-$target/debug/undercooked}
+bin=${UC_BIN:-$target/play/undercooked}
+[[ -n ${UC_BIN:-} || -x $bin ]] || bin=$target/debug/undercooked
 if [[ ! -x $bin ]]; then
   echo "take.sh: no game binary at $bin (cargo build, or set UC_BIN)" >&2
   exit 2

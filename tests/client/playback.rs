@@ -3,7 +3,7 @@
 //! window plays it at 8× and says, from the room's own hash at the last tick, that it came out
 //! as the bundle's final hash. An edited bundle is refused by name before any window opens.
 
-use super::{assert_real_frame, temp_dir, xvfb_or_skip};
+use super::{assert_real_frame, run_window, temp_dir, xvfb_or_skip};
 use std::process::Command;
 use undercooked::fuzz::loaders::sample_bundle;
 use undercooked::level::recipes::parse_recipes;
@@ -58,21 +58,17 @@ fn a_bundle_plays_back_in_the_window_to_its_own_final_hash_under_xvfb() {
     std::fs::write(&file, text).expect("write");
     let png = dir.join("playback.png");
     let (w, h) = (640u32, 360u32);
-    let out = Command::new(xvfb)
-        .args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(env!("CARGO_BIN_EXE_undercooked"))
-        .args(["play", "--bundle"])
-        .arg(&file)
-        .args(["--speed", "8", "--screenshot"])
-        .arg(&png)
-        .args(["--after-ticks", &bundle.ticks.to_string(), "--size", &format!("{w}x{h}")])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("UNDERCOOKED_SAVE", dir.join("save.json"))
-        .output()
-        .expect("run xvfb-run");
-    let log = String::from_utf8_lossy(&out.stderr);
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "the game exited with {:?}:\n{said}\n{log}", out.status);
+    let (said, log) = run_window(
+        Command::new(xvfb)
+            .args(["-a", "-s", "-screen 0 1024x768x24"])
+            .arg(env!("CARGO_BIN_EXE_undercooked"))
+            .args(["play", "--bundle"])
+            .arg(&file)
+            .args(["--speed", "8", "--screenshot"])
+            .arg(&png)
+            .args(["--after-ticks", &bundle.ticks.to_string(), "--size", &format!("{w}x{h}")]),
+        &dir,
+    );
     let want = format!(
         "bundle playback: tick {} final hash {} matches the bundle",
         bundle.ticks, bundle.final_hash

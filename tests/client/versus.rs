@@ -3,7 +3,7 @@
 //! UI texts (`screenshot: score line` / `round end` lines): both teams' scores side by side, and
 //! a round end naming team B the winner with a tally line for each team.
 
-use super::{assert_real_frame, temp_dir, xvfb_or_skip};
+use super::{assert_real_frame, run_window, temp_dir, xvfb_or_skip};
 use std::process::Command;
 
 /// The bound on the window's run: a 20-second round in a debug build under software GL takes
@@ -16,24 +16,20 @@ fn a_versus_round_shows_both_scores_and_names_the_winner_under_xvfb() {
     let dir = temp_dir("versus-window");
     let png = dir.join("versus.png");
     let (w, h) = (640u32, 360u32);
-    let out = Command::new("timeout")
-        .arg(WINDOW_LIMIT_SECS)
-        .arg(xvfb)
-        .args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(env!("CARGO_BIN_EXE_undercooked"))
-        .args(["play", "--level", "levels_versus/split_salad.ron"])
-        // Seat 0 (team A) is a keyboard nobody presses; the bot in seat 1 cooks for team B.
-        .args(["--players", "1", "--bots", "1", "--seed", "3", "--round-seconds", "20"])
-        .args(["--at-round-end", "--screenshot"])
-        .arg(&png)
-        .args(["--size", &format!("{w}x{h}")])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("UNDERCOOKED_SAVE", dir.join("save.json"))
-        .output()
-        .expect("run xvfb-run");
-    let log = String::from_utf8_lossy(&out.stderr);
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "the game exited with {:?}:\n{said}\n{log}", out.status);
+    let (said, log) = run_window(
+        Command::new("timeout")
+            .arg(WINDOW_LIMIT_SECS)
+            .arg(xvfb)
+            .args(["-a", "-s", "-screen 0 1024x768x24"])
+            .arg(env!("CARGO_BIN_EXE_undercooked"))
+            .args(["play", "--level", "levels_versus/split_salad.ron"])
+            // Seat 0 (team A) is a keyboard nobody presses; the bot in seat 1 cooks for team B.
+            .args(["--players", "1", "--bots", "1", "--seed", "3", "--round-seconds", "20"])
+            .args(["--at-round-end", "--screenshot"])
+            .arg(&png)
+            .args(["--size", &format!("{w}x{h}")]),
+        &dir,
+    );
     let line = |start: &str| {
         said.lines()
             .find_map(|l| l.strip_prefix(start))

@@ -10,7 +10,7 @@ use crate::client::local::survival_menu::{RoundSurvival, survival_label, surviva
 use crate::client::local::{MenuBots, SelectedLevel};
 use crate::client::save::SaveData;
 use crate::client::screens::loading::{GameAssets, campaign_from_assets};
-use crate::client::screens::nav::{Cursor, MenuAction, MenuChoice, spawn_item};
+use crate::client::screens::nav::{Cursor, MenuAction, MenuChoice, spawn_item, spawn_two_columns};
 use crate::client::state::AppState;
 use crate::client::theme::{ERROR, label, screen, title};
 use crate::level::{LevelAsset, load_campaign, load_recipes_file};
@@ -154,26 +154,7 @@ fn spawn_level_select(
         if let Some(e) = error {
             p.spawn(label(e, 16.0, ERROR));
         }
-        let split = rows.len().div_ceil(2);
-        p.spawn(Node { column_gap: px(12), width: percent(94), max_width: px(1180), ..default() })
-            .with_children(|cols| {
-                let mut left = rows;
-                let right = left.split_off(split);
-                for column in [left, right] {
-                    cols.spawn(Node {
-                        flex_direction: FlexDirection::Column,
-                        row_gap: px(6),
-                        width: percent(50),
-                        ..default()
-                    })
-                    .with_children(|c| {
-                        for (action, line) in column {
-                            spawn_item(c, index, action, line, (percent(100), 17.0));
-                            index += 1;
-                        }
-                    });
-                }
-            });
+        index = spawn_two_columns(p, index, rows, px(1180));
         for (action, line) in tail {
             spawn_item(p, index, action, line, (px(600), 20.0));
             index += 1;

@@ -190,6 +190,37 @@ pub fn spawn_item(
     .with_child(label(line, text, PLAIN));
 }
 
+/// A long list of lines in two columns side by side (the first half on the left), at cursor
+/// positions from `index` on, within `max_width`; returns the next free cursor position.
+pub fn spawn_two_columns(
+    p: &mut ChildSpawnerCommands,
+    mut index: usize,
+    rows: Vec<(MenuAction, String)>,
+    max_width: Val,
+) -> usize {
+    let mut left = rows;
+    let right = left.split_off(left.len().div_ceil(2));
+    p.spawn(Node { column_gap: px(12), width: percent(94), max_width, ..default() }).with_children(
+        |cols| {
+            for column in [left, right] {
+                cols.spawn(Node {
+                    flex_direction: FlexDirection::Column,
+                    row_gap: px(6),
+                    width: percent(50),
+                    ..default()
+                })
+                .with_children(|c| {
+                    for (action, line) in column {
+                        spawn_item(c, index, action, line, (percent(100), 17.0));
+                        index += 1;
+                    }
+                });
+            }
+        },
+    );
+    index
+}
+
 /// Read the menu keys (each slot's bound directions and action); a device's first action
 /// press joins it instead of confirming.
 fn read_presses(

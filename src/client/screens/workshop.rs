@@ -5,7 +5,7 @@
 
 use crate::client::args::Options;
 use crate::client::editor::open::open_kitchen;
-use crate::client::screens::nav::{Cursor, MenuAction, MenuChoice, spawn_item};
+use crate::client::screens::nav::{Cursor, MenuAction, MenuChoice, spawn_item, spawn_two_columns};
 use crate::client::state::AppState;
 use crate::client::theme::{ERROR, label, screen, title};
 use crate::level::edit::save::is_draft;
@@ -92,27 +92,7 @@ fn spawn_workshop(
     commands.spawn(screen(AppState::Workshop, 8.0)).with_children(|p| {
         p.spawn(title("Kitchen workshop", 40.0));
         spawn_item(p, 0, MenuAction::NewKitchen, new_kitchen_label(sized), (px(420), 20.0));
-        let mut index = 1;
-        let split = rows.len().div_ceil(2);
-        p.spawn(Node { column_gap: px(12), width: percent(94), max_width: px(900), ..default() })
-            .with_children(|cols| {
-                let mut left = rows;
-                let right = left.split_off(split);
-                for column in [left, right] {
-                    cols.spawn(Node {
-                        flex_direction: FlexDirection::Column,
-                        row_gap: px(6),
-                        width: percent(50),
-                        ..default()
-                    })
-                    .with_children(|c| {
-                        for (action, line) in column {
-                            spawn_item(c, index, action, line, (percent(100), 17.0));
-                            index += 1;
-                        }
-                    });
-                }
-            });
+        let index = spawn_two_columns(p, 1, rows, px(900));
         spawn_item(p, index, MenuAction::Back, "Back".into(), (px(420), 20.0));
         p.spawn((RefusalText, label("", 16.0, ERROR)));
     });
