@@ -92,6 +92,20 @@ if ! ((${#want[@]})) || [[ " ${want[*]} " == *" editor "* ]]; then
     exit 1
   }
 fi
+# The workshop's hazard tools: Burger Bar (a copy) with a hazard of every kind placed through
+# the window's input by tests/fixtures/editor/hazards.ron.
+if ! ((${#want[@]})) || [[ " ${want[*]} " == *" editor_hazards "* ]]; then
+  echo "take.sh: editor_hazards" >&2
+  cp levels/burger_bar.ron "$save/burger_bar.ron"
+  UNDERCOOKED_SAVE="$save/save.json" xvfb-run -a -s "-screen 0 1920x1080x24" \
+    "$bin" edit "$save/burger_bar.ron" --size 1280x720 \
+    --script tests/fixtures/editor/hazards.ron --screenshot "$out/editor_hazards.png" \
+    >"$save/editor_hazards.log" 2>&1 || {
+    echo "take.sh: editor_hazards failed; its log:" >&2
+    tail -20 "$save/editor_hazards.log" >&2
+    exit 1
+  }
+fi
 for entry in "${shots[@]}"; do
   name=${entry%%|*}
   args=${entry#*|}

@@ -6,10 +6,12 @@
 use super::{assert_real_frame, root, temp_dir, xvfb_run};
 use std::path::Path;
 use std::process::Command;
+use undercooked::level::schema::{HazardFile, LevelFile, ShiftTo};
 use undercooked::level::{load_level_file, load_recipes_file};
 
-/// The palette's length and the tools' places in it (`level::edit::Brush::palette`).
-const PALETTE: usize = 25;
+/// The palette's length and the tools' places in it (`level::edit::Tool::palette`: the
+/// brushes, then the hazard tools).
+const PALETTE: usize = 31;
 const COUNTER: usize = 3;
 const TOMATO: usize = 5;
 const LETTUCE: usize = 6;
@@ -17,6 +19,8 @@ const CHOP_BOARD: usize = 12;
 const PREP: usize = 15;
 const SERVE: usize = 16;
 const SPAWN_1: usize = 21;
+const SPILL: usize = 25;
+const CART: usize = 27;
 
 /// A script under construction, one step a line.
 struct Script {
@@ -433,4 +437,78 @@ fn publish_runs_off_the_window_refuses_unsaved_edits_and_publishes_the_saved_fil
         !lines.iter().any(|l| l.starts_with("editor: playtest")),
         "Ctrl+P is not P: {lines:#?}"
     );
+}
+
+/// The hazard tools (issue 34: "set hazards") through the real input path: a spill zone by
+/// keyboard and mouse, a cart track dragged with the mouse (marked until it loops, the mark
+/// back on undo), shifting floor cells and fire by a gamepad alone; the saved file's hazards
+/// read back from its RON.
+#[test]
+fn hazards_are_placed_by_keys_mouse_and_pad_and_saved() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!("SKIPPED: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers)");
+        return;
+    };
+    let dir = temp_dir("editor-hazards");
+    let file = dir.join("slippery.ron");
+    let mut s = Script::new();
+    // The spill tool: Space at the cursor (4, 3), then (5, 3); a click adds (5, 4) and
+    // Delete takes it out again.
+    s.tool(SPILL).step("Tap(Space)").step("Tap(ArrowRight)").step("Tap(Space)");
+    s.step("ClickCell(5, 4)").step("Tap(Delete)");
+    // The cart tool: a drag over (1, 1), (2, 1), (2, 2), then a click on (1, 2) closes the
+    // loop; undo opens it again, redo closes it.
+    s.tool(CART).step("PointCell(1, 1)").step("Down(Left)");
+    s.step("PointCell(2, 1)").step("PointCell(2, 2)").step("Up(Left)");
+    s.step("ClickCell(1, 2)").chord("KeyZ").chord("KeyY");
+    // A gamepad alone: RB to the shifting floor (to a hole); the d-pad from (1, 2) to (6, 5),
+    // A there and a row up; L3 starts a new one at (6, 3), RT + B removes it whole.
+    s.step("ConnectPad").step("PadTap(RightTrigger)");
+    for _ in 0..5 {
+        s.step("PadTap(DPadRight)");
+    }
+    for _ in 0..3 {
+        s.step("PadTap(DPadDown)");
+    }
+    s.step("PadTap(South)").step("PadTap(DPadUp)").step("PadTap(South)");
+    s.step("PadTap(LeftThumb)").step("PadTap(DPadUp)").step("PadTap(South)");
+    s.step("PadPress(RightTrigger2)").step("PadTap(East)").step("PadRelease(RightTrigger2)");
+    // RB twice to the fire tool: A switches fire on, off, on. Select saves.
+    s.step("PadTap(RightTrigger)").step("PadTap(RightTrigger)");
+    s.step("PadTap(South)").step("PadTap(South)").step("PadTap(South)");
+    s.step("PadTap(Select)");
+    let (ok, lines, all) = run_editor(&xvfb, &dir, &file, &s, &["--new", "9x7"]);
+    assert!(ok, "the editor failed:\n{all}");
+    let seen = changes(&lines);
+    let whats: Vec<&str> = seen.iter().map(|c| c.0.as_str()).collect();
+    let mut want = vec!["edit"; 8];
+    want.extend(["undo", "redo"]);
+    want.extend(["edit"; 7]);
+    assert_eq!(whats, want, "{lines:#?}");
+    let marked = |k: usize, mark: &str| seen[k].2.split(' ').any(|m| m == mark);
+    let broken = |k: usize| seen[k].2.contains("HAZARD_PATH_BROKEN");
+    assert!(marked(4, "HAZARD_PATH_BROKEN@1,1"), "a one-cell track, marked on it: {seen:?}");
+    assert!(!broken(5), "two cells side by side run to and fro: {seen:?}");
+    assert!(marked(6, "HAZARD_PATH_BROKEN@2,2"), "no way back from (2, 2): {seen:?}");
+    assert!(!broken(7) && broken(8) && !broken(9), "closed, undone, redone: {seen:?}");
+    assert!(seen.iter().all(|c| !c.2.contains("HAZARD_CONFLICT")), "{seen:?}");
+    assert!(seen[14].2.contains("EXTINGUISHER_MISSING"), "fire needs a stand: {seen:?}");
+    assert!(!seen[15].2.contains("EXTINGUISHER_MISSING"), "fire off: {seen:?}");
+    assert!(lines.iter().any(|l| l.starts_with("editor: saved")), "{lines:#?}");
+    let text = std::fs::read_to_string(&file).expect("the saved file");
+    let saved: LevelFile = ron::from_str(&text).expect("the saved file is a Level");
+    let expected = [
+        HazardFile::Spill { cells: vec![(4, 3), (5, 3)], from: 0.0, lasts: None, every: None },
+        HazardFile::Cart { path: vec![(1, 1), (2, 1), (2, 2), (1, 2)], speed: 1.5 },
+        HazardFile::Shift {
+            cells: vec![(6, 5), (6, 4)],
+            to: ShiftTo::Void,
+            every: 30.0,
+            gone: 10.0,
+            warning: 3.0,
+            first: None,
+        },
+        HazardFile::Fire { delay: 5.0, spread_every: (8.0, 14.0), extinguish: 1.5 },
+    ];
+    assert_eq!(saved.hazards, expected, "{text}");
 }

@@ -1,16 +1,22 @@
 //! The editor's controls, from Bevy's input state and messages (what a real keyboard, mouse or
 //! gamepad — or the input script — produced): the cursor, the tool, painting, undo, redo and
-//! save. Keyboard: arrows or WASD move, Space or Enter paints, Delete paints floor, Q / E pick
-//! the tool, Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, Ctrl+S save. Mouse: the pointer is the
-//! cursor, the left button paints (hold and drag), the right paints floor. Shift + an arrow
-//! adds a line of wall at that edge, Alt + an arrow takes the edge's line away. Gamepad alone:
-//! the d-pad or left stick moves, South paints, East paints floor, the bumpers pick the tool,
-//! West undoes, North redoes, Select saves; LT + d-pad adds a line, RT + d-pad takes one away.
+//! save. Keyboard: arrows or WASD move, Space or Enter paints, Delete erases (a brush paints
+//! floor, a hazard tool takes the cell out of its hazard), Q / E pick the tool, Ctrl+Z undo,
+//! Ctrl+Y (or Ctrl+Shift+Z) redo, Ctrl+S save. Mouse: the pointer is the cursor, the left
+//! button paints (hold and drag), the right erases. Shift + an arrow adds a line of wall at
+//! that edge, Alt + an arrow takes the edge's line away. N starts a new hazard, Shift + Delete
+//! removes the hazard under the cursor. Gamepad alone: the d-pad or left stick moves, South
+//! paints, East erases, the bumpers pick the tool, West undoes, North redoes, Select saves;
+//! LT + d-pad adds a line, RT + d-pad takes one away; L3 starts a new hazard, RT + East
+//! removes the one under the cursor.
 
 use super::doc::EditorDoc;
+use super::hazard_tool::{
+    erase_hazard_here, paint_hazard_here, remove_hazard_here, start_new_hazard,
+};
 use super::layout::GridLayout;
 use super::settings_panel::SettingsPanel;
-use crate::level::edit::{Brush, Edge, Edit};
+use crate::level::edit::{Brush, Edge, Edit, Tool};
 use bevy::input::ButtonState;
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
@@ -27,7 +33,7 @@ fn nudge(ed: &mut EditorDoc, (dx, dy): (i32, i32)) {
 
 /// The tool `step` places along the palette (wrapping).
 fn cycle_tool(ed: &mut EditorDoc, step: i32) {
-    let n = Brush::palette().len() as i32;
+    let n = Tool::palette().len() as i32;
     ed.brush = (ed.brush as i32 + step).rem_euclid(n) as usize;
 }
 
@@ -62,9 +68,27 @@ fn resize(ed: &mut EditorDoc, edge: Edge, grow: bool) {
     }
 }
 
-fn paint(ed: &mut EditorDoc, brush: Brush) {
-    let cell = ed.cursor;
-    ed.apply(&Edit::Paint { cell, brush });
+/// The tool's paint at the cursor: a brush paints the cell, a hazard tool places its hazard.
+fn paint(ed: &mut EditorDoc) {
+    match ed.tool() {
+        Tool::Brush(brush) => {
+            let cell = ed.cursor;
+            ed.apply(&Edit::Paint { cell, brush });
+        }
+        Tool::Hazard(kind) => paint_hazard_here(ed, kind),
+    }
+}
+
+/// The eraser at the cursor: a brush's is floor, a hazard tool's takes the cell out of its
+/// kind of hazard.
+fn erase(ed: &mut EditorDoc) {
+    match ed.tool() {
+        Tool::Brush(_) => {
+            let cell = ed.cursor;
+            ed.apply(&Edit::Paint { cell, brush: Brush::Floor });
+        }
+        Tool::Hazard(kind) => erase_hazard_here(ed, kind),
+    }
 }
 
 pub(super) fn steer_with_keys(
@@ -96,6 +120,9 @@ pub(super) fn steer_with_keys(
                 resize(&mut ed, edge, shift);
             }
         }
+        if shift && keys.any_just_pressed([KeyCode::Delete, KeyCode::Backspace]) {
+            remove_hazard_here(&mut ed);
+        }
         return;
     }
     let moves = [
@@ -115,12 +142,14 @@ pub(super) fn steer_with_keys(
     if keys.just_pressed(KeyCode::KeyE) {
         cycle_tool(&mut ed, 1);
     }
+    if keys.just_pressed(KeyCode::KeyN) {
+        start_new_hazard(&mut ed);
+    }
     if keys.any_just_pressed([KeyCode::Space, KeyCode::Enter]) {
-        let tool = ed.tool();
-        paint(&mut ed, tool);
+        paint(&mut ed);
     }
     if keys.any_just_pressed([KeyCode::Delete, KeyCode::Backspace]) {
-        paint(&mut ed, Brush::Floor);
+        erase(&mut ed);
     }
 }
 
@@ -162,11 +191,12 @@ pub(super) fn steer_with_pointer(
             pressed = Some(b.button);
         }
     }
-    let brush = if held.left { Some(ed.tool()) } else { held.right.then_some(Brush::Floor) };
-    if let Some(brush) = brush
-        && (pressed.is_some() || entered)
-    {
-        paint(&mut ed, brush);
+    if pressed.is_some() || entered {
+        if held.left {
+            paint(&mut ed);
+        } else if held.right {
+            erase(&mut ed);
+        }
     }
 }
 
@@ -220,6 +250,9 @@ pub(super) fn steer_with_pad(
                     resize(&mut ed, edge, lt);
                 }
             }
+            if rt && pad.just_pressed(GamepadButton::East) {
+                remove_hazard_here(&mut ed);
+            }
             continue;
         }
         let moves = [
@@ -239,12 +272,14 @@ pub(super) fn steer_with_pad(
         if pad.just_pressed(GamepadButton::RightTrigger) {
             cycle_tool(&mut ed, 1);
         }
+        if pad.just_pressed(GamepadButton::LeftThumb) {
+            start_new_hazard(&mut ed);
+        }
         if pad.just_pressed(GamepadButton::South) {
-            let tool = ed.tool();
-            paint(&mut ed, tool);
+            paint(&mut ed);
         }
         if pad.just_pressed(GamepadButton::East) {
-            paint(&mut ed, Brush::Floor);
+            erase(&mut ed);
         }
         undo_redo_save_on_pad(pad, &mut ed);
     }

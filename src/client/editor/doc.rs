@@ -1,7 +1,7 @@
 //! The kitchen on the editor's bench: the document, its file, the cursor and the tool, and
 //! every change said on stdout (the tests read it) and in the panel.
 
-use crate::level::edit::{Brush, Edit, KitchenDoc, SaveError, Saved, save_doc};
+use crate::level::edit::{Edit, KitchenDoc, SaveError, Saved, Tool, save_doc};
 use bevy::prelude::*;
 use std::path::PathBuf;
 
@@ -11,8 +11,11 @@ pub struct EditorDoc {
     pub doc: KitchenDoc,
     pub path: PathBuf,
     pub cursor: (usize, usize),
-    /// The tool: an index into [`Brush::palette`].
+    /// The tool: an index into [`Tool::palette`].
     pub brush: usize,
+    /// The hazard the hazard tools are painting (an index into the file's list; `None`: the
+    /// next hazard paint starts a new one).
+    pub painting: Option<usize>,
     /// The last save's or refusal's words for the panel.
     pub status: String,
     /// Bumped by every change of the kitchen (not of the cursor or tool): the scene redraws.
@@ -34,6 +37,7 @@ impl EditorDoc {
             path,
             cursor: (w / 2, h / 2),
             brush: 0,
+            painting: None,
             status,
             revision: 0,
             bots: bots.min(3),
@@ -43,8 +47,8 @@ impl EditorDoc {
         }
     }
 
-    pub fn tool(&self) -> Brush {
-        let palette = Brush::palette();
+    pub fn tool(&self) -> Tool {
+        let palette = Tool::palette();
         palette[self.brush % palette.len()]
     }
 

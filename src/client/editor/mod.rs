@@ -7,6 +7,8 @@
 
 pub mod controls;
 pub mod doc;
+pub mod hazard_art;
+pub mod hazard_tool;
 pub mod layout;
 pub mod leave;
 pub mod letter_wheel;
@@ -68,6 +70,7 @@ impl Plugin for EditorPlugin {
             Update,
             (
                 scene::redraw_kitchen,
+                hazard_art::draw_hazards,
                 scene::place_cursor,
                 panel::paint_panel,
                 settings_panel::paint_settings,

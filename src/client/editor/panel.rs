@@ -6,7 +6,8 @@ use super::doc::EditorDoc;
 use super::layout::{GridLayout, PANEL_PX};
 use crate::client::state::AppState;
 use crate::client::theme::{DIM, GOLD, INK, PLAIN, font};
-use crate::level::edit::{Brush, Problem};
+use crate::level::edit::hazards::cells_of;
+use crate::level::edit::{Problem, Tool};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
@@ -26,12 +27,14 @@ pub(super) struct CellTag;
 const BACK: Color = Color::srgba(0.06, 0.07, 0.1, 0.92);
 /// Problems listed in the panel; the rest are counted.
 const LISTED: usize = 12;
-const KEYS: &str = "Arrows/WASD or mouse: cursor   Space/click: paint   Del/right-click: floor\n\
+const KEYS: &str = "Arrows/WASD or mouse: cursor   Space/click: paint   Del/right-click: erase\n\
 Q/E: tool   Ctrl+Z undo   Ctrl+Y redo   Ctrl+S save   Esc: menu\n\
 Shift+arrow: add a line at that edge   Alt+arrow: remove it\n\
+Hazards: N new zone/track   Shift+Del remove the hazard here\n\
 Tab: settings   P: Playtest (Esc back)   B: bots beside you   Ctrl+P: publish\n\
-Pad: d-pad/stick, A paint, B floor, LB/RB tool, X undo, Y redo, Select save, Start Playtest,\n\
-LT+d-pad add a line, RT+d-pad remove one, R3 settings, LT+Start publish, LT+Select menu";
+Pad: d-pad/stick, A paint, B erase, LB/RB tool, X undo, Y redo, Select save, Start Playtest,\n\
+LT+d-pad add a line, RT+d-pad remove one, L3 new hazard, RT+B remove the hazard here,\n\
+R3 settings, LT+Start publish, LT+Select menu";
 
 pub(super) fn spawn_panel(mut commands: Commands) {
     // The texts are new and empty: what they showed before is forgotten, so the first frame
@@ -69,10 +72,10 @@ pub(super) fn spawn_panel(mut commands: Commands) {
     });
 }
 
-/// What the panel last showed: the kitchen's revision, the tool, the cursor, the status, the
-/// window.
+/// What the panel last showed: the kitchen's revision, the tool, the hazard painted, the
+/// cursor, the status, the window.
 #[derive(Resource, Default, PartialEq)]
-pub(super) struct Shown(Option<(u64, usize, (usize, usize), String, u32, u32)>);
+pub(super) struct Shown(Option<(u64, usize, Option<usize>, (usize, usize), String, u32, u32)>);
 
 pub(super) fn paint_panel(
     ed: Res<EditorDoc>,
@@ -86,6 +89,7 @@ pub(super) fn paint_panel(
     let now = Shown(Some((
         ed.revision,
         ed.brush,
+        ed.painting,
         ed.cursor,
         ed.status.clone(),
         window.width().to_bits(),
@@ -145,7 +149,7 @@ fn header(ed: &EditorDoc) -> String {
 }
 
 fn tools(ed: &EditorDoc) -> String {
-    let palette = Brush::palette();
+    let palette = Tool::palette();
     let current = ed.brush % palette.len();
     let mut s = format!(
         "Tool: {}   (cursor {:?})   Playtest bots: {}\n",
@@ -159,7 +163,28 @@ fn tools(ed: &EditorDoc) -> String {
         .map(|(i, b)| if i == current { format!("[{}]", b.label()) } else { b.label() })
         .collect();
     s.push_str(&names.join(" | "));
+    s.push_str(&hazards(ed));
     s
+}
+
+/// The kitchen's hazards, numbered as on the grid and in the settings panel, the one being
+/// painted marked.
+fn hazards(ed: &EditorDoc) -> String {
+    let all = &ed.doc.file().hazards;
+    if all.is_empty() {
+        return "\nHazards: none".into();
+    }
+    let each: Vec<String> = all
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let n = cells_of(h).len();
+            let what = if n == 0 { "on".to_string() } else { format!("{n} cell(s)") };
+            let mark = if ed.painting == Some(i) { " *painting*" } else { "" };
+            format!("{} {} ({what}){mark}", i + 1, h.name())
+        })
+        .collect();
+    format!("\nHazards: {}", each.join(", "))
 }
 
 /// The problems in two groups: those of the whole kitchen first (no cell shows them), then

@@ -43,7 +43,7 @@ pub enum Shape {
 }
 
 impl Art {
-    pub(super) fn mesh(&self, shape: Shape) -> Handle<Mesh> {
+    pub(crate) fn mesh(&self, shape: Shape) -> Handle<Mesh> {
         match shape {
             Shape::Cube => self.cube.clone(),
             Shape::Sphere => self.sphere.clone(),
@@ -73,7 +73,7 @@ impl Art {
 
     /// A see-through, unlit-ish material (decals: spills, ice, the shift flash), cached by
     /// colour like the opaque ones (the alpha is part of the key).
-    pub(super) fn glass(
+    pub(crate) fn glass(
         &mut self,
         mats: &mut Assets<StandardMaterial>,
         color: Color,

@@ -9,9 +9,11 @@
 pub mod brush;
 pub mod command;
 pub mod document;
+pub mod hazards;
 pub mod problems;
 pub mod save;
 pub mod settings;
+pub mod tool;
 pub mod write;
 
 #[cfg(test)]
@@ -20,6 +22,8 @@ mod tests;
 pub use brush::Brush;
 pub use command::{Edge, Edit, EditError};
 pub use document::{KitchenDoc, NewKitchenError};
+pub use hazards::{HazardKind, HazardStroke};
 pub use problems::Problem;
 pub use save::{SaveError, Saved, draft_path, save_doc};
 pub use settings::{Setting, Timing, settings_of};
+pub use tool::Tool;

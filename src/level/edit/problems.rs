@@ -16,16 +16,25 @@ pub struct Problem {
 
 /// Each validator error on its cell: by the `line:column` it names when that is a grid cell
 /// of the written text, else by the first `(x, y)` inside the grid its message names (hazard
-/// cells, a station no spawn reaches).
+/// cells, a station no spawn reaches), else — a hazard's problem that names no cell, such as
+/// a track too short to run — on the first cell of the hazard its line is in.
 pub fn locate(errors: &[LevelError], written: &Written, size: (usize, usize)) -> Vec<Problem> {
     errors
         .iter()
         .map(|e| {
             let by_pos = e.line.zip(e.col).and_then(|(l, c)| written.cell_at(l, c));
-            let cell = by_pos.or_else(|| cell_in_message(&e.message, size));
+            let cell = by_pos.or_else(|| cell_in_message(&e.message, size)).or_else(|| {
+                e.line.and_then(|l| written.hazard_cell_at(l)).and_then(|c| inside(c, size))
+            });
             Problem { code: e.code, message: e.message.clone(), cell }
         })
         .collect()
+}
+
+/// A written cell as grid indices, when it lies inside a `size` grid.
+fn inside((x, y): (i64, i64), (width, height): (usize, usize)) -> Option<(usize, usize)> {
+    let (x, y) = (usize::try_from(x).ok()?, usize::try_from(y).ok()?);
+    (x < width && y < height).then_some((x, y))
 }
 
 /// The first `(x, y)` of two whole numbers in `message` that lies inside a `size` grid.

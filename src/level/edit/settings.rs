@@ -103,7 +103,8 @@ pub fn label(file: &LevelFile, book: &RecipeBook, row: Setting) -> String {
         Setting::MissPenalty => format!("Missed order costs: {}", o.miss_penalty),
         Setting::Hazard(i, t) => {
             let Some(h) = file.hazards.get(i) else { return "?".into() };
-            format!("{} {}: {}", h.name(), timing_name(t), timing_value(h, t))
+            // Numbered as the grid and the panel's list number the hazards.
+            format!("{}. {} {}: {}", i + 1, h.name(), timing_name(t), timing_value(h, t))
         }
     }
 }

@@ -273,3 +273,192 @@ fn each_settings_row_steps_its_field_and_the_pool_counts_recipes() {
     let text = doc.text().to_string();
     assert!(text.contains("spread_every: (4.0, 6.5)"), "{text}");
 }
+
+mod hazard_tools {
+    //! The hazard tools' operations (`level::edit::hazards`) on a new kitchen.
+
+    use super::*;
+    use crate::level::edit::hazards::{
+        erase_hazard_cell, paint_hazard, remove_hazard_at, toggle_fire,
+    };
+    use crate::level::schema::{HazardFile, ShiftTo};
+
+    /// Applies a stroke's edit (if any) and returns the hazard being painted after it.
+    fn stroke(doc: &mut KitchenDoc, s: Result<HazardStroke, EditError>) -> Option<usize> {
+        let s = s.expect("a cell on the grid");
+        if let Some(edit) = &s.edit {
+            assert_eq!(doc.apply(edit), Ok(true), "{edit:?}");
+        }
+        s.painting
+    }
+
+    fn paint(
+        doc: &mut KitchenDoc,
+        painting: Option<usize>,
+        kind: HazardKind,
+        cell: (usize, usize),
+    ) -> Option<usize> {
+        let s = paint_hazard(doc.file(), painting, kind, cell);
+        stroke(doc, s)
+    }
+
+    fn hazard_problems(doc: &KitchenDoc) -> Vec<(ErrorCode, Option<(usize, usize)>)> {
+        doc.problems()
+            .iter()
+            .filter(|p| {
+                p.code.to_string().starts_with("HAZARD") || p.code == ErrorCode::ShiftStrandsSpawn
+            })
+            .map(|p| (p.code, p.cell))
+            .collect()
+    }
+
+    fn spill(cells: Vec<(i64, i64)>) -> HazardFile {
+        HazardFile::Spill { cells, from: 0.0, lasts: None, every: None }
+    }
+
+    #[test]
+    fn a_spill_zone_is_added_painted_cell_by_cell_and_removed() {
+        let mut doc = KitchenDoc::new_blank("slick", (9, 7), book(), "slick.ron");
+        let at = paint(&mut doc, None, HazardKind::Spill, (2, 2));
+        assert_eq!(at, Some(0));
+        let at = paint(&mut doc, at, HazardKind::Spill, (3, 2));
+        let at = paint(&mut doc, at, HazardKind::Spill, (3, 3));
+        assert_eq!(doc.file().hazards, [spill(vec![(2, 2), (3, 2), (3, 3)])]);
+        assert!(doc.text().contains("        Spill(cells: [(2, 2), (3, 2), (3, 3)]),\n"));
+        assert_eq!(hazard_problems(&doc), [], "a spill on floor is sound");
+        // The same cell again: nothing to change, no undo step.
+        let again = paint_hazard(doc.file(), at, HazardKind::Spill, (3, 2)).expect("on the grid");
+        assert_eq!(again, HazardStroke { edit: None, painting: Some(0) });
+        let s = erase_hazard_cell(doc.file(), at, HazardKind::Spill, (3, 2));
+        let at = stroke(&mut doc, s);
+        assert_eq!(doc.file().hazards, [spill(vec![(2, 2), (3, 3)])]);
+        // Ice does not erase a spill's cell.
+        let ice = erase_hazard_cell(doc.file(), at, HazardKind::Ice, (2, 2)).expect("on the grid");
+        assert_eq!(ice.edit, None);
+        // The last cells erased: the zone goes, and nothing is painted any more.
+        let s = erase_hazard_cell(doc.file(), at, HazardKind::Spill, (2, 2));
+        let at = stroke(&mut doc, s);
+        let s = erase_hazard_cell(doc.file(), at, HazardKind::Spill, (3, 3));
+        assert_eq!(stroke(&mut doc, s), None);
+        assert!(doc.file().hazards.is_empty());
+        // A zone removed whole from any of its cells.
+        let at = paint(&mut doc, None, HazardKind::Spill, (5, 4));
+        let at = paint(&mut doc, at, HazardKind::Spill, (6, 4));
+        let s = remove_hazard_at(doc.file(), at, (6, 4));
+        assert_eq!(stroke(&mut doc, s), None);
+        assert!(doc.file().hazards.is_empty());
+        assert_eq!(
+            paint_hazard(doc.file(), None, HazardKind::Spill, (9, 0)),
+            Err(EditError::OutsideGrid { x: 9, y: 0, width: 9, height: 7 })
+        );
+    }
+
+    #[test]
+    fn new_picks_and_kinds_start_or_join_the_right_hazard() {
+        let mut doc = KitchenDoc::new_blank("zones", (9, 7), book(), "zones.ron");
+        let first = paint(&mut doc, None, HazardKind::Spill, (1, 1));
+        // N (painting none): a second spill zone.
+        let second = paint(&mut doc, None, HazardKind::Spill, (5, 1));
+        assert_eq!((first, second), (Some(0), Some(1)));
+        // Another kind never joins a spill: ice starts its own zone.
+        let ice = paint(&mut doc, second, HazardKind::Ice, (5, 5));
+        assert_eq!(ice, Some(2));
+        // Painting on the first zone's cell picks it; the next cell joins it.
+        let picked = paint(&mut doc, ice, HazardKind::Spill, (1, 1));
+        assert_eq!(picked, Some(0));
+        paint(&mut doc, picked, HazardKind::Spill, (2, 1));
+        let shift = paint(&mut doc, None, HazardKind::Shift(ShiftTo::Wall), (4, 3));
+        assert_eq!(shift, Some(3));
+        let f = doc.file();
+        assert_eq!(f.hazards[0], spill(vec![(1, 1), (2, 1)]));
+        assert_eq!(f.hazards[1], spill(vec![(5, 1)]));
+        assert!(
+            matches!(&f.hazards[3], HazardFile::Shift { cells, to: ShiftTo::Wall, .. } if cells == &[(4, 3)])
+        );
+        assert_eq!(hazard_problems(&doc), []);
+        // The shift cell painted over with ice: two hazards on one cell, marked there.
+        paint(&mut doc, None, HazardKind::Ice, (4, 3));
+        assert_eq!(hazard_problems(&doc), [(ErrorCode::HazardConflict, Some((4, 3)))]);
+        // Removing the spill zone before it moves the painted index back by one.
+        let s = remove_hazard_at(doc.file(), Some(3), (5, 1));
+        assert_eq!(stroke(&mut doc, s), Some(2));
+        assert_eq!(HazardKind::of(&doc.file().hazards[2]), HazardKind::Shift(ShiftTo::Wall));
+    }
+
+    #[test]
+    fn a_cart_track_is_marked_where_it_breaks_until_it_loops_and_undo_restores_the_list() {
+        let mut doc = KitchenDoc::new_blank("track", (9, 7), book(), "track.ron");
+        let mut lists = vec![doc.file().hazards.clone()];
+        let mut at = None;
+        let mut marks = Vec::new();
+        for cell in [(2, 2), (3, 2), (3, 3), (2, 3)] {
+            at = paint(&mut doc, at, HazardKind::Cart, cell);
+            lists.push(doc.file().hazards.clone());
+            marks.push(hazard_problems(&doc));
+        }
+        let broken = ErrorCode::HazardPathBroken;
+        // One cell: too short to run, marked on the track's cell (its message names none).
+        assert_eq!(marks[0], [(broken, Some((2, 2)))]);
+        // Three cells: the loop back (3, 3) → (2, 2) is no step, marked where it leaves.
+        assert_eq!(marks[2], [(broken, Some((3, 3)))]);
+        assert_eq!(marks[3], [], "four cells round a square loop");
+        let track = vec![(2, 2), (3, 2), (3, 3), (2, 3)];
+        assert_eq!(doc.file().hazards, [HazardFile::Cart { path: track.clone(), speed: 1.5 }]);
+        assert!(doc.text().contains("Cart(path: [(2, 2), (3, 2), (3, 3), (2, 3)], speed: 1.5),"));
+        // The first cell again closes nothing new; a cell in the middle is a shuttle's way back.
+        let first = paint_hazard(doc.file(), at, HazardKind::Cart, (2, 2)).expect("on the grid");
+        assert_eq!(first.edit, None);
+        // Undo walks the list back one cell at a time; redo brings each back.
+        for want in lists.iter().rev().skip(1) {
+            assert!(doc.undo());
+            assert_eq!(&doc.file().hazards, want);
+        }
+        for want in lists.iter().skip(1) {
+            assert!(doc.redo());
+            assert_eq!(&doc.file().hazards, want);
+        }
+        // Erasing a cell of the track opens it again, marked.
+        let s = erase_hazard_cell(doc.file(), at, HazardKind::Cart, (3, 2));
+        stroke(&mut doc, s);
+        assert_eq!(hazard_problems(&doc), [(broken, Some((2, 2)))]);
+    }
+
+    #[test]
+    fn fire_is_a_toggle_and_the_written_hazards_keep_the_files_field_order() {
+        let mut doc = KitchenDoc::new_blank("order", (9, 7), book(), "order.ron");
+        let at = paint(&mut doc, None, HazardKind::Ice, (1, 5));
+        let fire = toggle_fire(doc.file(), at);
+        stroke(&mut doc, Ok(fire));
+        assert!(doc.problems().iter().any(|p| p.code == ErrorCode::ExtinguisherMissing));
+        let at = paint(&mut doc, None, HazardKind::Shift(ShiftTo::Void), (6, 3));
+        paint(&mut doc, at, HazardKind::Shift(ShiftTo::Void), (6, 4));
+        let before = doc.text().to_string();
+        paint(&mut doc, at, HazardKind::Shift(ShiftTo::Void), (6, 5));
+        let block = "    hazards: [\n        Ice(cells: [(1, 5)]),\n        Fire(delay: 5.0, spread_every: (8.0, 14.0), extinguish: 1.5),\n        Shift(cells: [(6, 3), (6, 4), (6, 5)], to: Void, every: 30.0, gone: 10.0, warning: 3.0),\n    ],\n";
+        assert!(doc.text().contains(block), "{}", doc.text());
+        // One more cell changes one line of the file, and the text reads back to itself.
+        let changed: Vec<_> =
+            before.lines().zip(doc.text().lines()).filter(|(a, b)| a != b).collect();
+        assert_eq!(changed.len(), 1, "{changed:?}");
+        let again =
+            KitchenDoc::from_text(doc.text().as_bytes(), "order.ron", book()).expect("re-read");
+        assert_eq!(again.text(), doc.text());
+        assert_eq!(again.file().hazards, doc.file().hazards);
+        // The fire tool again: fire off, the other hazards kept in their order.
+        let off = toggle_fire(doc.file(), None);
+        stroke(&mut doc, Ok(off));
+        let kinds: Vec<HazardKind> = doc.file().hazards.iter().map(HazardKind::of).collect();
+        assert_eq!(kinds, [HazardKind::Ice, HazardKind::Shift(ShiftTo::Void)]);
+        assert!(doc.undo(), "the toggle was one undo step");
+        assert_eq!(doc.file().hazards.len(), 3);
+    }
+
+    #[test]
+    fn the_palette_keeps_the_brushes_first_and_ends_with_every_hazard_tool() {
+        let palette = Tool::palette();
+        let brushes = Brush::palette();
+        assert_eq!(palette.len(), brushes.len() + HazardKind::ALL.len());
+        assert!(palette.iter().zip(&brushes).all(|(t, b)| *t == Tool::Brush(*b)));
+        assert_eq!(palette.last(), Some(&Tool::Hazard(HazardKind::Fire)));
+    }
+}

@@ -13,6 +13,9 @@ pub struct Written {
     pub text: String,
     /// `rows[y] = (line, columns)`, `columns[x]` the column of cell `(x, y)`'s character.
     pub rows: Vec<(u32, Vec<u32>)>,
+    /// Per hazard, in the file's order: its 1-based line (each hazard is written on one) and
+    /// its first cell, if it has one.
+    pub hazards: Vec<(u32, Option<CellFile>)>,
 }
 
 impl Written {
@@ -23,6 +26,11 @@ impl Written {
         // A position one past the row's last cell (GRID_RAGGED) belongs to its last cell.
         let x = columns.iter().position(|c| *c == col).or_else(|| columns.len().checked_sub(1))?;
         Some((x, y))
+    }
+
+    /// The first cell of the hazard written on `line`, if a hazard is written there.
+    pub fn hazard_cell_at(&self, line: u32) -> Option<CellFile> {
+        self.hazards.iter().find(|(l, _)| *l == line).and_then(|(_, cell)| *cell)
     }
 }
 
@@ -49,8 +57,24 @@ pub fn write_level(file: &LevelFile, header: &[String]) -> Written {
         }
         rows.push((line, columns));
     }
+    let hazards_open = body.lines().position(|l| l == "    hazards: [").unwrap_or(0) as u32;
+    let hazards = file
+        .hazards
+        .iter()
+        .enumerate()
+        .map(|(k, h)| {
+            let first = match h {
+                HazardFile::Spill { cells, .. }
+                | HazardFile::Ice { cells, .. }
+                | HazardFile::Shift { cells, .. } => cells.first().copied(),
+                HazardFile::Cart { path, .. } => path.first().copied(),
+                HazardFile::Fire { .. } => None,
+            };
+            (first_line + hazards_open + 1 + k as u32, first)
+        })
+        .collect();
     text.push_str(&body);
-    Written { text, rows }
+    Written { text, rows, hazards }
 }
 
 /// The `Level(…)` itself, every field in its one order.
