@@ -1035,6 +1035,7 @@ fn bot_args(web: &str, clients: usize) -> JoinArgs {
         ws: false,
         reconnect: None,
         emote: None,
+        lean: false,
     }
 }
 
@@ -1181,6 +1182,57 @@ fn a_client_over_a_bad_link_loses_no_press_and_predicts_its_cook() {
         eprintln!("bad link, ws {ws}: {counts:?}, {stats}");
         for c in &mut clients {
             c.disconnect();
+        }
+        host.stop();
+    }
+}
+
+/// The load generator's lean connections (`join --rooms N --lean`, what `benches/capacity.sh`
+/// drives) load a server as players' clients do, straight and through the impairment proxy
+/// (100 ms round trip, 10 ms jitter, 2 % loss each way): both rooms' rounds start from their
+/// ready requests, every seat's frames are admitted and none refused, every seat acknowledges
+/// mutate messages, and each round replays from its admitted log to the server's hash.
+#[test]
+fn lean_connections_play_rounds_as_clients_do_over_a_lossy_link() {
+    use undercooked::net::tools::impair::Conditions;
+    use undercooked::net::tools::loadgen::{connect_lean, drive};
+    use undercooked::net::tools::netbench::ImpairedHost;
+    for (rtt, jitter, loss) in [(0, 0, 0.0), (100, 10, 2.0)] {
+        let cond = Conditions::around_rtt(rtt, jitter, loss);
+        let host = ImpairedHost::start(&format!("lean-{rtt}"), cond, 7, false).expect("server");
+        let args = JoinArgs {
+            rooms: 2,
+            inputs: InputMode::Random,
+            lean: true,
+            ..bot_args(&host.web(), 2)
+        };
+        let replies = open_seats(&args).expect("two rooms of two seats");
+        assert_eq!(replies.len(), 4);
+        let mut clients = connect_lean(&replies).expect("connected");
+        drive(&mut clients, Duration::from_millis(50), Instant::now() + Duration::from_secs(8));
+        for c in &clients {
+            let s = undercooked::net::tools::loadgen::Stepped::stats(c);
+            eprintln!("lean, {rtt} ms: {s}");
+            assert!(s["error"].is_null(), "{s}");
+            // The 3 s countdown starts once all four ready requests are in; 8 s leaves ~4 s of
+            // play, 80 ticks.
+            assert!(s["ticks_received"].as_u64().unwrap_or(0) >= 50, "{s}");
+            assert!(s["mutate_acks"].as_u64().unwrap_or(0) >= 50, "{s}");
+        }
+        let links = host.links();
+        assert_eq!(links.len(), 4, "{links:?}");
+        for (seat, counts) in &links {
+            assert_eq!(counts.refused(), 0, "{rtt} ms, seat {seat}: {counts:?}");
+            assert!(counts.admitted >= 50, "{rtt} ms, seat {seat}: {counts:?}");
+        }
+        let mut codes: Vec<&str> = replies.iter().map(|r| r.code.as_str()).collect();
+        codes.dedup();
+        for code in codes {
+            let (matches, tick) = host.replay_matches(code).expect("the round is live");
+            assert!(matches && tick >= 50, "{rtt} ms: room {code} replays to tick {tick}");
+        }
+        for c in &mut clients {
+            undercooked::net::tools::loadgen::Stepped::disconnect(c);
         }
         host.stop();
     }

@@ -70,7 +70,8 @@ fn prediction_stats(s: &ClientSession) -> Value {
     })
 }
 
-fn mean(v: &[f64]) -> f64 {
+/// The mean of `v`, 0 when empty (the `--stats` byte rates).
+pub fn mean(v: &[f64]) -> f64 {
     if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 }
 }
 
@@ -127,6 +128,15 @@ impl Plugin for HeadlessClientPlugin {
         app.add_plugins(SendPacingPlugin);
         step_only_what_a_client_uses(app);
     }
+}
+
+/// A headless client's registration without a connection, finished: the protocol's channels,
+/// message registry and hash as every client has them (the lean connections read theirs here).
+pub fn protocol_app() -> App {
+    let mut app = App::new();
+    app.add_plugins(HeadlessClientPlugin);
+    app.finish();
+    app
 }
 
 /// Runs the state machinery only on steps that queued a state change.

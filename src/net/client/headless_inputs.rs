@@ -35,8 +35,7 @@ pub struct HeadlessInputs {
     /// (view tick the events show at, the events), in arrival order: what the bot has not
     /// planned on yet.
     events: Vec<(u32, Vec<SimEvent>)>,
-    rng: u64,
-    stick: (i16, i16),
+    random: RandomStick,
 }
 
 impl HeadlessInputs {
@@ -44,7 +43,22 @@ impl HeadlessInputs {
     pub fn new(mode: InputMode, seat: u8, seed: u64) -> HeadlessInputs {
         // The bot learns how far ahead its frames are stamped from each frame's tick.
         let bot = (mode == InputMode::Bot).then(|| RemoteBot::new(seat, 2));
-        HeadlessInputs { mode, bot, events: Vec::new(), rng: seed | 1, stick: (0, 0) }
+        HeadlessInputs { mode, bot, events: Vec::new(), random: RandomStick::new(seed) }
+    }
+}
+
+/// `--inputs random`: a wandering stick and an occasional press, the same for the headless
+/// client and the load generator's lean connections (`net::tools::lean_client`).
+#[derive(Clone, Debug)]
+pub struct RandomStick {
+    rng: u64,
+    stick: (i16, i16),
+}
+
+impl RandomStick {
+    /// `seed` varies the stick between connections.
+    pub fn new(seed: u64) -> RandomStick {
+        RandomStick { rng: seed | 1, stick: (0, 0) }
     }
 
     fn next(&mut self) -> u64 {
@@ -56,7 +70,7 @@ impl HeadlessInputs {
     }
 
     /// The random stick and button for `tick`: a new direction every ten ticks.
-    fn random_frame(&mut self, tick: u32) -> PackedInput {
+    pub fn frame(&mut self, tick: u32) -> PackedInput {
         if tick.is_multiple_of(10) {
             let r = self.next();
             let axis = |v: u64| ((v % 3) as i16 - 1) * 1000;
@@ -94,7 +108,7 @@ pub fn plan_inputs(
             InputMode::Bot => {
                 PackedInput::of(&bot_frame(&mut inputs, &seen, room, *clock, view, grid, tick))
             }
-            InputMode::Random => inputs.random_frame(tick),
+            InputMode::Random => inputs.random.frame(tick),
             InputMode::Idle | InputMode::Manual => PackedInput::default(),
         };
         outbox.plan(0, tick, controls);

@@ -4,6 +4,8 @@
 #[cfg(not(target_arch = "wasm32"))]
 pub mod impair;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod lean_client;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod loadgen;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod netbench;
