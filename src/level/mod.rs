@@ -9,6 +9,7 @@ pub mod compile;
 pub mod edit;
 pub mod error;
 pub mod files;
+pub mod folder_read;
 pub mod generate;
 
 mod grid;

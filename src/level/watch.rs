@@ -4,7 +4,8 @@
 //!
 //! Polling, not `bevy/file_watcher`: that feature changes Bevy's own feature set, so turning it
 //! on rebuilds Bevy in every target directory, and a levels folder is a few kilobytes, so
-//! re-reading it four times a second costs nothing measurable. Polling also works the same in
+//! re-reading it four times a second costs little: one world's poll is nothing measurable, and a
+//! server's many shards share one look (`level::folder_read`). Polling also works the same in
 //! the headless server, the tests and the client, with no asset server in between.
 //!
 //! A changed file goes through exactly the validator the `validate` CLI runs (`parse_level`,
@@ -21,7 +22,8 @@ use bevy::prelude::*;
 
 use super::compile::{id_position, parse_level};
 use super::error::{ErrorCode, LevelError};
-use super::files::{INDEX_FILE, level_files};
+use super::files::INDEX_FILE;
+use super::folder_read::{FolderRead, read_folder};
 use super::index::{PublishedIndex, parse_index};
 use super::recipes::{builtin_recipes, parse_recipes};
 use crate::sim::kitchen::Level;
@@ -123,8 +125,11 @@ impl LevelLibrary {
     fn poll(&mut self, cfg: &LevelWatchConfig, out: &mut Outcomes) {
         let mut revalidate_all = false;
         let mut book_changed = false;
-        if let Some(path) = cfg.recipes.as_ref().filter(|p| p.is_file())
-            && let Some(bytes) = self.changed(path)
+        // Every world of the process that follows this folder shares one look at it per half
+        // poll period (a server's shards), so an edit is seen at most that much later.
+        let read = read_folder(&cfg.levels_dir, cfg.recipes.as_deref(), cfg.poll_every / 2);
+        if let Some(path) = cfg.recipes.as_ref()
+            && let Some(bytes) = self.changed(&read, path)
         {
             match parse_recipes(&bytes, &path.display().to_string()) {
                 Ok(book) => {
@@ -143,14 +148,14 @@ impl LevelLibrary {
         // The index is followed in both modes: a designer's host offers its order too, and a
         // designer's window says whether what runs is published. Only trust refuses by it.
         let index_path = cfg.levels_dir.join(INDEX_FILE);
-        if self.index.is_some() && !index_path.is_file() {
+        if self.index.is_some() && read.bytes(&index_path).is_none() {
             // The index was deleted: the folder is a designer's again, every valid file runs.
             self.index = None;
             self.seen.remove(&index_path);
             self.errors.remove(&index_path);
             revalidate_all = true;
         }
-        if let Some(bytes) = self.changed(&index_path) {
+        if let Some(bytes) = self.changed(&read, &index_path) {
             match parse_index(&bytes, &index_path.display().to_string()) {
                 Ok(index) => {
                     out.campaign = Some(CampaignChanged { ids: index.ids() });
@@ -164,18 +169,17 @@ impl LevelLibrary {
                 }
             }
         }
-        // An unreadable folder (mid-rename, say) is a poll with nothing new, not an error.
-        let files = level_files(&cfg.levels_dir).unwrap_or_default();
+        let files = &read.level_files;
         self.seen.retain(|p, _| {
             files.contains(p) || cfg.recipes.as_ref() == Some(p) || *p == index_path
         });
         for path in files {
-            let bytes = match self.changed(&path) {
+            let bytes = match self.changed(&read, path) {
                 Some(bytes) => bytes,
-                None if revalidate_all => self.seen.get(&path).cloned().unwrap_or_default(),
+                None if revalidate_all => self.seen.get(path).cloned().unwrap_or_default(),
                 None => continue,
             };
-            self.validate(&path, &bytes, !book_changed, out);
+            self.validate(path, &bytes, !book_changed, out);
         }
         // Without an index the play order is the folder's valid levels by file name: a new,
         // removed or renamed level changes it, as an index edit would.
@@ -204,14 +208,14 @@ impl LevelLibrary {
         index.verify(id, &entry.file.display().to_string(), entry.source.as_bytes()).is_ok()
     }
 
-    /// The file's bytes if they differ from the last seen ones (a new file counts).
-    fn changed(&mut self, path: &Path) -> Option<Vec<u8>> {
-        let bytes = std::fs::read(path).ok()?;
-        if self.seen.get(path) == Some(&bytes) {
+    /// The file's bytes in `read` if they differ from the last seen ones (a new file counts).
+    fn changed(&mut self, read: &FolderRead, path: &Path) -> Option<Vec<u8>> {
+        let bytes = read.bytes(path)?;
+        if self.seen.get(path).is_some_and(|seen| seen.as_slice() == bytes) {
             return None;
         }
-        self.seen.insert(path.to_path_buf(), bytes.clone());
-        Some(bytes)
+        self.seen.insert(path.to_path_buf(), bytes.to_vec());
+        Some(bytes.to_vec())
     }
 
     fn validate(&mut self, path: &Path, bytes: &[u8], quiet_if_same: bool, out: &mut Outcomes) {
